@@ -1,0 +1,78 @@
+//! Bernoulli (independent, identically distributed) packet loss.
+//!
+//! Each packet the stage sees is lost with probability `p`, independently of all
+//! others. This is the random-loss model of the Mathis et al. (1997) and Padhye et
+//! al. (1998) analyses and of ns-2's `ErrorModel` with `unit_ pkt`.
+
+use rand::RngExt;
+
+use super::{ImpairmentStage, PacketMeta, Verdict};
+use crate::rng::RngStream;
+
+pub struct BernoulliLoss {
+    p: f64,
+    rng: RngStream,
+}
+
+impl BernoulliLoss {
+    /// `p` must lie in [0, 1]; the scenario validator guarantees it.
+    pub fn new(p: f64, rng: RngStream) -> Self {
+        debug_assert!((0.0..=1.0).contains(&p));
+        BernoulliLoss { p, rng }
+    }
+}
+
+impl ImpairmentStage for BernoulliLoss {
+    fn apply(&mut self, _packet: &PacketMeta) -> Verdict {
+        // random::<f64>() is uniform on [0, 1): p = 0 never drops, p = 1 always does.
+        if self.rng.random::<f64>() < self.p {
+            Verdict::Drop
+        } else {
+            Verdict::PASS
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::PacketClass;
+    use crate::rng::stream;
+    use crate::time::SimTime;
+
+    fn meta() -> PacketMeta {
+        PacketMeta {
+            flow: 0,
+            class: PacketClass::Data,
+            size: 1500,
+            sent: SimTime::ZERO,
+        }
+    }
+
+    #[test]
+    fn loss_rate_converges_to_p_within_binomial_bound() {
+        let n = 200_000;
+        for p in [0.005, 0.01, 0.1] {
+            let mut stage = BernoulliLoss::new(p, stream(42, "test"));
+            let drops = (0..n)
+                .filter(|_| stage.apply(&meta()) == Verdict::Drop)
+                .count() as f64;
+            // 4.5 standard deviations of Binomial(n, p): fails with probability < 1e-5.
+            let sd = (n as f64 * p * (1.0 - p)).sqrt();
+            assert!(
+                (drops - n as f64 * p).abs() < 4.5 * sd,
+                "p={p}: {drops} drops of {n}"
+            );
+        }
+    }
+
+    #[test]
+    fn extremes_are_exact() {
+        let mut never = BernoulliLoss::new(0.0, stream(1, "a"));
+        let mut always = BernoulliLoss::new(1.0, stream(1, "b"));
+        for _ in 0..1000 {
+            assert_eq!(never.apply(&meta()), Verdict::PASS);
+            assert_eq!(always.apply(&meta()), Verdict::Drop);
+        }
+    }
+}

@@ -1,0 +1,263 @@
+//! One direction of a full-duplex point-to-point link: output queue, transmitter,
+//! impairment stages and propagation.
+//!
+//! Because the queue is FIFO and the rate is fixed, a packet's transmission start
+//! is known when it is enqueued: `start = max(now, transmitter busy until)` and
+//! `end = start + (IP size + link overhead) × 8 / rate`. Impairments are applied
+//! then (they see `end`, the instant the packet is on the medium), and the packet
+//! enters the in-flight list with `arrival = end + delay + extra`. The in-flight
+//! list is kept sorted by arrival; only its head has an event in the engine's
+//! queue, so a packet costs one engine event per hop.
+//!
+//! Packets that arrive at the same instant leave in the order they were sent.
+
+use std::collections::VecDeque;
+
+use super::impair::{ImpairmentChain, PacketMeta, Verdict};
+use super::queue::{DropTail, QueueLimit, QueueTrace};
+use crate::packet::{NodeId, Packet};
+use crate::time::SimTime;
+use crate::timer::LazyTimer;
+
+/// Counters of one link direction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinkStats {
+    /// Packets and bytes (IP size) handed to the transmitter.
+    pub packets_sent: u64,
+    pub bytes_sent: u64,
+    /// Packets delivered to the far node.
+    pub packets_delivered: u64,
+    pub drops_queue: u64,
+    pub drops_impairment: u64,
+}
+
+/// What became of a packet offered to a link direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SendOutcome {
+    /// In flight; it will arrive at the far node.
+    Accepted,
+    /// The output queue was full.
+    DroppedQueue,
+    /// Transmitted, then lost on the medium by an impairment stage.
+    DroppedImpairment,
+}
+
+struct InFlight {
+    arrival: SimTime,
+    packet: Packet,
+}
+
+/// Static parameters of a link direction.
+#[derive(Clone, Copy, Debug)]
+pub struct LinkParams {
+    pub rate_bps: u64,
+    pub delay: SimTime,
+    /// Link-layer bytes added to every packet for serialization (framing, FCS…).
+    pub overhead: u32,
+    pub queue: QueueLimit,
+}
+
+pub struct LinkDirection {
+    pub from: NodeId,
+    pub to: NodeId,
+    params: LinkParams,
+    queue: DropTail,
+    busy_until: SimTime,
+    in_flight: VecDeque<InFlight>,
+    /// The engine event for the head of `in_flight`.
+    arrival_timer: LazyTimer,
+    pub impairments: ImpairmentChain,
+    pub stats: LinkStats,
+}
+
+impl LinkDirection {
+    pub fn new(from: NodeId, to: NodeId, params: LinkParams, trace_queue: bool) -> Self {
+        LinkDirection {
+            from,
+            to,
+            params,
+            queue: DropTail::new(params.queue, trace_queue),
+            busy_until: SimTime::ZERO,
+            in_flight: VecDeque::new(),
+            arrival_timer: LazyTimer::default(),
+            impairments: ImpairmentChain::default(),
+            stats: LinkStats::default(),
+        }
+    }
+
+    pub fn params(&self) -> &LinkParams {
+        &self.params
+    }
+
+    /// Serialization time of a packet of `size` IP bytes on this link.
+    pub fn transmission_time(&self, size: u32) -> SimTime {
+        SimTime::transmission(
+            size as u64 + self.params.overhead as u64,
+            self.params.rate_bps,
+        )
+    }
+
+    /// Offers a packet at time `now`.
+    pub fn send(&mut self, now: SimTime, packet: Packet) -> SendOutcome {
+        self.queue.release(now);
+        let start = if self.busy_until <= now {
+            now
+        } else {
+            if !self.queue.admits(packet.size) {
+                self.stats.drops_queue += 1;
+                return SendOutcome::DroppedQueue;
+            }
+            self.queue.push(now, self.busy_until, packet.size);
+            self.busy_until
+        };
+        let end = start + self.transmission_time(packet.size);
+        self.busy_until = end;
+        self.stats.packets_sent += 1;
+        self.stats.bytes_sent += packet.size as u64;
+
+        let meta = PacketMeta {
+            flow: packet.flow,
+            class: packet.class(),
+            size: packet.size,
+            sent: end,
+        };
+        let extra = match self.impairments.apply(&meta) {
+            Verdict::Drop => {
+                self.stats.drops_impairment += 1;
+                return SendOutcome::DroppedImpairment;
+            }
+            Verdict::Pass { extra } => extra,
+        };
+        let arrival = end + self.params.delay + extra;
+        // Keep the list sorted by arrival; equal arrivals keep sending order.
+        let pos = if self.in_flight.back().is_none_or(|b| b.arrival <= arrival) {
+            self.in_flight.len()
+        } else {
+            self.in_flight.partition_point(|f| f.arrival <= arrival)
+        };
+        self.in_flight.insert(pos, InFlight { arrival, packet });
+        SendOutcome::Accepted
+    }
+
+    /// If the head of the in-flight list needs an arrival event earlier than the
+    /// one pending (or none is pending), records and returns its time.
+    pub fn arrival_to_schedule(&mut self) -> Option<SimTime> {
+        let head = self.in_flight.front()?.arrival;
+        self.arrival_timer.arm(head)
+    }
+
+    /// Called when an arrival event for this direction fires at `now`. Returns
+    /// false for a stale event (superseded by an earlier one).
+    pub fn claim_arrival_event(&mut self, now: SimTime) -> bool {
+        self.arrival_timer.fire(now)
+    }
+
+    /// The next packet that has arrived by `now`, if any.
+    pub fn pop_arrived(&mut self, now: SimTime) -> Option<Packet> {
+        if self.in_flight.front()?.arrival <= now {
+            self.stats.packets_delivered += 1;
+            self.in_flight.pop_front().map(|f| f.packet)
+        } else {
+            None
+        }
+    }
+
+    /// Waiting packets in the output queue at `now`.
+    pub fn queue_len(&mut self, now: SimTime) -> usize {
+        self.queue.release(now);
+        self.queue.len()
+    }
+
+    pub fn take_queue_trace(&mut self) -> Option<QueueTrace> {
+        self.queue.take_trace()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::{Payload, TcpData};
+
+    fn data(uid: u64, size: u32) -> Packet {
+        Packet {
+            uid,
+            flow: 0,
+            src: 0,
+            dst: 1,
+            size,
+            created: SimTime::ZERO,
+            payload: Payload::TcpData(TcpData {
+                seq: 0,
+                len: size - 40,
+                ts_val: None,
+                retransmission: false,
+            }),
+        }
+    }
+
+    fn link(rate_bps: u64, delay: SimTime, overhead: u32, limit: u32) -> LinkDirection {
+        let params = LinkParams {
+            rate_bps,
+            delay,
+            overhead,
+            queue: QueueLimit::Packets(limit),
+        };
+        LinkDirection::new(0, 1, params, false)
+    }
+
+    #[test]
+    fn arrival_is_serialization_plus_propagation_to_the_nanosecond() {
+        // 1500 B + 14 B overhead at 10 Mb/s: 1514*8/1e7 s = 1 211 200 ns; + 2 ms.
+        let mut l = link(10_000_000, SimTime::from_millis(2), 14, 10);
+        assert_eq!(l.send(SimTime(1000), data(1, 1500)), SendOutcome::Accepted);
+        let expected = SimTime(1000 + 1_211_200 + 2_000_000);
+        assert_eq!(l.arrival_to_schedule(), Some(expected));
+        assert_eq!(l.pop_arrived(SimTime(expected.0 - 1)), None);
+        assert_eq!(l.pop_arrived(expected).map(|p| p.uid), Some(1));
+    }
+
+    #[test]
+    fn back_to_back_packets_queue_behind_the_transmitter() {
+        // 40 B at 1 Mb/s = 320 us each; no propagation delay.
+        let mut l = link(1_000_000, SimTime::ZERO, 0, 10);
+        for uid in 0..3 {
+            l.send(SimTime::ZERO, data(uid, 40));
+        }
+        let arrivals: Vec<u64> = (0..3)
+            .map(|_| {
+                let t = l.in_flight.front().unwrap().arrival;
+                l.pop_arrived(t).unwrap();
+                t.0
+            })
+            .collect();
+        assert_eq!(arrivals, vec![320_000, 640_000, 960_000]);
+    }
+
+    #[test]
+    fn full_queue_drops_arrivals() {
+        // One packet in transmission plus a queue of 2: the fourth is dropped.
+        let mut l = link(1_000_000, SimTime::ZERO, 0, 2);
+        let outcomes: Vec<SendOutcome> = (0..4)
+            .map(|uid| l.send(SimTime::ZERO, data(uid, 1000)))
+            .collect();
+        assert_eq!(outcomes[2], SendOutcome::Accepted);
+        assert_eq!(outcomes[3], SendOutcome::DroppedQueue);
+        assert_eq!(l.stats.drops_queue, 1);
+        // Once the first has left the transmitter (8 ms), there is room again.
+        assert_eq!(
+            l.send(SimTime::from_millis(8), data(9, 1000)),
+            SendOutcome::Accepted
+        );
+    }
+
+    #[test]
+    fn only_one_arrival_event_is_pending() {
+        let mut l = link(1_000_000, SimTime::from_millis(1), 0, 10);
+        l.send(SimTime::ZERO, data(0, 125)); // 1 ms serialization
+        assert_eq!(l.arrival_to_schedule(), Some(SimTime::from_millis(2)));
+        l.send(SimTime::ZERO, data(1, 125));
+        assert_eq!(l.arrival_to_schedule(), None);
+        assert!(!l.claim_arrival_event(SimTime::from_millis(1)));
+        assert!(l.claim_arrival_event(SimTime::from_millis(2)));
+    }
+}

@@ -1,0 +1,6 @@
+//! The network: links with their queues and impairments, and static routing.
+
+pub mod impair;
+pub mod link;
+pub mod queue;
+pub mod routing;

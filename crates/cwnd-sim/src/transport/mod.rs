@@ -1,0 +1,3 @@
+//! Transport protocols.
+
+pub mod tcp;

@@ -1,0 +1,130 @@
+//! Congestion control: the `CongestionControl` trait and its implementations.
+//!
+//! The hook set is Linux's `struct tcp_congestion_ops` under Rust names (ns-3's
+//! `TcpCongestionOps` maps onto it one to one), so that every variant of the
+//! studies fits: delay-based ones (Vegas, Veno) see every RTT sample through
+//! `pkts_acked`; Westwood+ sees every ACK, duplicates included, through
+//! `in_ack_event`; CUBIC reads `now`; BBR replaces the ACK-clocked growth with
+//! `cong_control` and asks for pacing.
+//!
+//! A controller is a pure state machine: it reads and writes the `Tcb`, gets the
+//! time as an argument, and never touches the engine. Loss recovery (when to cut,
+//! retransmit, undo) lives in the sender; the controller only answers how much.
+//!
+//! Calling order on an ACK that acknowledges new data:
+//! 1. `pkts_acked` with the RTT sample (Karn-filtered) and segments acked;
+//! 2. `in_ack_event`;
+//! 3. recovery processing by the sender (may end Recovery/Loss via `set_state`);
+//! 4. in `Open`/`Disorder`/`Loss`, `cong_control` if the controller implements it,
+//!    else `cong_avoid` (only when the window was in use).
+//!
+//! On a duplicate ACK: `in_ack_event` only. On loss detection the sender sets the
+//! new state, calls `set_state`, then `ssthresh` (which must *return* the new
+//! threshold, not set it — as ns-3 documents for `GetSsThresh`), and on an RTO
+//! also `cwnd_event(Loss)`.
+//!
+//! Dispatch is through `Box<dyn CongestionControl>`, built once per flow: one
+//! indirect call per ACK costs nothing measurable beside the rest of the ACK path,
+//! and it keeps each variant in its own file without a central match per hook.
+
+mod reno;
+
+pub use reno::Reno;
+
+use super::tcb::{CaState, Tcb};
+use crate::time::SimTime;
+
+/// What `pkts_acked` is told (Linux `struct ack_sample`).
+#[derive(Clone, Copy, Debug)]
+pub struct AckSample {
+    /// Segments newly acknowledged by this ACK.
+    pub acked: u32,
+    /// RTT measured by this ACK, if a valid (Karn) sample exists.
+    pub rtt: Option<SimTime>,
+    /// Segments in flight before this ACK.
+    pub in_flight: u32,
+}
+
+/// What `in_ack_event` is told about every arriving ACK.
+#[derive(Clone, Copy, Debug)]
+pub struct AckEvent {
+    /// Bytes newly acknowledged (0 for a duplicate ACK).
+    pub acked_bytes: u64,
+    /// True for a duplicate ACK.
+    pub duplicate: bool,
+}
+
+/// Events outside the ACK stream (Linux `enum tcp_ca_event`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaEvent {
+    /// First transmission when nothing was in flight.
+    TxStart,
+    /// A retransmission timeout.
+    Loss,
+    /// Fast recovery completed.
+    CompleteRecovery,
+}
+
+/// Delivery-rate sample for model-based controllers (Linux `struct rate_sample`).
+#[derive(Clone, Copy, Debug)]
+pub struct RateSample {
+    /// Segments delivered over `interval`.
+    pub delivered: u64,
+    pub interval: SimTime,
+    pub rtt: Option<SimTime>,
+    pub is_app_limited: bool,
+    pub acked: u32,
+    pub prior_in_flight: u32,
+}
+
+/// Observable controller state for traces (never read back by the sender).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CcMetrics {
+    /// Pacing rate in bytes per second, if the controller paces.
+    pub pacing_rate: Option<u64>,
+}
+
+pub trait CongestionControl {
+    /// The name users type in scenario files.
+    fn name(&self) -> &'static str;
+
+    /// New ssthresh in segments after a loss is detected. Called after the state
+    /// has changed to `Recovery` or `Loss` and after `prior_cwnd` is saved.
+    fn ssthresh(&mut self, tcb: &Tcb, now: SimTime) -> u32;
+
+    /// Grows cwnd on an ACK of new data outside fast recovery. `acked` is the
+    /// number of segments newly acknowledged.
+    fn cong_avoid(&mut self, tcb: &mut Tcb, now: SimTime, acked: u32);
+
+    /// The cwnd to restore when a reduction proves spurious (Linux `undo_cwnd`).
+    fn undo_cwnd(&mut self, tcb: &Tcb) -> u32 {
+        tcb.cwnd.max(tcb.prior_cwnd)
+    }
+
+    /// Every ACK of new data, with its RTT sample, before recovery processing.
+    fn pkts_acked(&mut self, _tcb: &Tcb, _now: SimTime, _sample: &AckSample) {}
+
+    /// Every ACK, duplicates included.
+    fn in_ack_event(&mut self, _tcb: &Tcb, _now: SimTime, _ack: &AckEvent) {}
+
+    /// The sender's congestion state changed to `new`.
+    fn set_state(&mut self, _tcb: &Tcb, _now: SimTime, _new: CaState) {}
+
+    fn cwnd_event(&mut self, _tcb: &mut Tcb, _now: SimTime, _event: CaEvent) {}
+
+    /// Model-based control (BBR): replaces `cong_avoid` when it returns true.
+    fn cong_control(&mut self, _tcb: &mut Tcb, _now: SimTime, _rs: &RateSample) -> bool {
+        false
+    }
+
+    fn metrics(&self) -> CcMetrics {
+        CcMetrics::default()
+    }
+}
+
+/// RFC 5681 eq. (4): ssthresh = max(FlightSize / 2, 2·SMSS), in segments.
+/// (Linux's `tcp_reno_ssthresh` halves cwnd instead of FlightSize; the two agree
+/// for a window-limited bulk sender.)
+pub fn reno_ssthresh(tcb: &Tcb) -> u32 {
+    (tcb.flight_segments() / 2).max(2)
+}

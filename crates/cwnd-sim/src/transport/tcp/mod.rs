@@ -1,0 +1,9 @@
+//! TCP: sender and receiver agents, RTO estimation, loss recovery and congestion
+//! control.
+
+pub mod cc;
+pub mod receiver;
+pub mod recovery;
+pub mod rto;
+pub mod sender;
+pub mod tcb;

@@ -1,0 +1,254 @@
+//! The TCP receiver: reassembly, cumulative ACKs, delayed ACKs, timestamps echo.
+//!
+//! * ACKs are cumulative (RFC 9293). Out-of-order segments inside the receive
+//!   window are kept and generate an immediate duplicate ACK; a segment that fills
+//!   (part of) a hole is acknowledged at once (RFC 5681 §4.2).
+//! * Delayed ACKs (RFC 1122 §4.2.3.2, RFC 5681 §4.2), when enabled: an ACK for at
+//!   least every second full-sized segment, and at most `timeout` after the first
+//!   unacknowledged one (default 200 ms).
+//! * The application reads in-order data at once, so the advertised window is the
+//!   receive buffer size and never changes; data beyond `rcv_nxt + buffer` is
+//!   dropped. (A constant window also keeps RFC 5681's duplicate-ACK definition,
+//!   which requires an unchanged window, exact.)
+//! * Timestamps (RFC 7323 §4.3): TS.Recent is taken from a segment that covers
+//!   Last.ACK.sent; every ACK echoes it.
+
+use crate::packet::{TcpAck, TcpData};
+use crate::time::SimTime;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DelayedAck {
+    pub timeout: SimTime,
+    /// ACK every this many full-sized segments.
+    pub every: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct ReceiverConfig {
+    pub buffer: u64,
+    pub delayed_ack: Option<DelayedAck>,
+    pub mss: u32,
+}
+
+/// Per-flow receiver counters.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReceiverStats {
+    pub segments_received: u64,
+    /// Segments carrying only bytes already received (spurious retransmissions
+    /// seen from the receiver's side).
+    pub duplicate_segments: u64,
+    pub out_of_order_segments: u64,
+    pub acks_sent: u64,
+    /// Bytes delivered in order to the application.
+    pub bytes_delivered: u64,
+}
+
+pub struct TcpReceiver {
+    cfg: ReceiverConfig,
+    rcv_nxt: u64,
+    /// Received byte ranges beyond rcv_nxt, sorted and disjoint.
+    out_of_order: Vec<(u64, u64)>,
+    unacked_segments: u32,
+    delack_deadline: SimTime,
+    ts_recent: Option<SimTime>,
+    last_ack_sent: u64,
+    pub stats: ReceiverStats,
+}
+
+impl TcpReceiver {
+    pub fn new(cfg: ReceiverConfig) -> Self {
+        TcpReceiver {
+            cfg,
+            rcv_nxt: 0,
+            out_of_order: Vec::new(),
+            unacked_segments: 0,
+            delack_deadline: SimTime::MAX,
+            ts_recent: None,
+            last_ack_sent: 0,
+            stats: ReceiverStats::default(),
+        }
+    }
+
+    pub fn rcv_nxt(&self) -> u64 {
+        self.rcv_nxt
+    }
+
+    /// The delayed-ACK deadline (`SimTime::MAX` when none is pending).
+    pub fn delack_deadline(&self) -> SimTime {
+        self.delack_deadline
+    }
+
+    /// Processes a data segment; returns the ACK to send now, if any. The
+    /// second value is the number of bytes newly delivered to the application.
+    pub fn on_segment(&mut self, now: SimTime, seg: &TcpData) -> (Option<TcpAck>, u64) {
+        self.stats.segments_received += 1;
+        let (start, end) = (seg.seq, seg.seq + seg.len as u64);
+        if let Some(ts) = seg.ts_val {
+            if start <= self.last_ack_sent && self.ts_recent.is_none_or(|r| ts >= r) {
+                self.ts_recent = Some(ts);
+            }
+        }
+        if end <= self.rcv_nxt {
+            self.stats.duplicate_segments += 1;
+            return (Some(self.make_ack()), 0);
+        }
+        if start > self.rcv_nxt {
+            self.stats.out_of_order_segments += 1;
+            if end <= self.rcv_nxt + self.cfg.buffer {
+                self.insert_out_of_order(start, end);
+            }
+            return (Some(self.make_ack()), 0);
+        }
+        let filled_hole = !self.out_of_order.is_empty();
+        let before = self.rcv_nxt;
+        self.rcv_nxt = end;
+        self.absorb_out_of_order();
+        let delivered = self.rcv_nxt - before;
+        self.stats.bytes_delivered += delivered;
+
+        let ack_now = match self.cfg.delayed_ack {
+            None => true,
+            Some(d) => {
+                if seg.len >= self.cfg.mss {
+                    self.unacked_segments += 1;
+                }
+                filled_hole || self.unacked_segments >= d.every
+            }
+        };
+        if ack_now {
+            return (Some(self.make_ack()), delivered);
+        }
+        if self.delack_deadline == SimTime::MAX {
+            if let Some(d) = self.cfg.delayed_ack {
+                self.delack_deadline = now + d.timeout;
+            }
+        }
+        (None, delivered)
+    }
+
+    /// The delayed-ACK timer fired.
+    pub fn on_timer(&mut self, now: SimTime) -> Option<TcpAck> {
+        if self.delack_deadline > now {
+            return None;
+        }
+        Some(self.make_ack())
+    }
+
+    fn make_ack(&mut self) -> TcpAck {
+        self.unacked_segments = 0;
+        self.delack_deadline = SimTime::MAX;
+        self.last_ack_sent = self.rcv_nxt;
+        self.stats.acks_sent += 1;
+        TcpAck {
+            ack: self.rcv_nxt,
+            window: self.cfg.buffer,
+            ts_ecr: self.ts_recent,
+        }
+    }
+
+    fn insert_out_of_order(&mut self, start: u64, end: u64) {
+        let i = self.out_of_order.partition_point(|&(_, e)| e < start);
+        let mut j = i;
+        let (mut s, mut e) = (start, end);
+        while j < self.out_of_order.len() && self.out_of_order[j].0 <= e {
+            s = s.min(self.out_of_order[j].0);
+            e = e.max(self.out_of_order[j].1);
+            j += 1;
+        }
+        self.out_of_order.splice(i..j, [(s, e)]);
+    }
+
+    fn absorb_out_of_order(&mut self) {
+        let mut absorbed = 0;
+        for &(s, e) in &self.out_of_order {
+            if s > self.rcv_nxt {
+                break;
+            }
+            self.rcv_nxt = self.rcv_nxt.max(e);
+            absorbed += 1;
+        }
+        self.out_of_order.drain(..absorbed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seg(seq: u64, len: u32) -> TcpData {
+        TcpData {
+            seq,
+            len,
+            ts_val: None,
+            retransmission: false,
+        }
+    }
+
+    fn receiver(delayed: bool) -> TcpReceiver {
+        TcpReceiver::new(ReceiverConfig {
+            buffer: 1 << 20,
+            delayed_ack: delayed.then_some(DelayedAck {
+                timeout: SimTime::from_millis(200),
+                every: 2,
+            }),
+            mss: 1000,
+        })
+    }
+
+    fn ack_of(r: &mut TcpReceiver, s: TcpData) -> Option<u64> {
+        r.on_segment(SimTime::ZERO, &s).0.map(|a| a.ack)
+    }
+
+    #[test]
+    fn out_of_order_data_gives_duplicate_acks_then_a_jump() {
+        let mut r = receiver(false);
+        assert_eq!(ack_of(&mut r, seg(0, 1000)), Some(1000));
+        assert_eq!(ack_of(&mut r, seg(2000, 1000)), Some(1000));
+        assert_eq!(ack_of(&mut r, seg(3000, 1000)), Some(1000));
+        assert_eq!(ack_of(&mut r, seg(1000, 1000)), Some(4000));
+        assert_eq!(r.stats.bytes_delivered, 4000);
+    }
+
+    #[test]
+    fn delayed_ack_every_second_segment_or_on_timeout() {
+        let mut r = receiver(true);
+        assert_eq!(ack_of(&mut r, seg(0, 1000)), None);
+        assert_eq!(r.delack_deadline(), SimTime::from_millis(200));
+        assert_eq!(ack_of(&mut r, seg(1000, 1000)), Some(2000));
+        assert_eq!(r.delack_deadline(), SimTime::MAX);
+        assert_eq!(ack_of(&mut r, seg(2000, 1000)), None);
+        assert_eq!(r.on_timer(SimTime::from_millis(199)), None);
+        assert_eq!(r.on_timer(SimTime::from_millis(200)).map(|a| a.ack), Some(3000));
+    }
+
+    #[test]
+    fn delayed_ack_is_immediate_for_out_of_order_and_hole_filling() {
+        let mut r = receiver(true);
+        assert_eq!(ack_of(&mut r, seg(1000, 1000)), Some(0));
+        assert_eq!(ack_of(&mut r, seg(0, 1000)), Some(2000));
+    }
+
+    #[test]
+    fn overlapping_ranges_merge() {
+        let mut r = receiver(false);
+        for (s, l) in [(5000, 1000), (2000, 1000), (2500, 1000), (4000, 1000)] {
+            ack_of(&mut r, seg(s, l));
+        }
+        assert_eq!(r.out_of_order, vec![(2000, 3500), (4000, 6000)]);
+        assert_eq!(ack_of(&mut r, seg(0, 2000)), Some(3500));
+    }
+
+    #[test]
+    fn timestamps_echo_the_segment_that_advanced_the_window() {
+        let mut r = receiver(false);
+        let mut s = seg(0, 1000);
+        s.ts_val = Some(SimTime(5));
+        let (a, _) = r.on_segment(SimTime(9), &s);
+        assert_eq!(a.unwrap().ts_ecr, Some(SimTime(5)));
+        // An out-of-order segment beyond Last.ACK.sent does not update TS.Recent.
+        let mut o = seg(2000, 1000);
+        o.ts_val = Some(SimTime(7));
+        let (a, _) = r.on_segment(SimTime(10), &o);
+        assert_eq!(a.unwrap().ts_ecr, Some(SimTime(5)));
+    }
+}

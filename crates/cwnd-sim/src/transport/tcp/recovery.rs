@@ -1,0 +1,177 @@
+//! Loss recovery: what the sender does on duplicate ACKs, on partial ACKs during
+//! recovery, and when the retransmission timer expires. Separate from congestion
+//! control (as in Linux): the controller says how far ssthresh falls; this file
+//! decides when, what is retransmitted, and how cwnd moves during recovery.
+//!
+//! * **Tahoe** (Jacobson 1988; 4.3BSD-Tahoe): after `dupthresh` duplicate ACKs,
+//!   retransmit the first unacknowledged segment, ssthresh = controller's value,
+//!   cwnd = 1, slow start. No fast recovery.
+//! * **Reno** (RFC 5681 §3.2): fast retransmit, then fast recovery with window
+//!   inflation: cwnd = ssthresh + dupthresh, +1 per further duplicate ACK; the
+//!   first ACK of new data deflates cwnd to ssthresh and ends recovery. Several
+//!   losses in one window cause several halvings or a timeout.
+//! * **NewReno** (RFC 6582 §3.2): as Reno, but recovery lasts until the ACK covers
+//!   `recover` (everything outstanding when it began). A partial ACK retransmits
+//!   the next hole, deflates cwnd by the segments it acknowledged and adds one
+//!   back; the first partial ACK restarts the timer ("Impatient" variant). A full
+//!   ACK sets cwnd = min(ssthresh, max(FlightSize, 1) + 1) (option 1 of step 3,
+//!   which avoids a burst). Fast retransmit is not entered again unless the
+//!   duplicate ACKs are for data beyond `recover` (step 2).
+//!
+//! Timeout (RFC 5681 §3.1, RFC 6298 §5): ssthresh from the controller on the
+//! first expiry for a segment only (repeated expiries only back off), cwnd = 1,
+//! go-back-N from snd_una, state `Loss` until everything outstanding at the
+//! timeout is acknowledged. Duplicate ACKs in `Loss` are ignored, which keeps
+//! go-back-N from triggering false fast retransmits (as Linux does).
+//!
+//! Counting is in segments (see `tcb.rs`); "one SMSS" is one segment.
+
+use super::cc::CaEvent;
+use super::sender::TcpSender;
+use super::tcb::CaState;
+use crate::packet::TcpData;
+use crate::time::SimTime;
+
+/// The loss-recovery algorithm of a flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recovery {
+    Tahoe,
+    Reno,
+    NewReno,
+}
+
+impl TcpSender {
+    pub(super) fn set_ca_state(&mut self, now: SimTime, state: CaState) {
+        if self.tcb.ca_state != state {
+            self.cc.set_state(&self.tcb, now, state);
+            self.tcb.ca_state = state;
+        }
+    }
+
+    /// Saves cwnd/ssthresh for undo and asks the controller for the new ssthresh.
+    fn reduce_ssthresh(&mut self, now: SimTime) {
+        self.tcb.prior_cwnd = self.tcb.cwnd;
+        self.tcb.prior_ssthresh = self.tcb.ssthresh;
+        self.tcb.ssthresh = self.cc.ssthresh(&self.tcb, now).max(2);
+    }
+
+    fn retransmit_first_unacked(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        if let Some(head) = self.sent.front().copied() {
+            self.send_segment(now, head.seq, head.len, out);
+        }
+    }
+
+    pub(super) fn on_dup_ack(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        self.dupacks += 1;
+        match self.tcb.ca_state {
+            CaState::Open | CaState::Disorder => {
+                if self.dupacks < self.cfg.dupthresh {
+                    self.set_ca_state(now, CaState::Disorder);
+                    return;
+                }
+                let beyond_recover = self.recover.is_none_or(|r| self.tcb.snd_una >= r);
+                if self.cfg.recovery == Recovery::NewReno && !beyond_recover {
+                    return;
+                }
+                if self.dupacks == self.cfg.dupthresh {
+                    self.enter_fast_retransmit(now, out);
+                }
+            }
+            CaState::Recovery => {
+                // RFC 5681 §3.2 step 4: each further duplicate ACK means a segment
+                // has left the network; inflate cwnd and send if allowed.
+                self.tcb.cwnd += 1;
+                self.transmit(now, out);
+            }
+            CaState::Loss => {}
+        }
+    }
+
+    fn enter_fast_retransmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        self.stats.fast_retransmits += 1;
+        self.recover = Some(self.high_water());
+        match self.cfg.recovery {
+            Recovery::Tahoe => {
+                self.set_ca_state(now, CaState::Loss);
+                self.reduce_ssthresh(now);
+                self.tcb.cwnd = 1;
+                self.tcb.cwnd_cnt = 0;
+            }
+            Recovery::Reno | Recovery::NewReno => {
+                self.set_ca_state(now, CaState::Recovery);
+                self.reduce_ssthresh(now);
+                self.tcb.cwnd = self.tcb.ssthresh + self.cfg.dupthresh;
+                self.partial_ack_seen = false;
+            }
+        }
+        self.retransmit_first_unacked(now, out);
+        self.transmit(now, out);
+    }
+
+    /// Recovery processing of an ACK of new data (`acked` segments, up to `ack`).
+    /// Returns whether the retransmission timer is to be restarted.
+    pub(super) fn on_recovery_ack(
+        &mut self,
+        now: SimTime,
+        ack: u64,
+        acked: u32,
+        out: &mut Vec<TcpData>,
+    ) -> bool {
+        self.consecutive_timeouts = 0;
+        match self.tcb.ca_state {
+            CaState::Recovery => {
+                let full = self.recover.is_none_or(|r| ack >= r);
+                if self.cfg.recovery == Recovery::NewReno && !full {
+                    // RFC 6582 step 5: partial ACK.
+                    self.retransmit_first_unacked(now, out);
+                    self.tcb.cwnd = self.tcb.cwnd.saturating_sub(acked) + 1;
+                    let restart = !self.partial_ack_seen;
+                    self.partial_ack_seen = true;
+                    return restart;
+                }
+                self.tcb.cwnd = match self.cfg.recovery {
+                    Recovery::NewReno => self
+                        .tcb
+                        .ssthresh
+                        .min(self.tcb.flight_segments().max(1) + 1),
+                    _ => self.tcb.ssthresh,
+                };
+                self.tcb.cwnd_cnt = 0;
+                self.dupacks = 0;
+                self.set_ca_state(now, CaState::Open);
+                self.cc
+                    .cwnd_event(&mut self.tcb, now, CaEvent::CompleteRecovery);
+            }
+            CaState::Loss => {
+                self.dupacks = 0;
+                if self.recover.is_none_or(|r| ack >= r) {
+                    self.set_ca_state(now, CaState::Open);
+                }
+            }
+            CaState::Disorder | CaState::Open => {
+                self.dupacks = 0;
+                self.set_ca_state(now, CaState::Open);
+            }
+        }
+        true
+    }
+
+    pub(super) fn on_retransmission_timeout(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        self.stats.timeouts += 1;
+        let first_expiry = self.consecutive_timeouts == 0;
+        self.consecutive_timeouts += 1;
+        self.set_ca_state(now, CaState::Loss);
+        if first_expiry {
+            self.reduce_ssthresh(now);
+        }
+        self.tcb.cwnd = 1;
+        self.tcb.cwnd_cnt = 0;
+        self.cc.cwnd_event(&mut self.tcb, now, CaEvent::Loss);
+        self.recover = Some(self.high_water());
+        self.dupacks = 0;
+        self.rto.back_off();
+        // Go-back-N: everything after snd_una will be sent again.
+        self.tcb.snd_nxt = self.tcb.snd_una;
+        self.transmit(now, out);
+    }
+}

@@ -1,0 +1,184 @@
+//! Retransmission timeout estimation, RFC 6298.
+//!
+//! ```text
+//! first sample R:   SRTT = R, RTTVAR = R/2                                (2.2)
+//! next samples R':  RTTVAR = (1 - β)·RTTVAR + β·|SRTT - R'|, β = 1/4       (2.3)
+//!                   SRTT   = (1 - α)·SRTT + α·R',             α = 1/8
+//! RTO = SRTT + max(G, K·RTTVAR), K = 4, then clamped to [min, max]        (2.4, 2.5)
+//! on expiry:        RTO = min(2·RTO, max)  (back off)                      (5.5)
+//! ```
+//! Karn's rule (§3): samples from retransmitted segments are not taken (the
+//! sender enforces this; with timestamps, RFC 7323 makes them unambiguous). The
+//! backed-off RTO is kept until a valid sample arrives (§5.7).
+//!
+//! Arithmetic is in integer nanoseconds; the divisions truncate (≤ 1 ns error).
+//! Defaults are RFC 6298's (initial 1 s, minimum 1 s, maximum 60 s). Linux uses a
+//! 200 ms minimum and 120 s maximum, ns-2 a 200 ms minimum, a 3 s initial value
+//! and a 10 ms clock tick; all are parameters of each flow.
+
+use crate::time::SimTime;
+
+/// RTO parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RtoConfig {
+    pub initial: SimTime,
+    pub min: SimTime,
+    pub max: SimTime,
+    /// Clock granularity G.
+    pub granularity: SimTime,
+}
+
+impl Default for RtoConfig {
+    fn default() -> Self {
+        RtoConfig {
+            initial: SimTime::from_secs(1),
+            min: SimTime::from_secs(1),
+            max: SimTime::from_secs(60),
+            granularity: SimTime::from_millis(1),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct RtoEstimator {
+    cfg: RtoConfig,
+    srtt: Option<SimTime>,
+    rttvar: SimTime,
+    /// RTO before backoff.
+    base: SimTime,
+    /// Number of consecutive expirations (the backoff exponent).
+    backoffs: u32,
+}
+
+impl RtoEstimator {
+    pub fn new(cfg: RtoConfig) -> Self {
+        RtoEstimator {
+            cfg,
+            srtt: None,
+            rttvar: SimTime::ZERO,
+            base: cfg.initial.max(cfg.min).min(cfg.max),
+            backoffs: 0,
+        }
+    }
+
+    /// Takes a valid RTT measurement; clears any backoff (RFC 6298 §5.7).
+    pub fn sample(&mut self, r: SimTime) {
+        let (srtt, rttvar) = match self.srtt {
+            None => (r, SimTime(r.0 / 2)),
+            Some(srtt) => {
+                let err = srtt.0.abs_diff(r.0);
+                let rttvar = SimTime((3 * self.rttvar.0 + err) / 4);
+                (SimTime((7 * srtt.0 + r.0) / 8), rttvar)
+            }
+        };
+        self.srtt = Some(srtt);
+        self.rttvar = rttvar;
+        let k_rttvar = SimTime(rttvar.0.saturating_mul(4));
+        self.base = (srtt + self.cfg.granularity.max(k_rttvar))
+            .max(self.cfg.min)
+            .min(self.cfg.max);
+        self.backoffs = 0;
+    }
+
+    /// Doubles the timeout after an expiry, up to the maximum.
+    pub fn back_off(&mut self) {
+        self.backoffs = self.backoffs.saturating_add(1);
+    }
+
+    /// The current timeout, including backoff.
+    pub fn rto(&self) -> SimTime {
+        let factor = 1u64.checked_shl(self.backoffs.min(63)).unwrap_or(u64::MAX);
+        self.base.saturating_mul(factor).min(self.cfg.max)
+    }
+
+    /// The timeout before backoff (PFTK's T0).
+    pub fn base_rto(&self) -> SimTime {
+        self.base
+    }
+
+    pub fn backoffs(&self) -> u32 {
+        self.backoffs
+    }
+
+    pub fn srtt(&self) -> Option<SimTime> {
+        self.srtt
+    }
+
+    pub fn rttvar(&self) -> SimTime {
+        self.rttvar
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(v: u64) -> SimTime {
+        SimTime::from_millis(v)
+    }
+
+    fn estimator(min_ms: u64) -> RtoEstimator {
+        RtoEstimator::new(RtoConfig {
+            initial: ms(1000),
+            min: ms(min_ms),
+            max: ms(60_000),
+            granularity: ms(1),
+        })
+    }
+
+    #[test]
+    fn initial_rto_before_any_sample() {
+        assert_eq!(estimator(200).rto(), ms(1000));
+    }
+
+    #[test]
+    fn follows_rfc6298_by_hand() {
+        let mut e = estimator(0);
+        // R = 100 ms: SRTT = 100, RTTVAR = 50, RTO = 100 + 4·50 = 300 ms.
+        e.sample(ms(100));
+        assert_eq!((e.srtt(), e.rttvar(), e.rto()), (Some(ms(100)), ms(50), ms(300)));
+        // R' = 200: RTTVAR = 3/4·50 + 1/4·|100 - 200| = 62.5; SRTT = 7/8·100 + 1/8·200
+        // = 112.5; RTO = 112.5 + 4·62.5 = 362.5 ms.
+        e.sample(ms(200));
+        assert_eq!(e.srtt(), Some(SimTime(112_500_000)));
+        assert_eq!(e.rttvar(), SimTime(62_500_000));
+        assert_eq!(e.rto(), SimTime(362_500_000));
+        // R' = 112.5 (equal to SRTT): RTTVAR = 3/4·62.5 = 46.875; SRTT unchanged;
+        // RTO = 112.5 + 187.5 = 300 ms.
+        e.sample(SimTime(112_500_000));
+        assert_eq!(e.rttvar(), SimTime(46_875_000));
+        assert_eq!(e.rto(), ms(300));
+    }
+
+    #[test]
+    fn minimum_and_granularity_bound_the_rto() {
+        let mut e = estimator(1000);
+        e.sample(ms(100)); // 300 ms computed, raised to the 1 s minimum.
+        assert_eq!(e.rto(), ms(1000));
+        let mut g = estimator(0);
+        for _ in 0..200 {
+            g.sample(ms(100)); // RTTVAR decays towards 0: RTO → SRTT + G.
+        }
+        assert_eq!(g.rto(), ms(101));
+    }
+
+    #[test]
+    fn backoff_doubles_up_to_max_and_a_valid_sample_clears_it() {
+        let mut e = estimator(200);
+        e.sample(ms(100)); // RTO 300 ms.
+        e.back_off();
+        assert_eq!(e.rto(), ms(600));
+        e.back_off();
+        assert_eq!(e.rto(), ms(1200));
+        for _ in 0..20 {
+            e.back_off();
+        }
+        assert_eq!(e.rto(), ms(60_000));
+        // Karn: the backed-off RTO stays until a new sample is taken.
+        assert_eq!(e.backoffs(), 22);
+        e.sample(ms(100));
+        assert_eq!(e.backoffs(), 0);
+        // RTTVAR = 3/4·50 + 0 = 37.5; RTO = 100 + 150 = 250 ms.
+        assert_eq!(e.rto(), ms(250));
+    }
+}

@@ -1,0 +1,353 @@
+//! The TCP sender: segmentation, the send window, ACK processing, RTT sampling
+//! and the retransmission timer. Loss recovery is in `recovery.rs`; how the window
+//! grows and shrinks is the congestion controller's business (`cc/`).
+//!
+//! References: RFC 9293 (TCP), RFC 5681 (congestion control), RFC 6298 (RTO),
+//! RFC 7323 (timestamps). Sequence numbers are 64-bit byte offsets from 0 (no SYN
+//! exchange is modelled: the connection is established at the flow's start time).
+//!
+//! RTT samples: without timestamps, every ACK of new data gives one sample unless
+//! one of the segments it acknowledges was retransmitted (Karn's rule). As in
+//! Linux, the RTO estimator takes the age of the oldest newly acknowledged segment
+//! and the congestion controller the age of the newest (the one that triggered
+//! the ACK, free of delayed-ACK wait). With timestamps, the echoed TSval gives the
+//! sample for both, retransmissions included (RFC 7323 §4).
+
+use std::collections::VecDeque;
+
+use super::cc::{AckEvent, AckSample, CaEvent, CongestionControl};
+use super::recovery::Recovery;
+use super::rto::{RtoConfig, RtoEstimator};
+use super::tcb::{CaState, Tcb};
+use crate::packet::{TcpAck, TcpData};
+use crate::time::SimTime;
+
+/// Parameters of a sender, from the scenario.
+#[derive(Clone, Debug)]
+pub struct SenderConfig {
+    pub mss: u32,
+    /// Initial window in segments.
+    pub initial_window: u32,
+    /// Duplicate ACKs that trigger a fast retransmit.
+    pub dupthresh: u32,
+    pub recovery: Recovery,
+    pub timestamps: bool,
+    pub rto: RtoConfig,
+    /// Bytes the application will hand over in all (`None`: unlimited).
+    pub app_bytes: Option<u64>,
+}
+
+/// Per-flow sender counters.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SenderStats {
+    /// Every transmission, retransmissions included.
+    pub segments_sent: u64,
+    pub bytes_sent: u64,
+    pub segments_retransmitted: u64,
+    pub bytes_retransmitted: u64,
+    pub acks_received: u64,
+    pub dup_acks: u64,
+    pub fast_retransmits: u64,
+    pub timeouts: u64,
+    pub rtt_samples: u64,
+    /// Sums for the means reported in the summary, in nanoseconds.
+    pub rtt_sum_ns: u128,
+    pub base_rto_sum_ns: u128,
+}
+
+/// A sent, not yet acknowledged segment.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SentSegment {
+    pub seq: u64,
+    pub len: u32,
+    /// Time of the latest transmission.
+    pub sent: SimTime,
+    pub retransmitted: bool,
+}
+
+impl SentSegment {
+    fn end(&self) -> u64 {
+        self.seq + self.len as u64
+    }
+}
+
+pub struct TcpSender {
+    pub(super) cfg: SenderConfig,
+    pub tcb: Tcb,
+    pub(super) cc: Box<dyn CongestionControl>,
+    pub(super) rto: RtoEstimator,
+    /// Segments in [snd_una, high_water), in sequence order.
+    pub(super) sent: VecDeque<SentSegment>,
+    /// One past the highest byte ever sent (snd_max).
+    pub(super) high_water: u64,
+    pub(super) dupacks: u32,
+    /// RFC 6582 `recover` (as an exclusive bound): high_water when the last loss
+    /// episode began; `None` before the first.
+    pub(super) recover: Option<u64>,
+    /// Expiries of the timer since new data was last acknowledged.
+    pub(super) consecutive_timeouts: u32,
+    /// NewReno: whether a partial ACK has already restarted the timer.
+    pub(super) partial_ack_seen: bool,
+    peer_window: u64,
+    /// Bytes the application has made available (grows up to `app_bytes`).
+    app_limit: u64,
+    /// RTO deadline; `SimTime::MAX` when the timer is stopped.
+    rto_deadline: SimTime,
+    finished_at: Option<SimTime>,
+    pub stats: SenderStats,
+}
+
+impl TcpSender {
+    pub fn new(cfg: SenderConfig, cc: Box<dyn CongestionControl>) -> Self {
+        let tcb = Tcb::new(cfg.mss, cfg.initial_window);
+        TcpSender {
+            rto: RtoEstimator::new(cfg.rto),
+            app_limit: 0,
+            tcb,
+            cc,
+            sent: VecDeque::new(),
+            high_water: 0,
+            dupacks: 0,
+            recover: None,
+            consecutive_timeouts: 0,
+            partial_ack_seen: false,
+            peer_window: u64::MAX,
+            rto_deadline: SimTime::MAX,
+            finished_at: None,
+            stats: SenderStats::default(),
+            cfg,
+        }
+    }
+
+    pub fn cc_name(&self) -> &'static str {
+        self.cc.name()
+    }
+
+    pub fn rto(&self) -> SimTime {
+        self.rto.rto()
+    }
+
+    pub fn rto_deadline(&self) -> SimTime {
+        self.rto_deadline
+    }
+
+    /// When every byte of a finite transfer was acknowledged.
+    pub fn finished_at(&self) -> Option<SimTime> {
+        self.finished_at
+    }
+
+    /// The application starts: all of its data (or an unlimited supply) is
+    /// available at once, as in ns-2's FTP agent.
+    pub fn start(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        self.app_limit = self.cfg.app_bytes.unwrap_or(u64::MAX);
+        self.cc.cwnd_event(&mut self.tcb, now, CaEvent::TxStart);
+        self.transmit(now, out);
+    }
+
+    /// The application stops: no new data beyond what was already sent.
+    pub fn stop(&mut self) {
+        self.app_limit = self.app_limit.min(self.high_water);
+    }
+
+    /// Sends what the windows allow: new data, or after a timeout the segments
+    /// between snd_nxt and high_water again (go-back-N).
+    pub(super) fn transmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        let mss = self.cfg.mss as u64;
+        loop {
+            let window = (self.tcb.cwnd as u64 * mss).min(self.peer_window);
+            let seq = self.tcb.snd_nxt;
+            let len = if seq < self.high_water {
+                self.segment_at(seq).map_or(0, |s| s.len as u64)
+            } else {
+                mss.min(self.app_limit.saturating_sub(seq))
+            };
+            if len == 0 {
+                self.tcb.cwnd_limited = false;
+                break;
+            }
+            if self.tcb.flight_bytes() + len > window {
+                self.tcb.cwnd_limited = (self.tcb.cwnd as u64 * mss) <= self.peer_window;
+                break;
+            }
+            self.send_segment(now, seq, len as u32, out);
+            self.tcb.snd_nxt = seq + len;
+        }
+    }
+
+    fn segment_at(&self, seq: u64) -> Option<&SentSegment> {
+        let i = self.sent.partition_point(|s| s.end() <= seq);
+        self.sent.get(i).filter(|s| s.seq == seq)
+    }
+
+    /// Emits one segment starting at `seq` (a retransmission if below high_water).
+    pub(super) fn send_segment(
+        &mut self,
+        now: SimTime,
+        seq: u64,
+        len: u32,
+        out: &mut Vec<TcpData>,
+    ) {
+        let retransmission = seq < self.high_water;
+        if retransmission {
+            let i = self.sent.partition_point(|s| s.end() <= seq);
+            if let Some(s) = self.sent.get_mut(i) {
+                s.sent = now;
+                s.retransmitted = true;
+            }
+            self.stats.segments_retransmitted += 1;
+            self.stats.bytes_retransmitted += len as u64;
+        } else {
+            self.sent.push_back(SentSegment {
+                seq,
+                len,
+                sent: now,
+                retransmitted: false,
+            });
+            self.high_water = seq + len as u64;
+        }
+        self.stats.segments_sent += 1;
+        self.stats.bytes_sent += len as u64;
+        // RFC 6298 (5.1): start the timer if it is not running.
+        if self.rto_deadline == SimTime::MAX {
+            self.rto_deadline = now + self.rto.rto();
+        }
+        out.push(TcpData {
+            seq,
+            len,
+            ts_val: self.cfg.timestamps.then_some(now),
+            retransmission,
+        });
+    }
+
+    /// Processes an ACK from the receiver.
+    pub fn on_ack(&mut self, now: SimTime, ack: &TcpAck, out: &mut Vec<TcpData>) {
+        self.stats.acks_received += 1;
+        if ack.ack > self.high_water {
+            return; // acknowledges data never sent: not from this connection
+        }
+        let window_changed = ack.window != self.peer_window;
+        self.peer_window = ack.window;
+        if ack.ack > self.tcb.snd_una {
+            self.on_new_ack(now, ack, out);
+        } else if ack.ack == self.tcb.snd_una
+            && self.high_water > self.tcb.snd_una
+            && !window_changed
+        {
+            // RFC 5681 §2 "duplicate acknowledgment": outstanding data, no new
+            // data acknowledged, same window (pure ACKs carry no data).
+            self.stats.dup_acks += 1;
+            let event = AckEvent {
+                acked_bytes: 0,
+                duplicate: true,
+            };
+            self.cc.in_ack_event(&self.tcb, now, &event);
+            self.on_dup_ack(now, out);
+        } else if window_changed {
+            self.transmit(now, out);
+        }
+    }
+
+    fn on_new_ack(&mut self, now: SimTime, ack: &TcpAck, out: &mut Vec<TcpData>) {
+        let prior_in_flight = self.tcb.flight_segments();
+        let acked_bytes = ack.ack - self.tcb.snd_una;
+        let (acked, oldest_sent, newest_sent, any_retransmitted) = self.pop_acked(ack.ack);
+        self.tcb.snd_una = ack.ack;
+        self.tcb.snd_nxt = self.tcb.snd_nxt.max(ack.ack);
+        self.tcb.delivered += acked as u64;
+
+        let (rto_rtt, cc_rtt) = match ack.ts_ecr {
+            Some(echo) if self.cfg.timestamps => (Some(now - echo), Some(now - echo)),
+            _ if any_retransmitted => (None, None),
+            _ => (oldest_sent.map(|t| now - t), newest_sent.map(|t| now - t)),
+        };
+        if let Some(r) = rto_rtt {
+            self.rto.sample(r);
+            self.tcb.srtt = self.rto.srtt();
+            self.stats.rtt_samples += 1;
+            self.stats.rtt_sum_ns += r.as_nanos() as u128;
+            self.stats.base_rto_sum_ns += self.rto.base_rto().as_nanos() as u128;
+        }
+        if let Some(r) = cc_rtt {
+            self.tcb.min_rtt = self.tcb.min_rtt.min(r);
+        }
+        let sample = AckSample {
+            acked,
+            rtt: cc_rtt,
+            in_flight: prior_in_flight,
+        };
+        self.cc.pkts_acked(&self.tcb, now, &sample);
+        let event = AckEvent {
+            acked_bytes,
+            duplicate: false,
+        };
+        self.cc.in_ack_event(&self.tcb, now, &event);
+
+        // RFC 6298 (5.2)/(5.3): stop the timer when all is acknowledged, else
+        // restart it (NewReno's partial ACKs decide for themselves). The ACK that
+        // ends fast recovery sets cwnd to ssthresh and does not grow it further.
+        let was_recovering = self.tcb.ca_state == CaState::Recovery;
+        let restart_timer = self.on_recovery_ack(now, ack.ack, acked, out);
+        if self.tcb.snd_una == self.high_water {
+            self.rto_deadline = SimTime::MAX;
+        } else if restart_timer {
+            self.rto_deadline = now + self.rto.rto();
+        }
+        if !was_recovering && self.tcb.ca_state != CaState::Recovery {
+            self.cc.cong_avoid(&mut self.tcb, now, acked);
+        }
+        self.transmit(now, out);
+        if self.finished_at.is_none()
+            && self.cfg.app_bytes.is_some()
+            && self.tcb.snd_una >= self.app_limit
+        {
+            self.finished_at = Some(now);
+        }
+    }
+
+    /// Removes acknowledged segments; returns (count, oldest send time, newest send
+    /// time, whether any of them had been retransmitted).
+    fn pop_acked(&mut self, ack: u64) -> (u32, Option<SimTime>, Option<SimTime>, bool) {
+        let (mut count, mut oldest, mut newest, mut retx) = (0u32, None, None, false);
+        while let Some(front) = self.sent.front_mut() {
+            if front.end() <= ack {
+                let s = self.sent.pop_front().unwrap_or_else(|| unreachable!());
+                count += 1;
+                oldest = oldest.or(Some(s.sent));
+                newest = Some(newest.map_or(s.sent, |n: SimTime| n.max(s.sent)));
+                retx |= s.retransmitted;
+            } else {
+                if front.seq < ack {
+                    // Partially acknowledged: keep the rest as its own segment.
+                    let cut = (ack - front.seq) as u32;
+                    front.seq = ack;
+                    front.len -= cut;
+                }
+                break;
+            }
+        }
+        (count, oldest, newest, retx)
+    }
+
+    /// The retransmission timer fired at `now` (the owner calls this only when
+    /// `now >= rto_deadline()`).
+    pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        if self.rto_deadline > now {
+            return;
+        }
+        self.rto_deadline = SimTime::MAX;
+        if self.tcb.snd_una == self.high_water {
+            return;
+        }
+        self.on_retransmission_timeout(now, out);
+        self.rto_deadline = now + self.rto.rto();
+    }
+
+    /// The RTO before backoff, for the PFTK comparison.
+    pub fn base_rto(&self) -> SimTime {
+        self.rto.base_rto()
+    }
+
+    pub fn high_water(&self) -> u64 {
+        self.high_water
+    }
+}

@@ -1,0 +1,145 @@
+//! The sender state that congestion controllers read and write (Linux's
+//! `struct tcp_sock` fields used by `tcp_congestion_ops`, ns-3's `TcpSocketState`).
+//!
+//! The window is counted in segments plus a fractional counter (`cwnd_cnt`,
+//! Linux's `snd_cwnd_cnt`), because every variant the studies use was specified
+//! or implemented that way (Linux, ns-2). The sender turns it into bytes with
+//! `cwnd × mss`.
+
+use crate::time::SimTime;
+
+/// Linux's `TCP_INFINITE_SSTHRESH`: ssthresh before the first loss.
+pub const INFINITE_SSTHRESH: u32 = 0x7fff_ffff;
+
+/// Congestion-avoidance state (Linux `enum tcp_ca_state`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaState {
+    /// Normal: no loss suspected.
+    Open,
+    /// Duplicate ACKs seen, fewer than dupthresh.
+    Disorder,
+    /// Fast recovery after a fast retransmit.
+    Recovery,
+    /// After a retransmission timeout (or Tahoe's fast retransmit): slow start
+    /// until everything sent before the loss is acknowledged.
+    Loss,
+}
+
+#[derive(Clone, Debug)]
+pub struct Tcb {
+    pub mss: u32,
+    /// Congestion window in segments.
+    pub cwnd: u32,
+    /// Fraction of a segment accumulated towards the next increment.
+    pub cwnd_cnt: u32,
+    pub ssthresh: u32,
+    /// Upper bound on cwnd (Linux `snd_cwnd_clamp`).
+    pub cwnd_clamp: u32,
+    pub ca_state: CaState,
+    /// Oldest unacknowledged byte.
+    pub snd_una: u64,
+    /// Next byte to send.
+    pub snd_nxt: u64,
+    /// cwnd and ssthresh before the last reduction, for undo.
+    pub prior_cwnd: u32,
+    pub prior_ssthresh: u32,
+    /// Smoothed RTT from the RTO estimator, once measured.
+    pub srtt: Option<SimTime>,
+    /// Smallest RTT sample ever seen (SimTime::MAX before the first).
+    pub min_rtt: SimTime,
+    /// Segments cumulatively acknowledged so far.
+    pub delivered: u64,
+    /// Whether the sender was limited by cwnd (not by the application or the
+    /// receiver window) the last time it stopped sending: controllers grow cwnd
+    /// only when it is really in use (RFC 7661, Linux `tcp_is_cwnd_limited`).
+    pub cwnd_limited: bool,
+}
+
+impl Tcb {
+    pub fn new(mss: u32, initial_window: u32) -> Self {
+        Tcb {
+            mss,
+            cwnd: initial_window,
+            cwnd_cnt: 0,
+            ssthresh: INFINITE_SSTHRESH,
+            cwnd_clamp: u32::MAX / 2,
+            ca_state: CaState::Open,
+            snd_una: 0,
+            snd_nxt: 0,
+            prior_cwnd: initial_window,
+            prior_ssthresh: INFINITE_SSTHRESH,
+            srtt: None,
+            min_rtt: SimTime::MAX,
+            delivered: 0,
+            cwnd_limited: true,
+        }
+    }
+
+    pub fn in_slow_start(&self) -> bool {
+        self.cwnd < self.ssthresh
+    }
+
+    /// Bytes sent and not yet acknowledged (RFC 5681 FlightSize).
+    pub fn flight_bytes(&self) -> u64 {
+        self.snd_nxt - self.snd_una
+    }
+
+    /// FlightSize in segments, rounded up.
+    pub fn flight_segments(&self) -> u32 {
+        self.flight_bytes().div_ceil(self.mss as u64) as u32
+    }
+
+    /// Slow start (RFC 5681 §3.1, Linux `tcp_slow_start`): cwnd grows by one
+    /// segment per segment acknowledged, up to ssthresh. Returns the acknowledged
+    /// segments left over once ssthresh is reached.
+    pub fn slow_start(&mut self, acked: u32) -> u32 {
+        let cwnd = self.cwnd.saturating_add(acked).min(self.ssthresh);
+        let used = cwnd - self.cwnd;
+        self.cwnd = cwnd.min(self.cwnd_clamp);
+        acked - used
+    }
+
+    /// Additive increase (Linux `tcp_cong_avoid_ai`): one segment per `w` segments
+    /// acknowledged, i.e. one segment per RTT when `w = cwnd`.
+    pub fn cong_avoid_ai(&mut self, w: u32, acked: u32) {
+        let w = w.max(1);
+        if self.cwnd_cnt >= w {
+            self.cwnd_cnt = 0;
+            self.cwnd += 1;
+        }
+        self.cwnd_cnt += acked;
+        if self.cwnd_cnt >= w {
+            let delta = self.cwnd_cnt / w;
+            self.cwnd_cnt -= delta * w;
+            self.cwnd += delta;
+        }
+        self.cwnd = self.cwnd.min(self.cwnd_clamp);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slow_start_stops_at_ssthresh_and_returns_the_rest() {
+        let mut t = Tcb::new(1000, 10);
+        t.ssthresh = 12;
+        assert_eq!(t.slow_start(5), 3);
+        assert_eq!(t.cwnd, 12);
+    }
+
+    #[test]
+    fn additive_increase_is_one_segment_per_window() {
+        let mut t = Tcb::new(1000, 10);
+        for _ in 0..9 {
+            t.cong_avoid_ai(10, 1);
+        }
+        assert_eq!(t.cwnd, 10);
+        t.cong_avoid_ai(10, 1);
+        assert_eq!((t.cwnd, t.cwnd_cnt), (11, 0));
+        // 25 segments acknowledged at once with w = 11: two increments, 3 left.
+        t.cong_avoid_ai(11, 25);
+        assert_eq!((t.cwnd, t.cwnd_cnt), (13, 3));
+    }
+}
