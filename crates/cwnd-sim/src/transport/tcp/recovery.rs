@@ -19,7 +19,8 @@
 //!   duplicate ACKs are for data beyond `recover` (step 2).
 //!
 //! Timeout (RFC 5681 §3.1, RFC 6298 §5): ssthresh from the controller on the
-//! first expiry for a segment only (repeated expiries only back off), cwnd = 1,
+//! first expiry for a segment only (repeated expiries only back off) and not when
+//! the timeout interrupts fast recovery of the same losses (as Linux), cwnd = 1,
 //! go-back-N from snd_una, state `Loss` until everything outstanding at the
 //! timeout is acknowledged. Duplicate ACKs in `Loss` are ignored, which keeps
 //! go-back-N from triggering false fast retransmits (as Linux does).
@@ -38,6 +39,26 @@ pub enum Recovery {
     Tahoe,
     Reno,
     NewReno,
+}
+
+impl Recovery {
+    /// The recovery a congestion-control name implies when none is given:
+    /// "tahoe" → Tahoe, "reno" → Reno, anything else → NewReno.
+    pub fn default_for(cc: &str) -> Recovery {
+        match cc {
+            "tahoe" => Recovery::Tahoe,
+            "reno" => Recovery::Reno,
+            _ => Recovery::NewReno,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Recovery::Tahoe => "tahoe",
+            Recovery::Reno => "reno",
+            Recovery::NewReno => "newreno",
+        }
+    }
 }
 
 impl TcpSender {
@@ -158,10 +179,15 @@ impl TcpSender {
 
     pub(super) fn on_retransmission_timeout(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         self.stats.timeouts += 1;
+        // Reduce once per loss episode: not again on a repeated expiry, nor when
+        // fast recovery already reduced for the same losses (Linux
+        // `tcp_enter_loss`; recomputing from FlightSize there would *raise*
+        // ssthresh, since window inflation has grown the flight).
         let first_expiry = self.consecutive_timeouts == 0;
+        let same_episode = self.tcb.ca_state == CaState::Recovery;
         self.consecutive_timeouts += 1;
         self.set_ca_state(now, CaState::Loss);
-        if first_expiry {
+        if first_expiry && !same_episode {
             self.reduce_ssthresh(now);
         }
         self.tcb.cwnd = 1;

@@ -119,8 +119,8 @@ impl TcpSender {
         }
     }
 
-    pub fn cc_name(&self) -> &'static str {
-        self.cc.name()
+    pub fn recovery(&self) -> Recovery {
+        self.cfg.recovery
     }
 
     pub fn rto(&self) -> SimTime {

@@ -128,3 +128,15 @@ pub trait CongestionControl {
 pub fn reno_ssthresh(tcb: &Tcb) -> u32 {
     (tcb.flight_segments() / 2).max(2)
 }
+
+/// Congestion-control names accepted in scenario files. "tahoe" and "newreno"
+/// are Reno's AIMD with that loss recovery (see `Recovery::default_for`).
+pub const KNOWN: &[&str] = &["reno", "newreno", "tahoe"];
+
+/// Builds the controller a scenario names; `None` for an unknown name.
+pub fn from_name(name: &str) -> Option<Box<dyn CongestionControl>> {
+    match name {
+        "reno" | "newreno" | "tahoe" => Some(Box::new(Reno)),
+        _ => None,
+    }
+}

@@ -1,0 +1,133 @@
+//! What a run returns: per-flow summaries and series, per-link counters and
+//! queue traces. Plain data; the Python bindings turn it into columns.
+//!
+//! Definitions used in summaries:
+//! * goodput = bytes delivered in order to the receiving application × 8 /
+//!   (end − start), where end is the transfer's completion (last byte
+//!   acknowledged), else the flow's stop time, else the end of the run;
+//! * throughput = bytes the sender transmitted (retransmissions included) × 8 /
+//!   the same interval;
+//! * mean RTT = mean of the RTT samples fed to the RTO estimator;
+//! * mean RTO = mean of the RTO before backoff (PFTK's T0) after each sample.
+
+use crate::net::link::LinkStats;
+use crate::net::queue::QueueTrace;
+use crate::time::SimTime;
+use crate::trace::{Bins, FlowSeries, SegmentTrace};
+use crate::transport::tcp::receiver::ReceiverStats;
+use crate::transport::tcp::sender::SenderStats;
+use crate::world::Flow;
+
+#[derive(Clone, Debug)]
+pub struct FlowSummary {
+    pub name: String,
+    pub from: String,
+    pub to: String,
+    pub cc: String,
+    pub recovery: &'static str,
+    pub start: SimTime,
+    pub end: SimTime,
+    /// Time from start until every byte of a transfer was acknowledged.
+    pub completion_time: Option<SimTime>,
+    pub sender: SenderStats,
+    pub receiver: ReceiverStats,
+    pub drops_queue: u64,
+    pub drops_impairment: u64,
+}
+
+impl FlowSummary {
+    pub fn of(flow: &Flow, node_names: &[String], run_end: SimTime) -> Self {
+        let finished = flow.sender.finished_at();
+        let end = finished
+            .or(flow.stop.map(|s| s.min(run_end)))
+            .unwrap_or(run_end);
+        FlowSummary {
+            name: flow.name.clone(),
+            from: node_names[flow.src as usize].clone(),
+            to: node_names[flow.dst as usize].clone(),
+            cc: flow.cc.clone(),
+            recovery: flow.sender.recovery().name(),
+            start: flow.start,
+            end,
+            completion_time: finished.map(|t| t - flow.start),
+            sender: flow.sender.stats,
+            receiver: flow.receiver.stats,
+            drops_queue: flow.drops_queue,
+            drops_impairment: flow.drops_impairment,
+        }
+    }
+
+    fn active_seconds(&self) -> f64 {
+        (self.end - self.start).as_secs_f64()
+    }
+
+    pub fn goodput_bps(&self) -> f64 {
+        rate(self.receiver.bytes_delivered, self.active_seconds())
+    }
+
+    pub fn throughput_bps(&self) -> f64 {
+        rate(self.sender.bytes_sent, self.active_seconds())
+    }
+
+    /// Mean RTT in seconds (NaN without samples).
+    pub fn mean_rtt(&self) -> f64 {
+        mean_seconds(self.sender.rtt_sum_ns, self.sender.rtt_samples)
+    }
+
+    /// Mean RTO before backoff in seconds (NaN without samples).
+    pub fn mean_rto(&self) -> f64 {
+        mean_seconds(self.sender.base_rto_sum_ns, self.sender.rtt_samples)
+    }
+}
+
+fn rate(bytes: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        bytes as f64 * 8.0 / seconds
+    } else {
+        f64::NAN
+    }
+}
+
+fn mean_seconds(sum_ns: u128, n: u64) -> f64 {
+    if n == 0 {
+        f64::NAN
+    } else {
+        sum_ns as f64 / n as f64 / 1e9
+    }
+}
+
+pub struct FlowResult {
+    pub summary: FlowSummary,
+    pub series: FlowSeries,
+    pub delivered_bins: Bins,
+    pub sent_bins: Bins,
+    pub segments: Option<SegmentTrace>,
+}
+
+pub struct LinkResult {
+    pub name: String,
+    pub direction: &'static str,
+    pub from: String,
+    pub to: String,
+    pub stats: LinkStats,
+    pub queue: Option<QueueTrace>,
+}
+
+pub struct RunResults {
+    pub name: String,
+    pub seed: u64,
+    /// Hash of every event processed (time and kind): equal fingerprints mean
+    /// the two runs behaved identically.
+    pub fingerprint: u64,
+    pub events: u64,
+    pub duration: SimTime,
+    pub throughput_bin: SimTime,
+    pub flows: Vec<FlowResult>,
+    pub links: Vec<LinkResult>,
+}
+
+impl RunResults {
+    pub fn flow(&self, name: &str) -> Option<&FlowResult> {
+        self.flows.iter().find(|f| f.summary.name == name)
+    }
+}

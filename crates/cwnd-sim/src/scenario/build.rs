@@ -1,0 +1,215 @@
+//! From a checked `Scenario` to a runnable `World`.
+//!
+//! Ids: nodes in `Scenario::node_names` order; link `i` gives direction `2i`
+//! (forward, first node to second) and `2i + 1` (reverse); flows in file order.
+//! Random streams are named after the component's place in the scenario
+//! (`links[0].impairments[1].forward`), so adding a component elsewhere leaves
+//! every other draw unchanged.
+
+use std::collections::HashMap;
+
+use super::spec::{AppSpec, Direction, ImpairmentSpec, LinkSpec, RecoverySpec, Scenario};
+use super::validate::ScenarioError;
+use crate::net::impair::{AppliesTo, BernoulliLoss, Impairment};
+use crate::net::link::{LinkDirection, LinkParams};
+use crate::net::queue::QueueLimit;
+use crate::net::routing::RoutingTable;
+use crate::packet::{NodeId, TCP_TIMESTAMP_OPTION};
+use crate::rng;
+use crate::scenario::spec::{AppliesToSpec, FlowSpec};
+use crate::trace::Recorder;
+use crate::transport::tcp::cc;
+use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
+use crate::transport::tcp::recovery::Recovery;
+use crate::transport::tcp::rto::RtoConfig;
+use crate::transport::tcp::sender::{SenderConfig, TcpSender};
+use crate::world::{Flow, LinkInfo, World};
+
+/// Builds the world for one run of `spec` with `seed`.
+pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
+    let node_names = spec.node_names();
+    let ids: HashMap<&str, NodeId> = node_names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i as NodeId))
+        .collect();
+
+    let mut links = Vec::with_capacity(2 * spec.links.len());
+    let mut link_info = Vec::with_capacity(2 * spec.links.len());
+    for (i, l) in spec.links.iter().enumerate() {
+        let (a, b) = (ids[l.between[0].as_str()], ids[l.between[1].as_str()]);
+        for (dir, from, to) in [(Direction::Forward, a, b), (Direction::Reverse, b, a)] {
+            links.push(link_direction(spec, seed, i, l, dir, from, to));
+            link_info.push(LinkInfo {
+                name: spec.link_name(i),
+                direction: if dir == Direction::Forward { "forward" } else { "reverse" },
+            });
+        }
+    }
+
+    let edges: Vec<(NodeId, NodeId, u32)> = links
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.from, l.to, i as u32))
+        .collect();
+    let mut routes = RoutingTable::shortest_paths(node_names.len(), &edges);
+    for (k, r) in spec.routes.iter().enumerate() {
+        let (at, to, via) = (ids[r.at.as_str()], ids[r.to.as_str()], ids[r.via.as_str()]);
+        if !routes.set_route(at, to, via) {
+            return Err(ScenarioError::new(
+                format!("routes[{k}].via"),
+                format!("\"{}\" is not a neighbour of \"{}\"", r.via, r.at),
+            ));
+        }
+    }
+    let link_to = |l: u32| edges[l as usize].1;
+
+    let mut flows = Vec::with_capacity(spec.flows.len());
+    for (i, f) in spec.flows.iter().enumerate() {
+        let (src, dst) = (ids[f.from.as_str()], ids[f.to.as_str()]);
+        for (a, b, what) in [(src, dst, "data"), (dst, src, "ACKs")] {
+            if routes.path(a, b, link_to).is_none() {
+                return Err(ScenarioError::new(
+                    format!("flows[{i}]"),
+                    format!(
+                        "no route for {what} from \"{}\" to \"{}\"; check links and routes",
+                        node_names[a as usize], node_names[b as usize]
+                    ),
+                ));
+            }
+        }
+        flows.push(tcp_flow(spec, i, f, src, dst));
+    }
+
+    Ok(World::new(
+        spec.name.clone().unwrap_or_else(|| "scenario".to_string()),
+        seed,
+        spec.duration.0,
+        node_names,
+        links,
+        link_info,
+        routes,
+        flows,
+        Recorder::new(&spec.trace, spec.flows.len()),
+    ))
+}
+
+fn link_direction(
+    spec: &Scenario,
+    seed: u64,
+    i: usize,
+    l: &LinkSpec,
+    dir: Direction,
+    from: NodeId,
+    to: NodeId,
+) -> LinkDirection {
+    let queue = match (l.queue.packets, l.queue.bytes) {
+        (_, Some(bytes)) => QueueLimit::Bytes(bytes.0),
+        (Some(n), None) => QueueLimit::Packets(n),
+        (None, None) => QueueLimit::Packets(super::spec::DEFAULT_QUEUE_PACKETS),
+    };
+    let params = LinkParams {
+        rate_bps: l.bandwidth.0,
+        delay: l.delay.0,
+        overhead: l.overhead.0 as u32,
+        queue,
+    };
+    let mut link = LinkDirection::new(from, to, params, spec.trace.queues);
+    let dir_name = if dir == Direction::Forward { "forward" } else { "reverse" };
+    for (j, imp) in l.impairments.iter().enumerate() {
+        if imp.direction() != Direction::Both && imp.direction() != dir {
+            continue;
+        }
+        let stream = rng::stream(seed, &format!("links[{i}].impairments[{j}].{dir_name}"));
+        let stage = match imp {
+            ImpairmentSpec::Bernoulli { p, .. } => Box::new(BernoulliLoss::new(*p, stream)),
+        };
+        let applies_to = match imp.applies_to() {
+            AppliesToSpec::Data => AppliesTo::Data,
+            AppliesToSpec::Acks => AppliesTo::Acks,
+            AppliesToSpec::All => AppliesTo::All,
+        };
+        link.impairments.push(Impairment { applies_to, stage });
+    }
+    link
+}
+
+/// RFC 3390 / RFC 5681 §3.1 initial window: min(4·MSS, max(2·MSS, 4380 B)), in segments.
+fn rfc3390_initial_window(mss: u32) -> u32 {
+    ((4 * mss).min((2 * mss).max(4380)) / mss).max(1)
+}
+
+fn tcp_flow(spec: &Scenario, i: usize, f: &FlowSpec, src: NodeId, dst: NodeId) -> Flow {
+    let t = &f.tcp;
+    // With timestamps the option takes 12 B of each segment (the MTU is kept).
+    let mss = if t.timestamps {
+        (t.mss.0 as u32).saturating_sub(TCP_TIMESTAMP_OPTION).max(1)
+    } else {
+        t.mss.0 as u32
+    };
+    let recovery = match f.recovery {
+        Some(RecoverySpec::Tahoe) => Recovery::Tahoe,
+        Some(RecoverySpec::Reno) => Recovery::Reno,
+        Some(RecoverySpec::Newreno) => Recovery::NewReno,
+        None => Recovery::default_for(&f.cc),
+    };
+    let app_bytes = match &f.app {
+        AppSpec::Bulk => None,
+        AppSpec::Transfer { bytes, segments } => bytes
+            .map(|b| b.0)
+            .or(segments.map(|n| n * mss as u64)),
+    };
+    let sender_cfg = SenderConfig {
+        mss,
+        initial_window: t.initial_window.unwrap_or_else(|| rfc3390_initial_window(mss)),
+        dupthresh: t.dupthresh,
+        recovery,
+        timestamps: t.timestamps,
+        rto: RtoConfig {
+            initial: t.rto.initial.0,
+            min: t.rto.min.0,
+            max: t.rto.max.0,
+            granularity: t.rto.granularity.0,
+        },
+        app_bytes,
+    };
+    let controller = cc::from_name(&f.cc).unwrap_or_else(|| unreachable!("validated"));
+    let receiver_cfg = ReceiverConfig {
+        buffer: t.rwnd.0,
+        delayed_ack: t.delayed_ack.then_some(DelayedAck {
+            timeout: t.delayed_ack_timeout.0,
+            every: t.delayed_ack_every,
+        }),
+        mss,
+    };
+    Flow::new(
+        spec.flow_name(i),
+        f.cc.clone(),
+        src,
+        dst,
+        TcpSender::new(sender_cfg, controller),
+        TcpReceiver::new(receiver_cfg),
+        f.start.0,
+        f.stop.map(|s| s.0.min(spec.duration.0)),
+        t.timestamps,
+    )
+}
+
+/// Parses, checks, builds and runs a scenario given as TOML.
+pub fn run_toml(text: &str, seed: u64) -> Result<crate::results::RunResults, ScenarioError> {
+    let spec = Scenario::from_toml(text)?;
+    Ok(build(&spec, seed)?.run())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn initial_window_follows_rfc3390() {
+        assert_eq!(rfc3390_initial_window(1460), 3);
+        assert_eq!(rfc3390_initial_window(1000), 4);
+        assert_eq!(rfc3390_initial_window(2190), 2);
+        assert_eq!(rfc3390_initial_window(536), 4);
+    }
+}

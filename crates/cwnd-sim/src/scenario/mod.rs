@@ -1,0 +1,9 @@
+//! Scenario description, validation and construction of the world.
+
+pub mod build;
+pub mod spec;
+pub mod validate;
+
+pub use build::{build, run_toml};
+pub use spec::Scenario;
+pub use validate::ScenarioError;

@@ -1,0 +1,284 @@
+//! The scenario description: serde types that TOML files and the Python builder
+//! both deserialize into. This is the single source of truth for what a scenario
+//! can say; unknown keys are errors everywhere.
+//!
+//! Quantities carry units (`"10Mbps"`, `"2ms"`, `"1500B"`, see `units`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::units::{Duration, Rate, Size};
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    /// Simulated time at which the run ends.
+    pub duration: Duration,
+    /// Explicit node list; nodes named by links are added in order of appearance.
+    #[serde(default)]
+    pub nodes: Vec<NodeSpec>,
+    pub links: Vec<LinkSpec>,
+    #[serde(default)]
+    pub routes: Vec<RouteSpec>,
+    pub flows: Vec<FlowSpec>,
+    #[serde(default)]
+    pub trace: TraceSpec,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeSpec {
+    pub name: String,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The two end nodes; "forward" is from the first to the second.
+    pub between: [String; 2],
+    pub bandwidth: Rate,
+    pub delay: Duration,
+    #[serde(default)]
+    pub queue: QueueSpec,
+    /// Link-layer bytes added to every packet (e.g. "14B" for Ethernet framing).
+    #[serde(default)]
+    pub overhead: Size,
+    #[serde(default)]
+    pub impairments: Vec<ImpairmentSpec>,
+}
+
+/// DropTail limit: `{ packets = 100 }` or `{ bytes = "64KB" }`. Default 100 packets.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueueSpec {
+    #[serde(default)]
+    pub packets: Option<u32>,
+    #[serde(default)]
+    pub bytes: Option<Size>,
+}
+
+impl Default for QueueSpec {
+    fn default() -> Self {
+        QueueSpec {
+            packets: Some(DEFAULT_QUEUE_PACKETS),
+            bytes: None,
+        }
+    }
+}
+
+pub const DEFAULT_QUEUE_PACKETS: u32 = 100;
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    Forward,
+    Reverse,
+    #[default]
+    Both,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum AppliesToSpec {
+    Data,
+    Acks,
+    #[default]
+    All,
+}
+
+/// One impairment stage on a link, tagged by `kind`. Every stage also takes
+/// `direction` ("forward", "reverse" or "both", default both) and `applies_to`
+/// ("data", "acks" or "all", default all). (These two fields are repeated in each
+/// variant because serde cannot reject unknown keys through `flatten`.)
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ImpairmentSpec {
+    /// Independent loss with probability `p`.
+    Bernoulli {
+        p: f64,
+        #[serde(default)]
+        direction: Direction,
+        #[serde(default)]
+        applies_to: AppliesToSpec,
+    },
+}
+
+impl ImpairmentSpec {
+    pub fn direction(&self) -> Direction {
+        match self {
+            ImpairmentSpec::Bernoulli { direction, .. } => *direction,
+        }
+    }
+
+    pub fn applies_to(&self) -> AppliesToSpec {
+        match self {
+            ImpairmentSpec::Bernoulli { applies_to, .. } => *applies_to,
+        }
+    }
+}
+
+/// Forces the next hop at node `at` towards `to` through neighbour `via`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RouteSpec {
+    pub at: String,
+    pub to: String,
+    pub via: String,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSpec {
+    #[serde(default)]
+    pub name: Option<String>,
+    pub from: String,
+    pub to: String,
+    /// Congestion controller: "reno", "newreno", "tahoe" (see `CcSpec`).
+    #[serde(default = "default_cc")]
+    pub cc: String,
+    /// Loss recovery; default follows `cc` ("tahoe" → tahoe, "reno" → reno,
+    /// anything else → newreno).
+    #[serde(default)]
+    pub recovery: Option<RecoverySpec>,
+    #[serde(default)]
+    pub start: Duration,
+    #[serde(default)]
+    pub stop: Option<Duration>,
+    #[serde(default)]
+    pub app: AppSpec,
+    #[serde(default)]
+    pub tcp: TcpSpec,
+}
+
+fn default_cc() -> String {
+    "newreno".to_string()
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoverySpec {
+    Tahoe,
+    Reno,
+    Newreno,
+}
+
+/// What the application sends: `{ kind = "bulk" }` (infinite backlog, the
+/// default) or `{ kind = "transfer", bytes = "3MB" }` / `{ kind = "transfer",
+/// segments = 3000 }` (exactly one of the two sizes).
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum AppSpec {
+    #[default]
+    Bulk,
+    Transfer {
+        #[serde(default)]
+        bytes: Option<Size>,
+        #[serde(default)]
+        segments: Option<u64>,
+    },
+}
+
+/// TCP options of a flow. Defaults follow the RFCs; see docs/scenarios.md.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TcpSpec {
+    /// Maximum segment size (payload bytes). Default 1460 (1500-byte MTU);
+    /// with timestamps the payload shrinks by 12 B to keep the same MTU.
+    pub mss: Size,
+    /// Initial window in segments; default per RFC 3390/5681:
+    /// min(4·MSS, max(2·MSS, 4380 B)) / MSS (3 for MSS 1460).
+    pub initial_window: Option<u32>,
+    /// Receive buffer = advertised window. Default 64 MiB (never limiting
+    /// unless set; ns-2's default was 20 packets).
+    pub rwnd: Size,
+    pub dupthresh: u32,
+    /// RFC 7323 timestamps (12 B per segment; RTT from echoed TSval).
+    pub timestamps: bool,
+    /// Delayed ACKs at the receiver (RFC 1122/5681).
+    pub delayed_ack: bool,
+    /// Longest delay of an ACK (default 200 ms).
+    pub delayed_ack_timeout: Duration,
+    /// ACK at least every this many full-sized segments (default 2).
+    pub delayed_ack_every: u32,
+    pub rto: RtoSpec,
+}
+
+impl Default for TcpSpec {
+    fn default() -> Self {
+        TcpSpec {
+            mss: Size(1460),
+            initial_window: None,
+            rwnd: Size(64 << 20),
+            dupthresh: 3,
+            timestamps: false,
+            delayed_ack: false,
+            delayed_ack_timeout: Duration(crate::time::SimTime::from_millis(200)),
+            delayed_ack_every: 2,
+            rto: RtoSpec::default(),
+        }
+    }
+}
+
+/// RFC 6298 parameters; defaults are the RFC's.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RtoSpec {
+    pub initial: Duration,
+    pub min: Duration,
+    pub max: Duration,
+    pub granularity: Duration,
+}
+
+impl Default for RtoSpec {
+    fn default() -> Self {
+        let d = crate::transport::tcp::rto::RtoConfig::default();
+        RtoSpec {
+            initial: Duration(d.initial),
+            min: Duration(d.min),
+            max: Duration(d.max),
+            granularity: Duration(d.granularity),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Sampling {
+    /// A row whenever the sender's state changes (every ACK): exact, but memory
+    /// grows with the run.
+    #[default]
+    Change,
+    /// A row per flow every `interval`: bounded memory for long runs.
+    Interval,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TraceSpec {
+    pub sampling: Sampling,
+    /// Sampling period in `interval` mode.
+    pub interval: Duration,
+    /// Width of the throughput bins.
+    pub throughput_bin: Duration,
+    /// Record queue occupancy of every link direction.
+    pub queues: bool,
+    /// Record every data segment transmission (time, seq, retransmission).
+    pub segments: bool,
+}
+
+impl Default for TraceSpec {
+    fn default() -> Self {
+        TraceSpec {
+            sampling: Sampling::Change,
+            interval: Duration(crate::time::SimTime::from_millis(10)),
+            throughput_bin: Duration(crate::time::SimTime::from_millis(100)),
+            queues: false,
+            segments: false,
+        }
+    }
+}

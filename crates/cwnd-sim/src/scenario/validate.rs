@@ -1,0 +1,442 @@
+//! Turning text into a checked `Scenario`, with errors written for people.
+//!
+//! Every error names the field (as a path such as `links[2].bandwidth`), the value
+//! and what is allowed. Syntax and type errors come from serde with the path
+//! tracked by `serde_path_to_error`; the checks below catch what types cannot
+//! express (ranges, references between sections, reachability).
+
+use std::collections::HashMap;
+use std::fmt;
+
+use super::spec::{AppSpec, ImpairmentSpec, Scenario};
+use crate::time::SimTime;
+use crate::transport::tcp::cc;
+
+/// A scenario that cannot run, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// Where: `links[2].bandwidth`, or empty for the whole file.
+    pub path: String,
+    pub message: String,
+}
+
+impl ScenarioError {
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        ScenarioError {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+fn path_error(path: &serde_path_to_error::Path, message: &str) -> ScenarioError {
+    let path = path.to_string();
+    let path = if path == "." { String::new() } else { path };
+    // serde's messages for enums list variants in backquotes; keep them readable
+    // and on one line.
+    let message = message.replace('`', "\"");
+    let message = message.lines().next().unwrap_or_default().to_string();
+    ScenarioError::new(path, message)
+}
+
+/// 1-based line of byte offset `at` in `text`.
+fn line_of(text: &str, at: usize) -> usize {
+    text[..at.min(text.len())].bytes().filter(|&b| b == b'\n').count() + 1
+}
+
+impl Scenario {
+    /// Parses and checks a scenario written in TOML.
+    pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
+        let de = toml::Deserializer::parse(text)
+            .map_err(|e| {
+                let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(1);
+                ScenarioError::new("", format!("TOML syntax (line {line}): {}", e.message()))
+            })?;
+        let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+            let line = e.inner().span().map(|s| line_of(text, s.start));
+            let mut err = path_error(e.path(), e.inner().message());
+            if let Some(line) = line {
+                err.message.push_str(&format!(" (line {line})"));
+            }
+            err
+        })?;
+        scenario.validate()?;
+        Ok(scenario)
+    }
+
+    /// Parses and checks a scenario given as JSON (what the Python API sends).
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            // serde_json appends " at line L column C"; the path says more.
+            let message = e.inner().to_string();
+            let message = message.split(" at line ").next().unwrap_or_default();
+            path_error(e.path(), message)
+        })?;
+        scenario.validate()?;
+        Ok(scenario)
+    }
+
+    /// Node names in id order: the explicit list, then link ends in order of appearance.
+    pub fn node_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.nodes.iter().map(|n| n.name.clone()).collect();
+        for link in &self.links {
+            for end in &link.between {
+                if !names.contains(end) {
+                    names.push(end.clone());
+                }
+            }
+        }
+        names
+    }
+
+    /// The name of flow `i`: its own, or `flow<i>`.
+    pub fn flow_name(&self, i: usize) -> String {
+        self.flows[i]
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("flow{i}"))
+    }
+
+    /// The name of link `i`: its own, or `<a>-<b>`.
+    pub fn link_name(&self, i: usize) -> String {
+        let l = &self.links[i];
+        l.name
+            .clone()
+            .unwrap_or_else(|| format!("{}-{}", l.between[0], l.between[1]))
+    }
+
+    /// Checks everything the types cannot.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        if self.duration.0 == SimTime::ZERO {
+            return Err(ScenarioError::new(
+                "duration",
+                "must be positive, e.g. \"60s\"",
+            ));
+        }
+        let nodes = self.check_nodes()?;
+        self.check_links()?;
+        for (i, r) in self.routes.iter().enumerate() {
+            for (field, name) in [("at", &r.at), ("to", &r.to), ("via", &r.via)] {
+                known_node(&nodes, &format!("routes[{i}].{field}"), name)?;
+            }
+        }
+        self.check_flows(&nodes)?;
+        let t = &self.trace;
+        if t.interval.0 == SimTime::ZERO {
+            return Err(ScenarioError::new("trace.interval", "must be positive"));
+        }
+        if t.throughput_bin.0 == SimTime::ZERO {
+            return Err(ScenarioError::new("trace.throughput_bin", "must be positive"));
+        }
+        Ok(())
+    }
+
+    fn check_nodes(&self) -> Result<HashMap<String, usize>, ScenarioError> {
+        let mut seen = HashMap::new();
+        for (i, n) in self.nodes.iter().enumerate() {
+            if n.name.is_empty() {
+                return Err(ScenarioError::new(format!("nodes[{i}].name"), "must not be empty"));
+            }
+            if seen.insert(n.name.clone(), i).is_some() {
+                return Err(ScenarioError::new(
+                    format!("nodes[{i}].name"),
+                    format!("\"{}\" is declared twice; node names must be unique", n.name),
+                ));
+            }
+        }
+        Ok(self
+            .node_names()
+            .into_iter()
+            .enumerate()
+            .map(|(i, n)| (n, i))
+            .collect())
+    }
+
+    fn check_links(&self) -> Result<(), ScenarioError> {
+        if self.links.is_empty() {
+            return Err(ScenarioError::new("links", "a scenario needs at least one link"));
+        }
+        let mut names = HashMap::new();
+        for (i, l) in self.links.iter().enumerate() {
+            let at = |f: &str| format!("links[{i}].{f}");
+            if l.between[0].is_empty() || l.between[1].is_empty() {
+                return Err(ScenarioError::new(at("between"), "node names must not be empty"));
+            }
+            if l.between[0] == l.between[1] {
+                return Err(ScenarioError::new(
+                    at("between"),
+                    format!("links \"{}\" to itself; a link joins two different nodes", l.between[0]),
+                ));
+            }
+            if let Some(prev) = names.insert(self.link_name(i), i) {
+                return Err(ScenarioError::new(
+                    at("name"),
+                    format!(
+                        "\"{}\" is also the name of links[{prev}]; give each link a unique name",
+                        self.link_name(i)
+                    ),
+                ));
+            }
+            if l.bandwidth.0 == 0 {
+                return Err(ScenarioError::new(
+                    at("bandwidth"),
+                    "must be positive, e.g. \"10Mbps\"",
+                ));
+            }
+            match (l.queue.packets, l.queue.bytes) {
+                (Some(0), None) => {
+                    return Err(ScenarioError::new(at("queue.packets"), "must be at least 1"))
+                }
+                (None, Some(b)) if b.0 == 0 => {
+                    return Err(ScenarioError::new(at("queue.bytes"), "must be positive"))
+                }
+                (Some(_), None) | (None, Some(_)) => {}
+                _ => {
+                    return Err(ScenarioError::new(
+                        at("queue"),
+                        "give exactly one of `packets` or `bytes`",
+                    ))
+                }
+            }
+            for (j, imp) in l.impairments.iter().enumerate() {
+                let path = format!("links[{i}].impairments[{j}]");
+                match imp {
+                    ImpairmentSpec::Bernoulli { p, .. } => probability(&format!("{path}.p"), *p)?,
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_flows(&self, nodes: &HashMap<String, usize>) -> Result<(), ScenarioError> {
+        if self.flows.is_empty() {
+            return Err(ScenarioError::new("flows", "a scenario needs at least one flow"));
+        }
+        let mut names = HashMap::new();
+        for (i, f) in self.flows.iter().enumerate() {
+            let at = |field: &str| format!("flows[{i}].{field}");
+            known_node(nodes, &at("from"), &f.from)?;
+            known_node(nodes, &at("to"), &f.to)?;
+            if f.from == f.to {
+                return Err(ScenarioError::new(
+                    at("to"),
+                    format!("\"{}\" is also the source; a flow joins two different nodes", f.to),
+                ));
+            }
+            if let Some(prev) = names.insert(self.flow_name(i), i) {
+                return Err(ScenarioError::new(
+                    at("name"),
+                    format!(
+                        "\"{}\" is also the name of flows[{prev}]; flow names must be unique",
+                        self.flow_name(i)
+                    ),
+                ));
+            }
+            if !cc::KNOWN.contains(&f.cc.as_str()) {
+                return Err(ScenarioError::new(
+                    at("cc"),
+                    format!(
+                        "\"{}\" is not a congestion control; use one of {}",
+                        f.cc,
+                        cc::KNOWN.join(", ")
+                    ),
+                ));
+            }
+            if f.start.0 >= self.duration.0 {
+                return Err(ScenarioError::new(
+                    at("start"),
+                    format!(
+                        "{} is not before the end of the run ({})",
+                        f.start.0, self.duration.0
+                    ),
+                ));
+            }
+            if let Some(stop) = f.stop {
+                if stop.0 <= f.start.0 {
+                    return Err(ScenarioError::new(
+                        at("stop"),
+                        format!("{} is not after the flow's start ({})", stop.0, f.start.0),
+                    ));
+                }
+            }
+            if let AppSpec::Transfer { bytes, segments } = &f.app {
+                match (bytes, segments) {
+                    (Some(b), None) if b.0 > 0 => {}
+                    (None, Some(s)) if *s > 0 => {}
+                    (Some(_), None) => {
+                        return Err(ScenarioError::new(at("app.bytes"), "must be positive"))
+                    }
+                    (None, Some(_)) => {
+                        return Err(ScenarioError::new(at("app.segments"), "must be positive"))
+                    }
+                    _ => {
+                        return Err(ScenarioError::new(
+                            at("app"),
+                            "a transfer needs exactly one of `bytes` or `segments`",
+                        ))
+                    }
+                }
+            }
+            self.check_tcp(i)?;
+        }
+        Ok(())
+    }
+
+    fn check_tcp(&self, i: usize) -> Result<(), ScenarioError> {
+        let t = &self.flows[i].tcp;
+        let at = |field: &str| format!("flows[{i}].tcp.{field}");
+        if t.mss.0 == 0 || t.mss.0 > 65_495 {
+            return Err(ScenarioError::new(
+                at("mss"),
+                format!("{} B is outside 1 B ..= 65495 B", t.mss.0),
+            ));
+        }
+        if t.initial_window == Some(0) {
+            return Err(ScenarioError::new(at("initial_window"), "must be at least 1 segment"));
+        }
+        if t.dupthresh == 0 {
+            return Err(ScenarioError::new(at("dupthresh"), "must be at least 1"));
+        }
+        if t.rwnd.0 < t.mss.0 {
+            return Err(ScenarioError::new(
+                at("rwnd"),
+                format!("{} B is smaller than one segment ({} B)", t.rwnd.0, t.mss.0),
+            ));
+        }
+        if t.delayed_ack_every == 0 {
+            return Err(ScenarioError::new(at("delayed_ack_every"), "must be at least 1"));
+        }
+        if t.rto.initial.0 == SimTime::ZERO {
+            return Err(ScenarioError::new(at("rto.initial"), "must be positive"));
+        }
+        if t.rto.min.0 > t.rto.max.0 {
+            return Err(ScenarioError::new(
+                at("rto.min"),
+                format!("{} is larger than rto.max ({})", t.rto.min.0, t.rto.max.0),
+            ));
+        }
+        if t.rto.max.0 == SimTime::ZERO {
+            return Err(ScenarioError::new(at("rto.max"), "must be positive"));
+        }
+        Ok(())
+    }
+}
+
+fn known_node(nodes: &HashMap<String, usize>, path: &str, name: &str) -> Result<(), ScenarioError> {
+    if nodes.contains_key(name) {
+        return Ok(());
+    }
+    let mut known: Vec<(&String, &usize)> = nodes.iter().collect();
+    known.sort_by_key(|(_, i)| **i);
+    let list: Vec<&str> = known.iter().map(|(n, _)| n.as_str()).collect();
+    Err(ScenarioError::new(
+        path,
+        format!("\"{name}\" is not a node; known nodes: {}", list.join(", ")),
+    ))
+}
+
+fn probability(path: &str, p: f64) -> Result<(), ScenarioError> {
+    if (0.0..=1.0).contains(&p) {
+        Ok(())
+    } else {
+        Err(ScenarioError::new(
+            path,
+            format!("{p} is not a probability; use a value in [0, 1]"),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"
+        duration = "10s"
+        [[links]]
+        between = ["h1", "h2"]
+        bandwidth = "10Mbps"
+        delay = "5ms"
+        [[flows]]
+        from = "h1"
+        to = "h2"
+    "#;
+
+    fn error_of(toml: &str) -> String {
+        Scenario::from_toml(toml).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_minimal_scenario_is_accepted_with_defaults() {
+        let s = Scenario::from_toml(GOOD).unwrap();
+        assert_eq!(s.flows[0].cc, "newreno");
+        assert_eq!(s.flows[0].tcp.mss.0, 1460);
+        assert_eq!(s.node_names(), vec!["h1", "h2"]);
+    }
+
+    #[test]
+    fn a_bad_unit_names_the_field_the_value_and_an_example() {
+        let e = error_of(&GOOD.replace("\"10Mbps\"", "\"10Mbs\""));
+        assert_eq!(
+            e,
+            "links[0].bandwidth: \"10Mbs\" is not a rate; use e.g. \"10Mbps\" (line 5)"
+        );
+        let json = r#"{"duration": "1s", "links": [{"between": ["a", "b"], "bandwidth": 1, "delay": "1ms"}], "flows": []}"#;
+        assert_eq!(
+            Scenario::from_json(json).unwrap_err().to_string(),
+            "links[0].bandwidth: 1 has no unit; write a rate as a string, e.g. \"10Mbps\""
+        );
+    }
+
+    #[test]
+    fn unknown_keys_are_errors() {
+        let e = error_of(&GOOD.replace("delay = \"5ms\"", "delay = \"5ms\"\ncolour = 3"));
+        assert!(e.starts_with("links[0]"), "{e}");
+        assert!(e.contains("unknown field \"colour\""), "{e}");
+    }
+
+    #[test]
+    fn references_to_unknown_nodes_list_the_known_ones() {
+        let e = error_of(&GOOD.replace("to = \"h2\"", "to = \"h9\""));
+        assert_eq!(e, "flows[0].to: \"h9\" is not a node; known nodes: h1, h2");
+    }
+
+    #[test]
+    fn zero_bandwidth_and_bad_probability_are_rejected() {
+        let e = error_of(&GOOD.replace("\"10Mbps\"", "\"0Mbps\""));
+        assert!(e.starts_with("links[0].bandwidth: must be positive"), "{e}");
+        let lossy = GOOD.replace(
+            "delay = \"5ms\"",
+            "delay = \"5ms\"\nimpairments = [{ kind = \"bernoulli\", p = 1.5 }]",
+        );
+        assert_eq!(
+            error_of(&lossy),
+            "links[0].impairments[0].p: 1.5 is not a probability; use a value in [0, 1]"
+        );
+    }
+
+    #[test]
+    fn unknown_congestion_control_lists_the_known_ones() {
+        let e = error_of(&GOOD.replace("to = \"h2\"", "to = \"h2\"\ncc = \"warp\""));
+        assert!(e.starts_with("flows[0].cc: \"warp\" is not a congestion control"), "{e}");
+    }
+
+    #[test]
+    fn syntax_errors_are_one_line() {
+        let e = error_of("duration = ");
+        assert!(e.starts_with("TOML syntax"), "{e}");
+        assert!(!e.contains('\n'));
+    }
+}

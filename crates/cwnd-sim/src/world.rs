@@ -1,0 +1,377 @@
+//! The world: nodes, links, flows and the event loop that moves packets between
+//! them. Built from a scenario by `scenario::build`; consumed by `run`.
+//!
+//! A run is single-threaded and deterministic: the only sources of randomness are
+//! the components' own streams (seeded from the run seed), and the event queue
+//! breaks ties by insertion order.
+
+use crate::engine::EventQueue;
+use crate::net::link::{LinkDirection, SendOutcome};
+use crate::net::routing::RoutingTable;
+use crate::packet::{
+    FlowId, NodeId, Packet, Payload, TcpAck, TcpData, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION,
+};
+use crate::results::{FlowResult, FlowSummary, LinkResult, RunResults};
+use crate::scenario::spec::Sampling;
+use crate::time::SimTime;
+use crate::timer::LazyTimer;
+use crate::trace::{FlowSnapshot, Recorder};
+use crate::transport::tcp::receiver::TcpReceiver;
+use crate::transport::tcp::sender::TcpSender;
+
+/// Everything that can happen. Ids index the world's tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The head packet of a link direction's in-flight list arrives.
+    Arrival(u32),
+    SenderTimer(FlowId),
+    ReceiverTimer(FlowId),
+    FlowStart(FlowId),
+    FlowStop(FlowId),
+    /// Interval sampling of every flow's state.
+    Sample,
+}
+
+impl Event {
+    /// A number identifying kind and target, folded into the run's fingerprint.
+    fn tag(&self) -> u64 {
+        let (kind, id) = match *self {
+            Event::Arrival(l) => (1, l),
+            Event::SenderTimer(f) => (2, f),
+            Event::ReceiverTimer(f) => (3, f),
+            Event::FlowStart(f) => (4, f),
+            Event::FlowStop(f) => (5, f),
+            Event::Sample => (6, 0),
+        };
+        (kind << 32) | id as u64
+    }
+}
+
+/// A TCP connection: both agents and their bookkeeping.
+pub struct Flow {
+    pub name: String,
+    pub cc: String,
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub sender: TcpSender,
+    pub receiver: TcpReceiver,
+    pub start: SimTime,
+    pub stop: Option<SimTime>,
+    pub timestamps: bool,
+    pub drops_queue: u64,
+    pub drops_impairment: u64,
+    sender_timer: LazyTimer,
+    receiver_timer: LazyTimer,
+}
+
+impl Flow {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        name: String,
+        cc: String,
+        src: NodeId,
+        dst: NodeId,
+        sender: TcpSender,
+        receiver: TcpReceiver,
+        start: SimTime,
+        stop: Option<SimTime>,
+        timestamps: bool,
+    ) -> Self {
+        Flow {
+            name,
+            cc,
+            src,
+            dst,
+            sender,
+            receiver,
+            start,
+            stop,
+            timestamps,
+            drops_queue: 0,
+            drops_impairment: 0,
+            sender_timer: LazyTimer::default(),
+            receiver_timer: LazyTimer::default(),
+        }
+    }
+
+    fn header_bytes(&self) -> u32 {
+        TCP_IP_HEADER + if self.timestamps { TCP_TIMESTAMP_OPTION } else { 0 }
+    }
+
+    fn snapshot(&self) -> FlowSnapshot {
+        let tcb = &self.sender.tcb;
+        FlowSnapshot {
+            cwnd: tcb.cwnd,
+            ssthresh: tcb.ssthresh,
+            srtt: tcb.srtt.unwrap_or(SimTime::MAX),
+            rto: self.sender.rto(),
+            snd_una: tcb.snd_una,
+            snd_nxt: tcb.snd_nxt,
+            delivered: self.receiver.stats.bytes_delivered,
+        }
+    }
+}
+
+/// Names of a link direction, for results.
+pub struct LinkInfo {
+    pub name: String,
+    pub direction: &'static str,
+}
+
+pub struct World {
+    pub name: String,
+    pub seed: u64,
+    pub end: SimTime,
+    pub node_names: Vec<String>,
+    pub links: Vec<LinkDirection>,
+    pub link_info: Vec<LinkInfo>,
+    pub routes: RoutingTable,
+    pub flows: Vec<Flow>,
+    pub recorder: Recorder,
+    queue: EventQueue<Event>,
+    next_uid: u64,
+    /// Reused output buffer of the sender being served.
+    data_out: Vec<TcpData>,
+}
+
+impl World {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        name: String,
+        seed: u64,
+        end: SimTime,
+        node_names: Vec<String>,
+        links: Vec<LinkDirection>,
+        link_info: Vec<LinkInfo>,
+        routes: RoutingTable,
+        flows: Vec<Flow>,
+        recorder: Recorder,
+    ) -> Self {
+        let mut queue = EventQueue::new();
+        for (i, f) in flows.iter().enumerate() {
+            queue.schedule(f.start, Event::FlowStart(i as FlowId));
+            if let Some(stop) = f.stop {
+                queue.schedule(stop, Event::FlowStop(i as FlowId));
+            }
+        }
+        if recorder.sampling == Sampling::Interval {
+            queue.schedule(SimTime::ZERO, Event::Sample);
+        }
+        World {
+            name,
+            seed,
+            end,
+            node_names,
+            links,
+            link_info,
+            routes,
+            flows,
+            recorder,
+            queue,
+            next_uid: 0,
+            data_out: Vec::with_capacity(64),
+        }
+    }
+
+    /// Runs until the end time and returns what was recorded.
+    pub fn run(mut self) -> RunResults {
+        while let Some(t) = self.queue.peek_time() {
+            if t > self.end {
+                break;
+            }
+            let Some((now, event)) = self.queue.pop(Event::tag) else {
+                break;
+            };
+            self.dispatch(now, event);
+        }
+        self.into_results()
+    }
+
+    fn dispatch(&mut self, now: SimTime, event: Event) {
+        match event {
+            Event::Arrival(l) => self.on_arrival(now, l as usize),
+            Event::SenderTimer(f) => {
+                let flow = &mut self.flows[f as usize];
+                if flow.sender_timer.fire(now) {
+                    let mut out = std::mem::take(&mut self.data_out);
+                    flow.sender.on_timer(now, &mut out);
+                    self.flush_sender(now, f, out);
+                }
+            }
+            Event::ReceiverTimer(f) => {
+                let flow = &mut self.flows[f as usize];
+                if flow.receiver_timer.fire(now) {
+                    if let Some(ack) = flow.receiver.on_timer(now) {
+                        self.send_ack(now, f, ack);
+                    }
+                    self.arm_receiver_timer(f);
+                }
+            }
+            Event::FlowStart(f) => {
+                let mut out = std::mem::take(&mut self.data_out);
+                self.flows[f as usize].sender.start(now, &mut out);
+                self.flush_sender(now, f, out);
+            }
+            Event::FlowStop(f) => self.flows[f as usize].sender.stop(),
+            Event::Sample => {
+                for (i, flow) in self.flows.iter().enumerate() {
+                    if flow.start <= now {
+                        self.recorder.on_sample(i, now, flow.snapshot());
+                    }
+                }
+                let next = now + self.recorder.interval;
+                if next <= self.end {
+                    self.queue.schedule(next, Event::Sample);
+                }
+            }
+        }
+    }
+
+    fn on_arrival(&mut self, now: SimTime, l: usize) {
+        if !self.links[l].claim_arrival_event(now) {
+            return;
+        }
+        let at = self.links[l].to;
+        while let Some(packet) = self.links[l].pop_arrived(now) {
+            self.receive(now, at, packet);
+        }
+        self.schedule_link(l);
+    }
+
+    fn schedule_link(&mut self, l: usize) {
+        if let Some(t) = self.links[l].arrival_to_schedule() {
+            self.queue.schedule(t, Event::Arrival(l as u32));
+        }
+    }
+
+    /// A packet reaches node `at`: deliver it to its agent or forward it.
+    fn receive(&mut self, now: SimTime, at: NodeId, packet: Packet) {
+        if packet.dst != at {
+            self.forward(now, at, packet);
+            return;
+        }
+        let f = packet.flow;
+        match packet.payload {
+            Payload::TcpData(seg) => {
+                let flow = &mut self.flows[f as usize];
+                let (ack, delivered) = flow.receiver.on_segment(now, &seg);
+                self.recorder.on_delivered(f as usize, now, delivered);
+                if let Some(ack) = ack {
+                    self.send_ack(now, f, ack);
+                }
+                self.arm_receiver_timer(f);
+            }
+            Payload::TcpAck(ack) => {
+                let mut out = std::mem::take(&mut self.data_out);
+                self.flows[f as usize].sender.on_ack(now, &ack, &mut out);
+                self.flush_sender(now, f, out);
+            }
+        }
+    }
+
+    /// Sends a packet out of node `at` towards its destination.
+    fn forward(&mut self, now: SimTime, at: NodeId, packet: Packet) {
+        let Some(link) = self.routes.next_hop(at, packet.dst) else {
+            debug_assert!(false, "no route: build() checks every flow's path");
+            return;
+        };
+        let l = link as usize;
+        let flow = packet.flow as usize;
+        match self.links[l].send(now, packet) {
+            SendOutcome::Accepted => self.schedule_link(l),
+            SendOutcome::DroppedQueue => self.flows[flow].drops_queue += 1,
+            SendOutcome::DroppedImpairment => self.flows[flow].drops_impairment += 1,
+        }
+    }
+
+    fn new_packet(&mut self, now: SimTime, flow: FlowId, src: NodeId, dst: NodeId, size: u32, payload: Payload) -> Packet {
+        self.next_uid += 1;
+        Packet {
+            uid: self.next_uid,
+            flow,
+            src,
+            dst,
+            size,
+            created: now,
+            payload,
+        }
+    }
+
+    /// Puts the segments a sender produced on the network, re-arms its timer and
+    /// traces its state.
+    fn flush_sender(&mut self, now: SimTime, f: FlowId, mut out: Vec<TcpData>) {
+        let (src, dst, header) = {
+            let flow = &self.flows[f as usize];
+            (flow.src, flow.dst, flow.header_bytes())
+        };
+        for seg in out.drain(..) {
+            self.recorder
+                .on_segment_sent(f as usize, now, seg.seq, seg.len, seg.retransmission);
+            let packet = self.new_packet(now, f, src, dst, header + seg.len, Payload::TcpData(seg));
+            self.forward(now, src, packet);
+        }
+        self.data_out = out;
+        let flow = &mut self.flows[f as usize];
+        if let Some(t) = flow.sender_timer.arm(flow.sender.rto_deadline()) {
+            self.queue.schedule(t, Event::SenderTimer(f));
+        }
+        let snap = flow.snapshot();
+        self.recorder.on_change(f as usize, now, snap);
+    }
+
+    fn send_ack(&mut self, now: SimTime, f: FlowId, ack: TcpAck) {
+        let (src, dst, header) = {
+            let flow = &self.flows[f as usize];
+            (flow.dst, flow.src, flow.header_bytes())
+        };
+        let packet = self.new_packet(now, f, src, dst, header, Payload::TcpAck(ack));
+        self.forward(now, src, packet);
+    }
+
+    fn arm_receiver_timer(&mut self, f: FlowId) {
+        let flow = &mut self.flows[f as usize];
+        if let Some(t) = flow.receiver_timer.arm(flow.receiver.delack_deadline()) {
+            self.queue.schedule(t, Event::ReceiverTimer(f));
+        }
+    }
+
+    fn into_results(mut self) -> RunResults {
+        let end = self.end;
+        let bin = self.recorder.flows.first().map(|t| t.delivered.width());
+        let flows = self
+            .flows
+            .iter()
+            .zip(self.recorder.flows.drain(..))
+            .map(|(flow, trace)| FlowResult {
+                summary: FlowSummary::of(flow, &self.node_names, end),
+                series: trace.series,
+                delivered_bins: trace.delivered,
+                sent_bins: trace.sent,
+                segments: trace.segments,
+            })
+            .collect();
+        let links = self
+            .links
+            .iter_mut()
+            .zip(&self.link_info)
+            .map(|(link, info)| LinkResult {
+                name: info.name.clone(),
+                direction: info.direction,
+                from: self.node_names[link.from as usize].clone(),
+                to: self.node_names[link.to as usize].clone(),
+                stats: link.stats,
+                queue: link.take_queue_trace(),
+            })
+            .collect();
+        RunResults {
+            name: self.name,
+            seed: self.seed,
+            fingerprint: self.queue.fingerprint(),
+            events: self.queue.processed(),
+            duration: end,
+            throughput_bin: bin.unwrap_or(SimTime::from_millis(100)),
+            flows,
+            links,
+        }
+    }
+}
