@@ -4,10 +4,29 @@ fn main() {
     let r = cwnd_sim::scenario::run_toml(&text, 1).unwrap();
     for f in &r.flows {
         let s = &f.summary;
-        println!("{} goodput {:.3} Mb/s sent {} retx {} fr {} to {} dup {} rtt {:.4} rto {:.3}", s.name, s.goodput_bps()/1e6, s.sender.segments_sent, s.sender.segments_retransmitted, s.sender.fast_retransmits, s.sender.timeouts, s.sender.dup_acks, s.mean_rtt(), s.mean_rto());
+        println!(
+            "{} goodput {:.3} Mb/s sent {} retx {} fr {} to {} dup {} rtt {:.4} rto {:.3}",
+            s.name,
+            s.goodput_bps() / 1e6,
+            s.sender.segments_sent,
+            s.sender.segments_retransmitted,
+            s.sender.fast_retransmits,
+            s.sender.timeouts,
+            s.sender.dup_acks,
+            s.mean_rtt(),
+            s.mean_rto()
+        );
         let n = f.series.len();
         for i in (0..n).step_by((n / 60).max(1)) {
-            println!("  t={:.3} cwnd={} ssth={} una={} nxt={} rto={}", f.series.time[i].as_secs_f64(), f.series.cwnd[i], f.series.ssthresh[i], f.series.snd_una[i], f.series.snd_nxt[i], f.series.rto[i].as_secs_f64());
+            println!(
+                "  t={:.3} cwnd={} ssth={} una={} nxt={} rto={}",
+                f.series.time[i].as_secs_f64(),
+                f.series.cwnd[i],
+                f.series.ssthresh[i],
+                f.series.snd_una[i],
+                f.series.snd_nxt[i],
+                f.series.rto[i].as_secs_f64()
+            );
         }
     }
     println!("events {} fp {:x}", r.events, r.fingerprint);

@@ -131,7 +131,11 @@ struct UnitVisitor<T> {
 impl<T> Visitor<'_> for UnitVisitor<T> {
     type Value = T;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "a {} as a string with a unit, e.g. \"{}\"", self.what, self.example)
+        write!(
+            f,
+            "a {} as a string with a unit, e.g. \"{}\"",
+            self.what, self.example
+        )
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
         (self.parse)(v).ok_or_else(|| {

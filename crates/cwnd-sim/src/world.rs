@@ -95,7 +95,12 @@ impl Flow {
     }
 
     fn header_bytes(&self) -> u32 {
-        TCP_IP_HEADER + if self.timestamps { TCP_TIMESTAMP_OPTION } else { 0 }
+        TCP_IP_HEADER
+            + if self.timestamps {
+                TCP_TIMESTAMP_OPTION
+            } else {
+                0
+            }
     }
 
     fn snapshot(&self) -> FlowSnapshot {
@@ -284,7 +289,15 @@ impl World {
         }
     }
 
-    fn new_packet(&mut self, now: SimTime, flow: FlowId, src: NodeId, dst: NodeId, size: u32, payload: Payload) -> Packet {
+    fn new_packet(
+        &mut self,
+        now: SimTime,
+        flow: FlowId,
+        src: NodeId,
+        dst: NodeId,
+        size: u32,
+        payload: Payload,
+    ) -> Packet {
         self.next_uid += 1;
         Packet {
             uid: self.next_uid,

@@ -14,7 +14,11 @@ fn lossless_flow_fills_the_bottleneck_after_headers() {
         let s = single_path("10Mbps", 25.0, 100, 20, &flow, "");
         let r = run(&s, 1);
         let f = &r.flows[0];
-        assert_eq!(f.summary.drops_queue + f.summary.drops_impairment, 0, "{cc}");
+        assert_eq!(
+            f.summary.drops_queue + f.summary.drops_impairment,
+            0,
+            "{cc}"
+        );
         // Payload share of each 1500-byte packet: 1460 / 1500.
         let capacity = 10e6 * 1460.0 / 1500.0;
         let g = goodput_between(&r, f, 2.0, 20.0);

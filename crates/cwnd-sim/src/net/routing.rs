@@ -77,7 +77,9 @@ impl RoutingTable {
     /// Forces the route from `at` towards `dst` through neighbour `via`.
     /// Returns false if `at` has no link to `via`.
     pub fn set_route(&mut self, at: NodeId, dst: NodeId, via: NodeId) -> bool {
-        let Some(&(_, link)) = self.adjacency[at as usize].iter().find(|(to, _)| *to == via)
+        let Some(&(_, link)) = self.adjacency[at as usize]
+            .iter()
+            .find(|(to, _)| *to == via)
         else {
             return false;
         };

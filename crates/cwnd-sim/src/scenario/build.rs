@@ -42,7 +42,11 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
             links.push(link_direction(spec, seed, i, l, dir, from, to));
             link_info.push(LinkInfo {
                 name: spec.link_name(i),
-                direction: if dir == Direction::Forward { "forward" } else { "reverse" },
+                direction: if dir == Direction::Forward {
+                    "forward"
+                } else {
+                    "reverse"
+                },
             });
         }
     }
@@ -115,7 +119,11 @@ fn link_direction(
         queue,
     };
     let mut link = LinkDirection::new(from, to, params, spec.trace.queues);
-    let dir_name = if dir == Direction::Forward { "forward" } else { "reverse" };
+    let dir_name = if dir == Direction::Forward {
+        "forward"
+    } else {
+        "reverse"
+    };
     for (j, imp) in l.impairments.iter().enumerate() {
         if imp.direction() != Direction::Both && imp.direction() != dir {
             continue;
@@ -155,13 +163,15 @@ fn tcp_flow(spec: &Scenario, i: usize, f: &FlowSpec, src: NodeId, dst: NodeId) -
     };
     let app_bytes = match &f.app {
         AppSpec::Bulk => None,
-        AppSpec::Transfer { bytes, segments } => bytes
-            .map(|b| b.0)
-            .or(segments.map(|n| n * mss as u64)),
+        AppSpec::Transfer { bytes, segments } => {
+            bytes.map(|b| b.0).or(segments.map(|n| n * mss as u64))
+        }
     };
     let sender_cfg = SenderConfig {
         mss,
-        initial_window: t.initial_window.unwrap_or_else(|| rfc3390_initial_window(mss)),
+        initial_window: t
+            .initial_window
+            .unwrap_or_else(|| rfc3390_initial_window(mss)),
         dupthresh: t.dupthresh,
         recovery,
         timestamps: t.timestamps,

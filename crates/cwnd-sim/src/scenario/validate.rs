@@ -53,17 +53,20 @@ fn path_error(path: &serde_path_to_error::Path, message: &str) -> ScenarioError 
 
 /// 1-based line of byte offset `at` in `text`.
 fn line_of(text: &str, at: usize) -> usize {
-    text[..at.min(text.len())].bytes().filter(|&b| b == b'\n').count() + 1
+    text[..at.min(text.len())]
+        .bytes()
+        .filter(|&b| b == b'\n')
+        .count()
+        + 1
 }
 
 impl Scenario {
     /// Parses and checks a scenario written in TOML.
     pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
-        let de = toml::Deserializer::parse(text)
-            .map_err(|e| {
-                let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(1);
-                ScenarioError::new("", format!("TOML syntax (line {line}): {}", e.message()))
-            })?;
+        let de = toml::Deserializer::parse(text).map_err(|e| {
+            let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(1);
+            ScenarioError::new("", format!("TOML syntax (line {line}): {}", e.message()))
+        })?;
         let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
             let line = e.inner().span().map(|s| line_of(text, s.start));
             let mut err = path_error(e.path(), e.inner().message());
@@ -139,7 +142,10 @@ impl Scenario {
             return Err(ScenarioError::new("trace.interval", "must be positive"));
         }
         if t.throughput_bin.0 == SimTime::ZERO {
-            return Err(ScenarioError::new("trace.throughput_bin", "must be positive"));
+            return Err(ScenarioError::new(
+                "trace.throughput_bin",
+                "must be positive",
+            ));
         }
         Ok(())
     }
@@ -148,12 +154,18 @@ impl Scenario {
         let mut seen = HashMap::new();
         for (i, n) in self.nodes.iter().enumerate() {
             if n.name.is_empty() {
-                return Err(ScenarioError::new(format!("nodes[{i}].name"), "must not be empty"));
+                return Err(ScenarioError::new(
+                    format!("nodes[{i}].name"),
+                    "must not be empty",
+                ));
             }
             if seen.insert(n.name.clone(), i).is_some() {
                 return Err(ScenarioError::new(
                     format!("nodes[{i}].name"),
-                    format!("\"{}\" is declared twice; node names must be unique", n.name),
+                    format!(
+                        "\"{}\" is declared twice; node names must be unique",
+                        n.name
+                    ),
                 ));
             }
         }
@@ -167,18 +179,27 @@ impl Scenario {
 
     fn check_links(&self) -> Result<(), ScenarioError> {
         if self.links.is_empty() {
-            return Err(ScenarioError::new("links", "a scenario needs at least one link"));
+            return Err(ScenarioError::new(
+                "links",
+                "a scenario needs at least one link",
+            ));
         }
         let mut names = HashMap::new();
         for (i, l) in self.links.iter().enumerate() {
             let at = |f: &str| format!("links[{i}].{f}");
             if l.between[0].is_empty() || l.between[1].is_empty() {
-                return Err(ScenarioError::new(at("between"), "node names must not be empty"));
+                return Err(ScenarioError::new(
+                    at("between"),
+                    "node names must not be empty",
+                ));
             }
             if l.between[0] == l.between[1] {
                 return Err(ScenarioError::new(
                     at("between"),
-                    format!("links \"{}\" to itself; a link joins two different nodes", l.between[0]),
+                    format!(
+                        "links \"{}\" to itself; a link joins two different nodes",
+                        l.between[0]
+                    ),
                 ));
             }
             if let Some(prev) = names.insert(self.link_name(i), i) {
@@ -198,7 +219,10 @@ impl Scenario {
             }
             match (l.queue.packets, l.queue.bytes) {
                 (Some(0), None) => {
-                    return Err(ScenarioError::new(at("queue.packets"), "must be at least 1"))
+                    return Err(ScenarioError::new(
+                        at("queue.packets"),
+                        "must be at least 1",
+                    ))
                 }
                 (None, Some(b)) if b.0 == 0 => {
                     return Err(ScenarioError::new(at("queue.bytes"), "must be positive"))
@@ -223,7 +247,10 @@ impl Scenario {
 
     fn check_flows(&self, nodes: &HashMap<String, usize>) -> Result<(), ScenarioError> {
         if self.flows.is_empty() {
-            return Err(ScenarioError::new("flows", "a scenario needs at least one flow"));
+            return Err(ScenarioError::new(
+                "flows",
+                "a scenario needs at least one flow",
+            ));
         }
         let mut names = HashMap::new();
         for (i, f) in self.flows.iter().enumerate() {
@@ -233,7 +260,10 @@ impl Scenario {
             if f.from == f.to {
                 return Err(ScenarioError::new(
                     at("to"),
-                    format!("\"{}\" is also the source; a flow joins two different nodes", f.to),
+                    format!(
+                        "\"{}\" is also the source; a flow joins two different nodes",
+                        f.to
+                    ),
                 ));
             }
             if let Some(prev) = names.insert(self.flow_name(i), i) {
@@ -305,7 +335,10 @@ impl Scenario {
             ));
         }
         if t.initial_window == Some(0) {
-            return Err(ScenarioError::new(at("initial_window"), "must be at least 1 segment"));
+            return Err(ScenarioError::new(
+                at("initial_window"),
+                "must be at least 1 segment",
+            ));
         }
         if t.dupthresh == 0 {
             return Err(ScenarioError::new(at("dupthresh"), "must be at least 1"));
@@ -317,7 +350,10 @@ impl Scenario {
             ));
         }
         if t.delayed_ack_every == 0 {
-            return Err(ScenarioError::new(at("delayed_ack_every"), "must be at least 1"));
+            return Err(ScenarioError::new(
+                at("delayed_ack_every"),
+                "must be at least 1",
+            ));
         }
         if t.rto.initial.0 == SimTime::ZERO {
             return Err(ScenarioError::new(at("rto.initial"), "must be positive"));
@@ -430,7 +466,10 @@ mod tests {
     #[test]
     fn unknown_congestion_control_lists_the_known_ones() {
         let e = error_of(&GOOD.replace("to = \"h2\"", "to = \"h2\"\ncc = \"warp\""));
-        assert!(e.starts_with("flows[0].cc: \"warp\" is not a congestion control"), "{e}");
+        assert!(
+            e.starts_with("flows[0].cc: \"warp\" is not a congestion control"),
+            "{e}"
+        );
     }
 
     #[test]

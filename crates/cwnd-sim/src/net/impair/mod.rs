@@ -40,7 +40,7 @@ impl Verdict {
 }
 
 /// One impairment on one link direction.
-pub trait ImpairmentStage {
+pub trait ImpairmentStage: Send {
     fn apply(&mut self, packet: &PacketMeta) -> Verdict;
 }
 

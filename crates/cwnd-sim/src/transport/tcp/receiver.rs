@@ -218,7 +218,10 @@ mod tests {
         assert_eq!(r.delack_deadline(), SimTime::MAX);
         assert_eq!(ack_of(&mut r, seg(2000, 1000)), None);
         assert_eq!(r.on_timer(SimTime::from_millis(199)), None);
-        assert_eq!(r.on_timer(SimTime::from_millis(200)).map(|a| a.ack), Some(3000));
+        assert_eq!(
+            r.on_timer(SimTime::from_millis(200)).map(|a| a.ack),
+            Some(3000)
+        );
     }
 
     #[test]

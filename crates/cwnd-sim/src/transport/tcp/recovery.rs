@@ -151,10 +151,9 @@ impl TcpSender {
                     return restart;
                 }
                 self.tcb.cwnd = match self.cfg.recovery {
-                    Recovery::NewReno => self
-                        .tcb
-                        .ssthresh
-                        .min(self.tcb.flight_segments().max(1) + 1),
+                    Recovery::NewReno => {
+                        self.tcb.ssthresh.min(self.tcb.flight_segments().max(1) + 1)
+                    }
                     _ => self.tcb.ssthresh,
                 };
                 self.tcb.cwnd_cnt = 0;

@@ -136,7 +136,10 @@ mod tests {
         let mut e = estimator(0);
         // R = 100 ms: SRTT = 100, RTTVAR = 50, RTO = 100 + 4·50 = 300 ms.
         e.sample(ms(100));
-        assert_eq!((e.srtt(), e.rttvar(), e.rto()), (Some(ms(100)), ms(50), ms(300)));
+        assert_eq!(
+            (e.srtt(), e.rttvar(), e.rto()),
+            (Some(ms(100)), ms(50), ms(300))
+        );
         // R' = 200: RTTVAR = 3/4·50 + 1/4·|100 - 200| = 62.5; SRTT = 7/8·100 + 1/8·200
         // = 112.5; RTO = 112.5 + 4·62.5 = 362.5 ms.
         e.sample(ms(200));

@@ -84,7 +84,7 @@ pub struct CcMetrics {
     pub pacing_rate: Option<u64>,
 }
 
-pub trait CongestionControl {
+pub trait CongestionControl: Send {
     /// The name users type in scenario files.
     fn name(&self) -> &'static str;
 
