@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod models;
+
 use cwnd_sim::results::{FlowResult, RunResults};
 use cwnd_sim::scenario::run_toml;
 

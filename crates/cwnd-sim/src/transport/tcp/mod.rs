@@ -7,3 +7,6 @@ pub mod recovery;
 pub mod rto;
 pub mod sender;
 pub mod tcb;
+
+#[cfg(test)]
+mod script_tests;

@@ -1,0 +1,187 @@
+//! Packet-script tests of the sender's loss recovery: segments out, ACKs in, at
+//! chosen times, with the expected windows worked out by hand from the RFCs.
+
+use super::cc::Reno;
+use super::recovery::Recovery;
+use super::rto::RtoConfig;
+use super::sender::{SenderConfig, TcpSender};
+use super::tcb::CaState;
+use crate::packet::{TcpAck, TcpData};
+use crate::time::SimTime;
+
+const MSS: u64 = 1000;
+
+fn sender(recovery: Recovery, initial_window: u32) -> TcpSender {
+    let cfg = SenderConfig {
+        mss: MSS as u32,
+        initial_window,
+        dupthresh: 3,
+        recovery,
+        timestamps: false,
+        rto: RtoConfig::default(),
+        app_bytes: None,
+    };
+    TcpSender::new(cfg, Box::new(Reno))
+}
+
+fn ms(v: u64) -> SimTime {
+    SimTime::from_millis(v)
+}
+
+/// Sequence numbers (in segments) of what the sender emits.
+fn segs(out: &[TcpData]) -> Vec<u64> {
+    out.iter().map(|d| d.seq / MSS).collect()
+}
+
+/// Delivers an ACK for `seg` segments at `t`; returns what the sender sends.
+fn ack(s: &mut TcpSender, t: SimTime, seg: u64) -> Vec<TcpData> {
+    let mut out = Vec::new();
+    let a = TcpAck {
+        ack: seg * MSS,
+        window: u64::MAX,
+        ts_ecr: None,
+    };
+    s.on_ack(t, &a, &mut out);
+    out
+}
+
+fn start(s: &mut TcpSender) -> Vec<TcpData> {
+    let mut out = Vec::new();
+    s.start(SimTime::ZERO, &mut out);
+    out
+}
+
+#[test]
+fn initial_window_goes_out_at_once() {
+    let mut s = sender(Recovery::Reno, 4);
+    assert_eq!(segs(&start(&mut s)), vec![0, 1, 2, 3]);
+}
+
+#[test]
+fn each_ack_in_slow_start_releases_two_segments() {
+    let mut s = sender(Recovery::Reno, 2);
+    start(&mut s);
+    // ACK of segment 0: cwnd 2 → 3, flight 1 → room for segments 2 and 3.
+    assert_eq!(segs(&ack(&mut s, ms(100), 1)), vec![2, 3]);
+    assert_eq!(s.tcb.cwnd, 3);
+}
+
+#[test]
+fn reno_fast_retransmit_halves_and_recovery_deflates_to_ssthresh() {
+    let mut s = sender(Recovery::Reno, 16);
+    start(&mut s); // segments 0..15 in flight
+                   // Segment 0 lost: segments 1, 2, 3 arrive and produce duplicate ACKs.
+    assert!(ack(&mut s, ms(100), 0).is_empty());
+    assert!(ack(&mut s, ms(101), 0).is_empty());
+    assert_eq!(s.tcb.ca_state, CaState::Disorder);
+    // Third duplicate: ssthresh = FlightSize/2 = 16/2 = 8; cwnd = 8 + 3 = 11
+    // (RFC 5681 §3.2 steps 2–3); segment 0 is retransmitted; flight 16 > 11, so
+    // nothing new goes out.
+    assert_eq!(segs(&ack(&mut s, ms(102), 0)), vec![0]);
+    assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (8, 11));
+    assert_eq!(s.tcb.ca_state, CaState::Recovery);
+    // Each further duplicate inflates cwnd by one; at 17 (six more) the flight of
+    // 16 segments leaves room for new segment 16.
+    for i in 0..5 {
+        assert!(ack(&mut s, ms(103 + i), 0).is_empty());
+    }
+    assert_eq!(segs(&ack(&mut s, ms(108), 0)), vec![16]);
+    assert_eq!(s.tcb.cwnd, 17);
+    // The retransmission is acknowledged together with 1..15: cwnd = ssthresh.
+    ack(&mut s, ms(200), 16);
+    assert_eq!((s.tcb.cwnd, s.tcb.ca_state), (8, CaState::Open));
+    assert_eq!(s.stats.fast_retransmits, 1);
+}
+
+#[test]
+fn tahoe_fast_retransmit_falls_to_one_segment() {
+    let mut s = sender(Recovery::Tahoe, 16);
+    start(&mut s);
+    for i in 0..2 {
+        ack(&mut s, ms(100 + i), 0);
+    }
+    assert_eq!(segs(&ack(&mut s, ms(102), 0)), vec![0]);
+    assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (8, 1));
+    assert_eq!(s.tcb.ca_state, CaState::Loss);
+}
+
+#[test]
+fn rto_sets_cwnd_to_one_and_ssthresh_to_half_the_flight() {
+    let mut s = sender(Recovery::NewReno, 10);
+    start(&mut s); // 10 segments in flight, RTO 1 s (RFC 6298 initial)
+    assert_eq!(s.rto_deadline(), SimTime::from_secs(1));
+    let mut out = Vec::new();
+    s.on_timer(SimTime::from_secs(1), &mut out);
+    // RFC 5681 eq. 4: ssthresh = max(10/2, 2) = 5; loss window 1; go-back-N from 0.
+    assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (5, 1));
+    assert_eq!(segs(&out), vec![0]);
+    assert!(out[0].retransmission);
+    // RFC 6298 (5.5): the timer backs off to 2 s.
+    assert_eq!(s.rto_deadline(), SimTime::from_secs(3));
+    // A second expiry backs off again but does not reduce ssthresh again.
+    out.clear();
+    s.on_timer(SimTime::from_secs(3), &mut out);
+    assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (5, 1));
+    assert_eq!(s.rto_deadline(), SimTime::from_secs(7));
+    assert_eq!(s.stats.timeouts, 2);
+}
+
+#[test]
+fn karn_no_rtt_sample_from_a_retransmitted_segment() {
+    let mut s = sender(Recovery::NewReno, 1);
+    start(&mut s);
+    let mut out = Vec::new();
+    s.on_timer(SimTime::from_secs(1), &mut out);
+    // The ACK of the retransmitted segment is ambiguous: no sample, RTO stays 2 s.
+    ack(&mut s, SimTime::from_millis(1100), 1);
+    assert_eq!(s.stats.rtt_samples, 0);
+    assert_eq!(s.rto(), SimTime::from_secs(2));
+    // Segment 1 was sent fresh at 1.1 s; its ACK at 1.2 s gives R = 100 ms.
+    ack(&mut s, SimTime::from_millis(1200), 2);
+    assert_eq!(s.stats.rtt_samples, 1);
+    assert_eq!(s.tcb.srtt, Some(ms(100)));
+}
+
+#[test]
+fn newreno_partial_ack_retransmits_the_next_hole_and_stays_in_recovery() {
+    let mut s = sender(Recovery::NewReno, 10);
+    start(&mut s); // 0..9; segments 0 and 5 lost
+    for i in 0..3 {
+        ack(&mut s, ms(100 + i), 0); // duplicates from 1, 2, 3
+    }
+    // ssthresh = 5, cwnd = 8, recover = 10 segments.
+    assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (5, 8));
+    ack(&mut s, ms(103), 0); // from 4: cwnd 9
+    for i in 0..4 {
+        ack(&mut s, ms(104 + i), 0); // from 6..9: cwnd 13, new data 10, 11, 12
+    }
+    assert_eq!(s.tcb.cwnd, 13);
+    // Retransmitted 0 arrives: partial ACK up to 5 (5 segments). RFC 6582 step 5:
+    // retransmit 5; cwnd = 13 - 5 + 1 = 9; flight = 13 - 5 = 8 → one new (13).
+    let out = ack(&mut s, ms(200), 5);
+    assert_eq!(segs(&out), vec![5, 13]);
+    assert_eq!((s.tcb.cwnd, s.tcb.ca_state), (9, CaState::Recovery));
+    // Full ACK (covers recover = 10): cwnd = min(ssthresh, FlightSize + 1) with
+    // FlightSize = 14 - 13 = 1 → min(5, 2) = 2.
+    ack(&mut s, ms(300), 13);
+    assert_eq!((s.tcb.cwnd, s.tcb.ca_state), (2, CaState::Open));
+    assert_eq!(s.stats.fast_retransmits, 1);
+}
+
+#[test]
+fn reno_needs_a_second_fast_retransmit_for_a_second_hole() {
+    let mut s = sender(Recovery::Reno, 10);
+    start(&mut s);
+    for i in 0..3 {
+        ack(&mut s, ms(100 + i), 0);
+    }
+    // The partial ACK ends Reno's recovery with cwnd = ssthresh = 5; the hole at
+    // 5 waits for three new duplicates.
+    ack(&mut s, ms(200), 5);
+    assert_eq!((s.tcb.cwnd, s.tcb.ca_state), (5, CaState::Open));
+    for i in 0..2 {
+        assert!(ack(&mut s, ms(201 + i), 5).iter().all(|d| d.seq != 5 * MSS));
+    }
+    assert_eq!(segs(&ack(&mut s, ms(203), 5))[0], 5);
+    assert_eq!(s.stats.fast_retransmits, 2);
+}
