@@ -30,3 +30,71 @@ fn lossless_flow_fills_the_bottleneck_after_headers() {
         );
     }
 }
+
+/// Completion time (s) of a 400-segment transfer over a 10 Mb/s, 100 ms RTT path
+/// with a 32-segment receive window, losing the listed data packets.
+fn transfer_time(cc: &str, drops: &str) -> f64 {
+    let flow = format!(
+        "cc = \"{cc}\"\napp = {{ kind = \"transfer\", segments = 400 }}\ntcp = {{ rwnd = \"{}B\" }}",
+        32 * 1460
+    );
+    let impair = format!(
+        "impairments = [{{ kind = \"drop_list\", packets = {drops}, direction = \"forward\", applies_to = \"data\" }}]"
+    );
+    let r = run(&single_path("10Mbps", 50.0, 200, 30, &flow, &impair), 1);
+    let s = &r.flows[0].summary;
+    s.completion_time.expect("transfer completes").as_secs_f64()
+}
+
+#[test]
+fn one_loss_fast_recovery_beats_tahoe_slow_start() {
+    let (tahoe, reno, newreno) = (
+        transfer_time("tahoe", "[100]"),
+        transfer_time("reno", "[100]"),
+        transfer_time("newreno", "[100]"),
+    );
+    println!("one loss: tahoe {tahoe:.3} s, reno {reno:.3} s, newreno {newreno:.3} s");
+    assert!(tahoe > reno, "tahoe {tahoe} vs reno {reno}");
+    // With one loss NewReno and Reno are the same algorithm.
+    assert_eq!(reno, newreno);
+}
+
+#[test]
+fn several_losses_in_one_window_newreno_recovers_reno_times_out() {
+    // Fall & Floyd (1996), "Simulation-based comparisons of Tahoe, Reno and SACK
+    // TCP": with several drops in one window Reno must wait for the
+    // retransmission timer, Tahoe slow-starts (go-back-N), NewReno retransmits
+    // one hole per RTT without a timeout.
+    let drops = "[100, 103, 106]";
+    let (tahoe, reno, newreno) = (
+        transfer_time("tahoe", drops),
+        transfer_time("reno", drops),
+        transfer_time("newreno", drops),
+    );
+    println!("three losses: tahoe {tahoe:.3} s, reno {reno:.3} s, newreno {newreno:.3} s");
+    assert!(reno > newreno, "reno {reno} vs newreno {newreno}");
+    assert!(reno > tahoe, "reno {reno} vs tahoe {tahoe}");
+    // Reno's extra time is about one RTO (1 s) spent idle.
+    assert!(reno - newreno > 0.8, "reno {reno} vs newreno {newreno}");
+}
+
+#[test]
+fn same_seed_same_run_different_seed_different_draws() {
+    let s = single_path(
+        "10Mbps",
+        25.0,
+        50,
+        20,
+        "cc = \"newreno\"",
+        "impairments = [{ kind = \"bernoulli\", p = 0.01 }]",
+    );
+    let (a, b, c) = (run(&s, 7), run(&s, 7), run(&s, 8));
+    assert_eq!(a.fingerprint, b.fingerprint);
+    assert_eq!(a.flows[0].series.cwnd, b.flows[0].series.cwnd);
+    assert_eq!(a.flows[0].series.time, b.flows[0].series.time);
+    assert_ne!(a.fingerprint, c.fingerprint);
+    assert_ne!(
+        a.flows[0].summary.drops_impairment,
+        c.flows[0].summary.drops_impairment
+    );
+}

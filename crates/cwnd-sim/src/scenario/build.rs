@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use super::spec::{AppSpec, Direction, ImpairmentSpec, LinkSpec, RecoverySpec, Scenario};
 use super::validate::ScenarioError;
-use crate::net::impair::{AppliesTo, BernoulliLoss, Impairment};
+use crate::net::impair::{AppliesTo, BernoulliLoss, DropList, Impairment, ImpairmentStage};
 use crate::net::link::{LinkDirection, LinkParams};
 use crate::net::queue::QueueLimit;
 use crate::net::routing::RoutingTable;
@@ -129,8 +129,14 @@ fn link_direction(
             continue;
         }
         let stream = rng::stream(seed, &format!("links[{i}].impairments[{j}].{dir_name}"));
-        let stage = match imp {
+        let stage: Box<dyn ImpairmentStage> = match imp {
             ImpairmentSpec::Bernoulli { p, .. } => Box::new(BernoulliLoss::new(*p, stream)),
+            ImpairmentSpec::DropList { packets, flow, .. } => {
+                let flow = flow.as_ref().and_then(|name| {
+                    (0..spec.flows.len()).position(|k| spec.flow_name(k) == *name)
+                });
+                Box::new(DropList::new(flow.map(|k| k as u32), packets.clone()))
+            }
         };
         let applies_to = match imp.applies_to() {
             AppliesToSpec::Data => AppliesTo::Data,
@@ -173,6 +179,7 @@ fn tcp_flow(spec: &Scenario, i: usize, f: &FlowSpec, src: NodeId, dst: NodeId) -
             .initial_window
             .unwrap_or_else(|| rfc3390_initial_window(mss)),
         dupthresh: t.dupthresh,
+        abc_limit: t.abc_limit,
         recovery,
         timestamps: t.timestamps,
         rto: RtoConfig {

@@ -106,18 +106,31 @@ pub enum ImpairmentSpec {
         #[serde(default)]
         applies_to: AppliesToSpec,
     },
+    /// Drops the listed packets (1-based count of the packets this stage sees)
+    /// of flow `flow` (every flow, each counted separately, if absent).
+    DropList {
+        packets: Vec<u64>,
+        #[serde(default)]
+        flow: Option<String>,
+        #[serde(default)]
+        direction: Direction,
+        #[serde(default)]
+        applies_to: AppliesToSpec,
+    },
 }
 
 impl ImpairmentSpec {
     pub fn direction(&self) -> Direction {
         match self {
-            ImpairmentSpec::Bernoulli { direction, .. } => *direction,
+            ImpairmentSpec::Bernoulli { direction, .. }
+            | ImpairmentSpec::DropList { direction, .. } => *direction,
         }
     }
 
     pub fn applies_to(&self) -> AppliesToSpec {
         match self {
-            ImpairmentSpec::Bernoulli { applies_to, .. } => *applies_to,
+            ImpairmentSpec::Bernoulli { applies_to, .. }
+            | ImpairmentSpec::DropList { applies_to, .. } => *applies_to,
         }
     }
 }
@@ -197,6 +210,10 @@ pub struct TcpSpec {
     /// unless set; ns-2's default was 20 packets).
     pub rwnd: Size,
     pub dupthresh: u32,
+    /// Most segments one ACK may add to cwnd in slow start (RFC 3465 "L").
+    /// Default 1, RFC 5681 §3.1's "at most SMSS bytes for each ACK" (and what
+    /// ns-2 does); Linux does not limit it (use e.g. 1000 to emulate).
+    pub abc_limit: u32,
     /// RFC 7323 timestamps (12 B per segment; RTT from echoed TSval).
     pub timestamps: bool,
     /// Delayed ACKs at the receiver (RFC 1122/5681).
@@ -215,6 +232,7 @@ impl Default for TcpSpec {
             initial_window: None,
             rwnd: Size(64 << 20),
             dupthresh: 3,
+            abc_limit: 1,
             timestamps: false,
             delayed_ack: false,
             delayed_ack_timeout: Duration(crate::time::SimTime::from_millis(200)),

@@ -239,10 +239,35 @@ impl Scenario {
                 let path = format!("links[{i}].impairments[{j}]");
                 match imp {
                     ImpairmentSpec::Bernoulli { p, .. } => probability(&format!("{path}.p"), *p)?,
+                    ImpairmentSpec::DropList { packets, flow, .. } => {
+                        if packets.contains(&0) {
+                            return Err(ScenarioError::new(
+                                format!("{path}.packets"),
+                                "packets are counted from 1; 0 is not a packet index",
+                            ));
+                        }
+                        if let Some(name) = flow {
+                            self.known_flow(&format!("{path}.flow"), name)?;
+                        }
+                    }
                 }
             }
         }
         Ok(())
+    }
+
+    fn known_flow(&self, path: &str, name: &str) -> Result<(), ScenarioError> {
+        let names: Vec<String> = (0..self.flows.len()).map(|i| self.flow_name(i)).collect();
+        if names.iter().any(|n| n == name) {
+            return Ok(());
+        }
+        Err(ScenarioError::new(
+            path,
+            format!(
+                "\"{name}\" is not a flow; known flows: {}",
+                names.join(", ")
+            ),
+        ))
     }
 
     fn check_flows(&self, nodes: &HashMap<String, usize>) -> Result<(), ScenarioError> {
@@ -337,6 +362,12 @@ impl Scenario {
         if t.initial_window == Some(0) {
             return Err(ScenarioError::new(
                 at("initial_window"),
+                "must be at least 1 segment",
+            ));
+        }
+        if t.abc_limit == 0 {
+            return Err(ScenarioError::new(
+                at("abc_limit"),
                 "must be at least 1 segment",
             ));
         }

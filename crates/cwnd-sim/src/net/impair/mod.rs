@@ -8,8 +8,10 @@
 //! first stage that drops a packet ends the chain.
 
 mod bernoulli;
+mod drop_list;
 
 pub use bernoulli::BernoulliLoss;
+pub use drop_list::DropList;
 
 use crate::packet::{FlowId, PacketClass};
 use crate::time::SimTime;

@@ -3,20 +3,28 @@
 //! control (as in Linux): the controller says how far ssthresh falls; this file
 //! decides when, what is retransmitted, and how cwnd moves during recovery.
 //!
-//! * **Tahoe** (Jacobson 1988; 4.3BSD-Tahoe): after `dupthresh` duplicate ACKs,
-//!   retransmit the first unacknowledged segment, ssthresh = controller's value,
-//!   cwnd = 1, slow start. No fast recovery.
+//! * **Tahoe** (Jacobson 1988; as simulated by Fall & Floyd 1996 and ns-2): after
+//!   `dupthresh` duplicate ACKs, ssthresh = controller's value, cwnd = 1 and
+//!   slow start from the first unacknowledged segment, go-back-N (segments the
+//!   receiver already holds are sent again). No fast recovery.
 //! * **Reno** (RFC 5681 §3.2): fast retransmit, then fast recovery with window
 //!   inflation: cwnd = ssthresh + dupthresh, +1 per further duplicate ACK; the
-//!   first ACK of new data deflates cwnd to ssthresh and ends recovery. Several
-//!   losses in one window cause several halvings or a timeout.
+//!   first ACK of new data deflates cwnd to ssthresh and ends recovery. A second
+//!   loss in the same window waits for the timer (see below).
 //! * **NewReno** (RFC 6582 §3.2): as Reno, but recovery lasts until the ACK covers
 //!   `recover` (everything outstanding when it began). A partial ACK retransmits
 //!   the next hole, deflates cwnd by the segments it acknowledged and adds one
 //!   back; the first partial ACK restarts the timer ("Impatient" variant). A full
-//!   ACK sets cwnd = min(ssthresh, max(FlightSize, 1) + 1) (option 1 of step 3,
-//!   which avoids a burst). Fast retransmit is not entered again unless the
-//!   duplicate ACKs are for data beyond `recover` (step 2).
+//!   ACK sets cwnd = ssthresh (option 2 of step 3, as ns-2 and Reno do, so that
+//!   with one loss NewReno and Reno behave identically). Option 1,
+//!   min(ssthresh, FlightSize + 1), avoids a burst but falls back to slow start
+//!   whenever the window was receiver-limited during recovery.
+//!
+//! For all three, fast retransmit is entered only when the duplicate ACKs are for
+//! data sent after the previous episode began (snd_una > `recover`; RFC 6582
+//! §3.2 step 2, as ns-2's `bug_fix_`, on by default there, applies it to Tahoe,
+//! Reno and NewReno alike). Without it, the duplicates that go-back-N provokes
+//! would start false fast retransmits, and Reno would halve twice for one window.
 //!
 //! Timeout (RFC 5681 §3.1, RFC 6298 §5): ssthresh from the controller on the
 //! first expiry for a segment only (repeated expiries only back off) and not when
@@ -90,8 +98,10 @@ impl TcpSender {
                     self.set_ca_state(now, CaState::Disorder);
                     return;
                 }
-                let beyond_recover = self.recover.is_none_or(|r| self.tcb.snd_una >= r);
-                if self.cfg.recovery == Recovery::NewReno && !beyond_recover {
+                // Only duplicates for data sent after the last episode began start
+                // a new one (RFC 6582 §3.2 step 2, with ns-2's `bug_fix_` reading:
+                // the ACK must cover a segment beyond `recover`).
+                if self.recover.is_some_and(|r| self.tcb.snd_una <= r) {
                     return;
                 }
                 if self.dupacks == self.cfg.dupthresh {
@@ -117,15 +127,16 @@ impl TcpSender {
                 self.reduce_ssthresh(now);
                 self.tcb.cwnd = 1;
                 self.tcb.cwnd_cnt = 0;
+                self.tcb.snd_nxt = self.tcb.snd_una;
             }
             Recovery::Reno | Recovery::NewReno => {
                 self.set_ca_state(now, CaState::Recovery);
                 self.reduce_ssthresh(now);
                 self.tcb.cwnd = self.tcb.ssthresh + self.cfg.dupthresh;
                 self.partial_ack_seen = false;
+                self.retransmit_first_unacked(now, out);
             }
         }
-        self.retransmit_first_unacked(now, out);
         self.transmit(now, out);
     }
 
@@ -150,12 +161,7 @@ impl TcpSender {
                     self.partial_ack_seen = true;
                     return restart;
                 }
-                self.tcb.cwnd = match self.cfg.recovery {
-                    Recovery::NewReno => {
-                        self.tcb.ssthresh.min(self.tcb.flight_segments().max(1) + 1)
-                    }
-                    _ => self.tcb.ssthresh,
-                };
+                self.tcb.cwnd = self.tcb.ssthresh;
                 self.tcb.cwnd_cnt = 0;
                 self.dupacks = 0;
                 self.set_ca_state(now, CaState::Open);

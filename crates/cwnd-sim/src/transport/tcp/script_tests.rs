@@ -16,6 +16,7 @@ fn sender(recovery: Recovery, initial_window: u32) -> TcpSender {
         mss: MSS as u32,
         initial_window,
         dupthresh: 3,
+        abc_limit: 1,
         recovery,
         timestamps: false,
         rto: RtoConfig::default(),
@@ -161,27 +162,31 @@ fn newreno_partial_ack_retransmits_the_next_hole_and_stays_in_recovery() {
     let out = ack(&mut s, ms(200), 5);
     assert_eq!(segs(&out), vec![5, 13]);
     assert_eq!((s.tcb.cwnd, s.tcb.ca_state), (9, CaState::Recovery));
-    // Full ACK (covers recover = 10): cwnd = min(ssthresh, FlightSize + 1) with
-    // FlightSize = 14 - 13 = 1 → min(5, 2) = 2.
+    // Full ACK (covers recover = 10): cwnd = ssthresh = 5 (step 3, option 2).
     ack(&mut s, ms(300), 13);
-    assert_eq!((s.tcb.cwnd, s.tcb.ca_state), (2, CaState::Open));
+    assert_eq!((s.tcb.cwnd, s.tcb.ca_state), (5, CaState::Open));
     assert_eq!(s.stats.fast_retransmits, 1);
 }
 
 #[test]
-fn reno_needs_a_second_fast_retransmit_for_a_second_hole() {
+fn reno_waits_for_the_timer_on_a_second_hole_in_the_same_window() {
     let mut s = sender(Recovery::Reno, 10);
-    start(&mut s);
+    start(&mut s); // segments 0 and 5 lost
     for i in 0..3 {
         ack(&mut s, ms(100 + i), 0);
     }
-    // The partial ACK ends Reno's recovery with cwnd = ssthresh = 5; the hole at
-    // 5 waits for three new duplicates.
+    // The partial ACK ends Reno's recovery with cwnd = ssthresh = 5.
     ack(&mut s, ms(200), 5);
     assert_eq!((s.tcb.cwnd, s.tcb.ca_state), (5, CaState::Open));
-    for i in 0..2 {
-        assert!(ack(&mut s, ms(201 + i), 5).iter().all(|d| d.seq != 5 * MSS));
+    // Duplicates for 5 (from 6..9) are for data sent before recovery began
+    // (snd_una = 5 ≤ recover = 10): no second fast retransmit.
+    for i in 0..4 {
+        assert!(ack(&mut s, ms(201 + i), 5).is_empty());
     }
-    assert_eq!(segs(&ack(&mut s, ms(203), 5))[0], 5);
-    assert_eq!(s.stats.fast_retransmits, 2);
+    assert_eq!(s.stats.fast_retransmits, 1);
+    // The timer (restarted by the ACK at 200 ms, RTO 1 s) recovers segment 5.
+    let mut out = Vec::new();
+    s.on_timer(ms(1200), &mut out);
+    assert_eq!(segs(&out), vec![5]);
+    assert_eq!(s.stats.timeouts, 1);
 }

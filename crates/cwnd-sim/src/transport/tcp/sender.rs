@@ -30,6 +30,8 @@ pub struct SenderConfig {
     pub initial_window: u32,
     /// Duplicate ACKs that trigger a fast retransmit.
     pub dupthresh: u32,
+    /// RFC 3465 L: most segments one ACK adds in slow start.
+    pub abc_limit: u32,
     pub recovery: Recovery,
     pub timestamps: bool,
     pub rto: RtoConfig,
@@ -99,7 +101,8 @@ pub struct TcpSender {
 
 impl TcpSender {
     pub fn new(cfg: SenderConfig, cc: Box<dyn CongestionControl>) -> Self {
-        let tcb = Tcb::new(cfg.mss, cfg.initial_window);
+        let mut tcb = Tcb::new(cfg.mss, cfg.initial_window);
+        tcb.abc_limit = cfg.abc_limit;
         TcpSender {
             rto: RtoEstimator::new(cfg.rto),
             app_limit: 0,

@@ -35,6 +35,9 @@ pub struct Tcb {
     pub ssthresh: u32,
     /// Upper bound on cwnd (Linux `snd_cwnd_clamp`).
     pub cwnd_clamp: u32,
+    /// Most segments one ACK may add in slow start (RFC 3465 "L"; RFC 5681
+    /// §3.1 allows one SMSS per ACK, Linux does not limit it).
+    pub abc_limit: u32,
     pub ca_state: CaState,
     /// Oldest unacknowledged byte.
     pub snd_una: u64,
@@ -63,6 +66,7 @@ impl Tcb {
             cwnd_cnt: 0,
             ssthresh: INFINITE_SSTHRESH,
             cwnd_clamp: u32::MAX / 2,
+            abc_limit: 1,
             ca_state: CaState::Open,
             snd_una: 0,
             snd_nxt: 0,
@@ -89,14 +93,20 @@ impl Tcb {
         self.flight_bytes().div_ceil(self.mss as u64) as u32
     }
 
-    /// Slow start (RFC 5681 §3.1, Linux `tcp_slow_start`): cwnd grows by one
-    /// segment per segment acknowledged, up to ssthresh. Returns the acknowledged
-    /// segments left over once ssthresh is reached.
+    /// Slow start (RFC 5681 §3.1 with RFC 3465 byte counting, Linux
+    /// `tcp_slow_start`): cwnd grows by one segment per segment acknowledged, at
+    /// most `abc_limit` per ACK, up to ssthresh. Returns the acknowledged segments
+    /// left over for congestion avoidance once ssthresh is reached (0 otherwise).
     pub fn slow_start(&mut self, acked: u32) -> u32 {
-        let cwnd = self.cwnd.saturating_add(acked).min(self.ssthresh);
+        let increase = acked.min(self.abc_limit);
+        let cwnd = self.cwnd.saturating_add(increase).min(self.ssthresh);
         let used = cwnd - self.cwnd;
         self.cwnd = cwnd.min(self.cwnd_clamp);
-        acked - used
+        if self.cwnd < self.ssthresh {
+            0
+        } else {
+            acked - used
+        }
     }
 
     /// Additive increase (Linux `tcp_cong_avoid_ai`): one segment per `w` segments
@@ -125,8 +135,24 @@ mod tests {
     fn slow_start_stops_at_ssthresh_and_returns_the_rest() {
         let mut t = Tcb::new(1000, 10);
         t.ssthresh = 12;
+        t.abc_limit = u32::MAX;
         assert_eq!(t.slow_start(5), 3);
         assert_eq!(t.cwnd, 12);
+    }
+
+    #[test]
+    fn slow_start_adds_at_most_l_segments_per_ack() {
+        // RFC 3465 L = 2: an ACK of 5 segments adds 2; the other 3 are not
+        // carried over while cwnd stays below ssthresh.
+        let mut t = Tcb::new(1000, 10);
+        t.ssthresh = 100;
+        t.abc_limit = 2;
+        assert_eq!(t.slow_start(5), 0);
+        assert_eq!(t.cwnd, 12);
+        // L = 1 (RFC 5681): one segment per ACK however much it covers.
+        t.abc_limit = 1;
+        t.slow_start(30);
+        assert_eq!(t.cwnd, 13);
     }
 
     #[test]
