@@ -165,7 +165,7 @@ fn tcp_flow(spec: &Scenario, i: usize, f: &FlowSpec, src: NodeId, dst: NodeId) -
         Some(RecoverySpec::Tahoe) => Recovery::Tahoe,
         Some(RecoverySpec::Reno) => Recovery::Reno,
         Some(RecoverySpec::Newreno) => Recovery::NewReno,
-        None => Recovery::default_for(&f.cc),
+        None => Recovery::default_for(&f.cc.name),
     };
     let app_bytes = match &f.app {
         AppSpec::Bulk => None,
@@ -190,7 +190,7 @@ fn tcp_flow(spec: &Scenario, i: usize, f: &FlowSpec, src: NodeId, dst: NodeId) -
         },
         app_bytes,
     };
-    let controller = cc::from_name(&f.cc).unwrap_or_else(|| unreachable!("validated"));
+    let controller = cc::build(&f.cc).unwrap_or_else(|_| unreachable!("validated"));
     let receiver_cfg = ReceiverConfig {
         buffer: t.rwnd.0,
         delayed_ack: t.delayed_ack.then_some(DelayedAck {
@@ -201,7 +201,7 @@ fn tcp_flow(spec: &Scenario, i: usize, f: &FlowSpec, src: NodeId, dst: NodeId) -
     };
     Flow::new(
         spec.flow_name(i),
-        f.cc.clone(),
+        f.cc.name.clone(),
         src,
         dst,
         TcpSender::new(sender_cfg, controller),

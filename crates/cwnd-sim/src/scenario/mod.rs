@@ -1,6 +1,7 @@
 //! Scenario description, validation and construction of the world.
 
 pub mod build;
+pub mod cc_spec;
 pub mod spec;
 pub mod validate;
 

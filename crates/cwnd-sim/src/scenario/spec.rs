@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use super::cc_spec::CcSpec;
 use crate::units::{Duration, Rate, Size};
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -151,9 +152,10 @@ pub struct FlowSpec {
     pub name: Option<String>,
     pub from: String,
     pub to: String,
-    /// Congestion controller: "reno", "newreno", "tahoe" (see `CcSpec`).
-    #[serde(default = "default_cc")]
-    pub cc: String,
+    /// Congestion control: a name, or `{ name = "...", <parameters> }` (see
+    /// `cc_spec` and each variant's file under `transport/tcp/cc/`).
+    #[serde(default)]
+    pub cc: CcSpec,
     /// Loss recovery; default follows `cc` ("tahoe" → tahoe, "reno" → reno,
     /// anything else → newreno).
     #[serde(default)]
@@ -166,10 +168,6 @@ pub struct FlowSpec {
     pub app: AppSpec,
     #[serde(default)]
     pub tcp: TcpSpec,
-}
-
-fn default_cc() -> String {
-    "newreno".to_string()
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]

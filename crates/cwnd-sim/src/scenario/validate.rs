@@ -300,16 +300,14 @@ impl Scenario {
                     ),
                 ));
             }
-            if !cc::KNOWN.contains(&f.cc.as_str()) {
-                return Err(ScenarioError::new(
-                    at("cc"),
-                    format!(
-                        "\"{}\" is not a congestion control; use one of {}",
-                        f.cc,
-                        cc::KNOWN.join(", ")
-                    ),
-                ));
-            }
+            cc::build(&f.cc).map_err(|(field, message)| {
+                let path = if field.is_empty() {
+                    at("cc")
+                } else {
+                    at(&format!("cc.{field}"))
+                };
+                ScenarioError::new(path, message)
+            })?;
             if f.start.0 >= self.duration.0 {
                 return Err(ScenarioError::new(
                     at("start"),
@@ -448,7 +446,7 @@ mod tests {
     #[test]
     fn a_minimal_scenario_is_accepted_with_defaults() {
         let s = Scenario::from_toml(GOOD).unwrap();
-        assert_eq!(s.flows[0].cc, "newreno");
+        assert_eq!(s.flows[0].cc.name, "newreno");
         assert_eq!(s.flows[0].tcp.mss.0, 1460);
         assert_eq!(s.node_names(), vec!["h1", "h2"]);
     }
@@ -500,6 +498,18 @@ mod tests {
         assert!(
             e.starts_with("flows[0].cc: \"warp\" is not a congestion control"),
             "{e}"
+        );
+    }
+
+    #[test]
+    fn congestion_control_parameters_are_checked_with_their_path() {
+        let e = error_of(&GOOD.replace(
+            "to = \"h2\"",
+            "to = \"h2\"\ncc = { name = \"reno\", beta = 1 }",
+        ));
+        assert_eq!(
+            e,
+            "flows[0].cc.beta: unknown field \"beta\", there are no fields"
         );
     }
 

@@ -32,6 +32,7 @@ mod reno;
 pub use reno::Reno;
 
 use super::tcb::{CaState, Tcb};
+use crate::scenario::cc_spec::{parse_params, CcSpec};
 use crate::time::SimTime;
 
 /// What `pkts_acked` is told (Linux `struct ack_sample`).
@@ -133,10 +134,25 @@ pub fn reno_ssthresh(tcb: &Tcb) -> u32 {
 /// are Reno's AIMD with that loss recovery (see `Recovery::default_for`).
 pub const KNOWN: &[&str] = &["reno", "newreno", "tahoe"];
 
-/// Builds the controller a scenario names; `None` for an unknown name.
-pub fn from_name(name: &str) -> Option<Box<dyn CongestionControl>> {
-    match name {
-        "reno" | "newreno" | "tahoe" => Some(Box::new(Reno)),
-        _ => None,
+/// Builds the controller a scenario names, with its parameters. The error is
+/// (parameter path relative to the `cc` table, message).
+pub fn build(spec: &CcSpec) -> Result<Box<dyn CongestionControl>, (String, String)> {
+    match spec.name.as_str() {
+        "reno" | "newreno" | "tahoe" => {
+            parse_params::<NoParams>(&spec.params)?;
+            Ok(Box::new(Reno))
+        }
+        other => Err((
+            String::new(),
+            format!(
+                "\"{other}\" is not a congestion control; use one of {}",
+                KNOWN.join(", ")
+            ),
+        )),
     }
 }
+
+/// Parameters of a variant that has none: any key is an error.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoParams {}
