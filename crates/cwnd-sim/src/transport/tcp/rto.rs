@@ -13,8 +13,8 @@
 //!
 //! Arithmetic is in integer nanoseconds; the divisions truncate (≤ 1 ns error).
 //! Defaults are RFC 6298's (initial 1 s, minimum 1 s, maximum 60 s). Linux uses a
-//! 200 ms minimum and 120 s maximum, ns-2 a 200 ms minimum, a 3 s initial value
-//! and a 10 ms clock tick; all are parameters of each flow.
+//! 200 ms minimum and 120 s maximum; ns-2.35 a 200 ms minimum, a 3 s initial
+//! value, a 60 s maximum and a 10 ms clock tick; all are parameters of each flow.
 
 use crate::time::SimTime;
 
