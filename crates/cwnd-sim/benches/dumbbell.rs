@@ -2,6 +2,8 @@
 //! with a 1-BDP DropTail queue, 60 s simulated (BENCHMARKS.md).
 //! Run: `cargo bench -p cwnd-sim --bench dumbbell [-- SECONDS [change|interval]]`.
 
+#![allow(clippy::disallowed_methods)] // a benchmark measures wall time
+
 use std::time::Instant;
 
 use cwnd_sim::scenario::run_toml;
