@@ -26,10 +26,20 @@ fn scenario_error(e: SimScenarioError) -> PyErr {
     ScenarioError::new_err(e.to_string())
 }
 
-/// Parses and checks a scenario given as JSON; raises ScenarioError.
+/// Parses and checks a scenario given as JSON, building it to find impossible
+/// topologies too; raises ScenarioError.
 #[pyfunction]
 fn check(spec_json: &str) -> PyResult<()> {
-    Scenario::from_json(spec_json).map_err(scenario_error)?;
+    let spec = Scenario::from_json(spec_json).map_err(scenario_error)?;
+    build(&spec, 0).map_err(scenario_error)?;
+    Ok(())
+}
+
+/// Parses and checks a scenario written in TOML (errors carry line numbers).
+#[pyfunction]
+fn check_toml(text: &str) -> PyResult<()> {
+    let spec = Scenario::from_toml(text).map_err(scenario_error)?;
+    build(&spec, 0).map_err(scenario_error)?;
     Ok(())
 }
 
@@ -241,6 +251,7 @@ fn _cwnd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(check_toml, m)?)?;
     m.add_function(wrap_pyfunction!(bench::bench_engine, m)?)?;
     Ok(())
 }

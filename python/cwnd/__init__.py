@@ -1,0 +1,21 @@
+"""cwnd: a laboratory for transport protocols over hard networks.
+
+A fast, deterministic packet-level simulator of TCP (and, later, SCTP) over links that
+lose, delay, reorder and disconnect. Describe a scenario in TOML or with `Scenario`,
+run it with `run`, and look at the `Results`.
+"""
+
+from cwnd._cwnd import ScenarioError, __version__
+from cwnd.results import Results
+from cwnd.run import check, run
+from cwnd.scenario import Scenario, load_scenario
+
+__all__ = [
+    "Results",
+    "Scenario",
+    "ScenarioError",
+    "__version__",
+    "check",
+    "load_scenario",
+    "run",
+]

@@ -1,0 +1,196 @@
+"""The `cwnd` command line.
+
+Exit codes: 0 success, 2 bad input (one line naming the problem, no traceback),
+1 internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import cwnd
+from cwnd.scenario import Scenario
+
+EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class BadInput(Exception):
+    """Input the user must fix; reported in one line with exit code 2."""
+
+
+def _load(path: str) -> dict[str, Any]:
+    p = Path(path)
+    if not p.is_file():
+        raise BadInput(f"{path}: no such scenario file")
+    return cwnd.load_scenario(p)
+
+
+def _format_summary(results: cwnd.Results) -> str:
+    rows = [("flow", "cc", "goodput Mb/s", "retransmitted", "timeouts", "completion s")]
+    for f in results.summary.to_dict("records"):
+        completion = f["completion_time"]
+        rows.append(
+            (
+                f["name"],
+                f["cc"],
+                f"{f['goodput_bps'] / 1e6:.3f}",
+                str(f["segments_retransmitted"]),
+                str(f["timeouts"]),
+                "-" if math.isnan(completion) else f"{completion:.3f}",
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows)
+
+
+def _run_one(path: str, seed: int, out: Path) -> cwnd.Results:
+    spec = _load(path)
+    results = cwnd.run(spec, seed=seed)
+    results.write(out)
+    return results
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    out = Path(args.out) if args.out else Path("results") / Path(args.scenario).stem
+    results = _run_one(args.scenario, args.seed, out)
+    print(f"{results.name} (seed {results.seed}, fingerprint {results.fingerprint:016x})")
+    print(_format_summary(results))
+    print(f"written to {out}/")
+    return EXIT_OK
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    cwnd.check(_load(args.scenario))
+    print(f"{args.scenario}: ok")
+    return EXIT_OK
+
+
+def cmd_run_all(args: argparse.Namespace) -> int:
+    folder = Path(args.folder)
+    files = sorted(folder.glob("*.toml"))
+    if not files:
+        raise BadInput(f"{folder}: no *.toml scenario files")
+    out = Path(args.out)
+    lines = ["# cwnd: example scenarios", "", "| scenario | flows | goodput (Mb/s) | fingerprint |"]
+    lines.append("|---|---|---|---|")
+    failures: list[str] = []
+    for path in files:
+        try:
+            results = _run_one(str(path), args.seed, out / path.stem)
+        except (cwnd.ScenarioError, BadInput) as e:
+            failures.append(f"{path}: {e}")
+            print(f"cwnd: error: {path}: {e}", file=sys.stderr)
+            continue
+        goodputs = ", ".join(f"{g / 1e6:.2f}" for g in results.summary["goodput_bps"])
+        lines.append(
+            f"| [{path.stem}]({path.stem}/) | {len(results.flow_names)} | {goodputs} "
+            f"| `{results.fingerprint:016x}` |"
+        )
+        print(f"{path.stem}: done ({out / path.stem}/)")
+    (out / "index.md").write_text("\n".join(lines) + "\n")
+    if failures:
+        print(f"cwnd: {len(failures)} of {len(files)} scenarios failed", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return EXIT_OK
+
+
+def bench_dumbbell(flows: int = 10, seconds: int = 60) -> dict[str, Any]:
+    """The end-to-end benchmark of BENCHMARKS.md: `flows` NewReno flows through a
+    100 Mb/s, 10 ms bottleneck with a 1-BDP (200-packet) DropTail queue."""
+    s = Scenario(
+        duration=f"{seconds}s", name="bench_dumbbell", sampling="interval", interval="100ms"
+    )
+    s.link("r0", "r1", bandwidth="100Mbps", delay="10ms", queue_packets=200)
+    for i in range(flows):
+        s.link(f"h{i}", "r0", bandwidth="1Gbps", delay="1ms")
+        s.link("r1", f"d{i}", bandwidth="1Gbps", delay="1ms")
+        s.flow(f"h{i}", f"d{i}", cc="newreno", name=f"f{i}", start=f"{10 * i}ms")
+    return s.to_dict()
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    import resource
+
+    from cwnd import _cwnd
+
+    engine = _cwnd.bench_engine(args.events)
+    print(
+        f"engine: {engine['events'] / engine['seconds'] / 1e6:.2f} M events/s "
+        f"(hold model, 1024 pending, {engine['events']} events)"
+    )
+    spec = bench_dumbbell(seconds=args.seconds)
+    start = time.perf_counter()
+    results = cwnd.run(spec, seed=1)
+    wall = time.perf_counter() - start
+    sent = int(results.summary["segments_sent"].sum())
+    print(
+        f"dumbbell: {args.seconds} s simulated in {wall:.3f} s wall; "
+        f"{results.events / wall / 1e6:.2f} M events/s; "
+        f"{sent / wall / 1e6:.2f} M data packets/s"
+    )
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak RSS: {peak:.1f} MB")
+    return EXIT_OK
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="cwnd",
+        description="cwnd: a laboratory for transport protocols over hard networks.",
+    )
+    p.add_argument("--version", action="version", version=f"cwnd {cwnd.__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run one scenario; write tables and figures")
+    run.add_argument("scenario", metavar="SCENARIO.toml")
+    run.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    run.add_argument("--out", metavar="DIR", help="output folder (default results/<name>)")
+    run.set_defaults(handler=cmd_run)
+
+    check = sub.add_parser("check", help="validate a scenario without running it")
+    check.add_argument("scenario", metavar="SCENARIO.toml")
+    check.set_defaults(handler=cmd_check)
+
+    run_all = sub.add_parser("run-all", help="run every scenario of a folder")
+    run_all.add_argument("folder", metavar="DIR")
+    run_all.add_argument("--out", metavar="DIR", default="results")
+    run_all.add_argument("--seed", type=int, default=0)
+    run_all.set_defaults(handler=cmd_run_all)
+
+    bench = sub.add_parser("bench", help="engine and end-to-end benchmarks")
+    bench.add_argument("--events", type=int, default=20_000_000)
+    bench.add_argument("--seconds", type=int, default=60)
+    bench.set_defaults(handler=cmd_bench)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    try:
+        return handler(args)
+    except (cwnd.ScenarioError, BadInput) as e:
+        print(f"cwnd: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("cwnd: interrupted", file=sys.stderr)
+        return 130
+    except Exception as e:
+        if os.environ.get("CWND_DEBUG"):
+            raise
+        print(
+            f"cwnd: internal error: {type(e).__name__}: {e} (set CWND_DEBUG=1 for a traceback)",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

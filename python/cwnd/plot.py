@@ -1,0 +1,179 @@
+"""Paper-style figures of one run: windows, sequence numbers, throughput, queues.
+
+matplotlib is imported here only, with the non-interactive Agg backend, so that
+`import cwnd` and the CLI stay fast when no figure is drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from cwnd.results import Results
+
+STYLE = {
+    "figure.figsize": (6.4, 3.6),
+    "figure.dpi": 150,
+    "savefig.dpi": 150,
+    "savefig.bbox": "tight",
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "grid.linewidth": 0.5,
+    "legend.fontsize": 8,
+    "legend.frameon": False,
+    "lines.linewidth": 1.0,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
+
+
+@contextmanager
+def figure(path: Path, title: str, xlabel: str, ylabel: str) -> Iterator[Axes]:
+    """Yields the axes of a new figure in the project style, then saves it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with plt.rc_context(STYLE):
+        fig: Figure
+        fig, ax = plt.subplots()
+        ax.set_title(title)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        try:
+            yield ax
+            if ax.get_legend_handles_labels()[0]:
+                ax.legend(loc="best", ncols=2 if len(ax.get_lines()) > 6 else 1)
+            fig.savefig(path)
+        finally:
+            plt.close(fig)
+
+
+def colors(n: int) -> list[tuple[float, float, float, float]]:
+    import matplotlib
+
+    cmap = matplotlib.colormaps["tab10" if n <= 10 else "tab20"]
+    return [cmap(i % cmap.N) for i in range(n)]
+
+
+def cwnd(results: Results, path: Path) -> Path:
+    """Congestion window (solid) and slow-start threshold (dashed) per flow."""
+    wide = results.series_wide
+    names = results.flow_names
+    with figure(path, f"{results.name}: congestion window", "time (s)", "segments") as ax:
+        for name, color in zip(names, colors(len(names)), strict=True):
+            f = wide[wide["flow"] == name]
+            ax.step(f["time"], f["cwnd"], where="post", color=color, label=f"{name} cwnd")
+            ss = f["ssthresh"].to_numpy()
+            if np.isfinite(ss).any():
+                ax.step(
+                    f["time"],
+                    ss,
+                    where="post",
+                    color=color,
+                    linestyle="--",
+                    label=f"{name} ssthresh",
+                )
+        ax.set_xlim(0, results.duration)
+        ax.set_ylim(bottom=0)
+    return path
+
+
+def sequence(results: Results, path: Path) -> Path:
+    """Segment number of every transmission (retransmissions marked), or the
+    sender's snd_nxt/snd_una when no segment trace was recorded."""
+    names = results.flow_names
+    segs = results.segments
+    title = f"{results.name}: sequence numbers"
+    if len(segs):
+        with figure(path, title, "time (s)", "segment number") as ax:
+            for name, color in zip(names, colors(len(names)), strict=True):
+                s = segs[segs["flow"] == name]
+                if not len(s):
+                    continue
+                mss = float(s["len"].max())
+                number = s["seq"].to_numpy() / mss
+                retx = s["retransmission"].to_numpy()
+                ax.plot(s["time"][~retx], number[~retx], ".", ms=1.5, color=color, label=name)
+                if retx.any():
+                    ax.plot(
+                        s["time"][retx],
+                        number[retx],
+                        "x",
+                        ms=4,
+                        color="black",
+                        label=f"{name} retransmissions",
+                    )
+            ax.set_xlim(0, results.duration)
+        return path
+    wide = results.series_wide
+    with figure(path, title, "time (s)", "sequence number (kB)") as ax:
+        for name, color in zip(names, colors(len(names)), strict=True):
+            f = wide[wide["flow"] == name]
+            ax.step(
+                f["time"], f["snd_nxt"] / 1e3, where="post", color=color, label=f"{name} snd_nxt"
+            )
+            ax.step(
+                f["time"],
+                f["snd_una"] / 1e3,
+                where="post",
+                color=color,
+                alpha=0.5,
+                linestyle=":",
+                label=f"{name} snd_una",
+            )
+        ax.set_xlim(0, results.duration)
+    return path
+
+
+def throughput(results: Results, path: Path) -> Path:
+    """Goodput per flow over time, in bins."""
+    tp = results.throughput
+    names = results.flow_names
+    with figure(path, f"{results.name}: goodput", "time (s)", "goodput (Mb/s)") as ax:
+        for name, color in zip(names, colors(len(names)), strict=True):
+            f = tp[tp["flow"] == name]
+            ax.step(f["time"], f["goodput_bps"] / 1e6, where="post", color=color, label=name)
+        ax.set_xlim(0, results.duration)
+        ax.set_ylim(bottom=0)
+    return path
+
+
+def queues(results: Results, path: Path) -> Path | None:
+    """Occupancy of every output queue that ever held a packet."""
+    q = results.queues
+    if not len(q):
+        return None
+    busy = [name for name, g in q.groupby("link", observed=True) if g["packets"].max() > 0]
+    if not busy:
+        return None
+    with figure(path, f"{results.name}: queues", "time (s)", "packets waiting") as ax:
+        for name, color in zip(busy, colors(len(busy)), strict=True):
+            g = q[q["link"] == name]
+            ax.step(g["time"], g["packets"], where="post", color=color, label=name)
+        ax.set_xlim(0, results.duration)
+        ax.set_ylim(bottom=0)
+    return path
+
+
+def draw_all(results: Results, out: Path) -> list[Path]:
+    """Every figure of one run, as PNG files in `out`."""
+    drawn = [
+        cwnd(results, out / "cwnd.png"),
+        sequence(results, out / "sequence.png"),
+        throughput(results, out / "throughput.png"),
+        queues(results, out / "queue.png"),
+    ]
+    return [p for p in drawn if p is not None]

@@ -1,0 +1,131 @@
+"""What one run returns, as pandas frames built from numpy columns.
+
+pandas is imported on first use, so that `import cwnd` stays fast.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+SERIES_METRICS = ("cwnd", "ssthresh", "srtt", "rto", "snd_una", "snd_nxt", "delivered")
+
+
+class Results:
+    """Summaries and time series of one run (see docs/results.md for every column)."""
+
+    def __init__(self, raw: dict[str, Any], spec: dict[str, Any]) -> None:
+        self._raw = raw
+        self.spec = spec
+
+    @property
+    def name(self) -> str:
+        return str(self._raw["name"])
+
+    @property
+    def seed(self) -> int:
+        return int(self._raw["seed"])
+
+    @property
+    def fingerprint(self) -> int:
+        """Hash of every event processed: equal for identical runs."""
+        return int(self._raw["fingerprint"])
+
+    @property
+    def events(self) -> int:
+        return int(self._raw["events"])
+
+    @property
+    def duration(self) -> float:
+        """Simulated seconds."""
+        return float(self._raw["duration"])
+
+    @property
+    def flow_names(self) -> list[str]:
+        return [f["name"] for f in self._raw["flows"]]
+
+    @cached_property
+    def summary(self) -> pd.DataFrame:
+        """One row per flow."""
+        import pandas as pd
+
+        return pd.DataFrame(self._raw["flows"])
+
+    @cached_property
+    def links(self) -> pd.DataFrame:
+        """One row per link direction."""
+        import pandas as pd
+
+        return pd.DataFrame(self._raw["links"])
+
+    def _columns(self, key: str, index: str, names: list[str]) -> pd.DataFrame:
+        import pandas as pd
+
+        cols = dict(self._raw[key])
+        ids = cols.pop(index)
+        frame = pd.DataFrame(cols)
+        frame.insert(0, index, pd.Categorical.from_codes(ids.astype("int64"), categories=names))
+        return frame
+
+    @cached_property
+    def series_wide(self) -> pd.DataFrame:
+        """Sender state: one row per sample, one column per metric."""
+        return self._columns("series", "flow", self.flow_names)
+
+    @cached_property
+    def series(self) -> pd.DataFrame:
+        """Sender state in long (tidy) form: flow, time, metric, value."""
+        wide = self.series_wide
+        long = wide.melt(
+            id_vars=["flow", "time"], value_vars=list(SERIES_METRICS), var_name="metric"
+        )
+        return long
+
+    def flow_series(self, flow: str) -> pd.DataFrame:
+        """The wide series of one flow."""
+        wide = self.series_wide
+        return wide[wide["flow"] == flow].reset_index(drop=True)
+
+    @cached_property
+    def throughput(self) -> pd.DataFrame:
+        """Goodput and throughput per time bin and flow (bit/s)."""
+        return self._columns("throughput", "flow", self.flow_names)
+
+    @cached_property
+    def segments(self) -> pd.DataFrame:
+        """Every data transmission (empty unless `trace.segments = true`)."""
+        return self._columns("segments", "flow", self.flow_names)
+
+    @cached_property
+    def queues(self) -> pd.DataFrame:
+        """Queue occupancy at every change (empty unless `trace.queues = true`)."""
+        links = [f"{link['name']} {link['direction']}" for link in self._raw["links"]]
+        return self._columns("queues", "link", links)
+
+    def write(self, out: str | Path, figures: bool = True) -> list[Path]:
+        """Writes summary.csv, links.csv, series.parquet, throughput.parquet (and
+        segments/queues when traced) and, with `figures`, the PNG figures; returns
+        the paths written."""
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        written = [out / "summary.csv", out / "links.csv"]
+        self.summary.to_csv(written[0], index=False)
+        self.links.to_csv(written[1], index=False)
+        tables = {"series": self.series_wide, "throughput": self.throughput}
+        if len(self.segments):
+            tables["segments"] = self.segments
+        if len(self.queues):
+            tables["queues"] = self.queues
+        for name, frame in tables.items():
+            path = out / f"{name}.parquet"
+            frame.to_parquet(path, index=False)
+            written.append(path)
+        if figures:
+            from cwnd import plot
+
+            written += plot.draw_all(self, out)
+        return written

@@ -1,0 +1,125 @@
+"""Scenarios as data: TOML files and a small builder that produce the same dict.
+
+The dict's shape is the Rust spec (`crates/cwnd-sim/src/scenario/spec.rs`), the single
+source of truth; validation happens there, so this module only builds data.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from cwnd import _cwnd
+
+
+def load_scenario(source: str | Path) -> dict[str, Any]:
+    """Reads and checks a scenario from a TOML file path, or from TOML text.
+
+    A `str` that names an existing file, or ends in `.toml`, is read as a path. The
+    text is checked by the simulator first, so that errors name the line.
+    Raises `FileNotFoundError` or `ScenarioError`.
+    """
+    if isinstance(source, Path) or _looks_like_path(source):
+        text = Path(source).read_text()
+    else:
+        text = source
+    _cwnd.check_toml(text)
+    return tomllib.loads(text)
+
+
+def _looks_like_path(text: str) -> bool:
+    return "\n" not in text and (text.endswith(".toml") or Path(text).is_file())
+
+
+class Scenario:
+    """Builds a scenario dict step by step.
+
+    >>> s = (Scenario(duration="30s", name="demo")
+    ...      .link("h1", "r", bandwidth="100Mbps", delay="1ms")
+    ...      .link("r", "h2", bandwidth="10Mbps", delay="24ms", queue_packets=50, loss=0.01)
+    ...      .flow("h1", "h2", cc="reno", name="f1"))
+    >>> s.to_dict()["links"][1]["impairments"][0]["p"]
+    0.01
+    """
+
+    def __init__(self, duration: str, name: str | None = None, **trace: Any) -> None:
+        self._spec: dict[str, Any] = {"duration": duration, "links": [], "flows": []}
+        if name is not None:
+            self._spec["name"] = name
+        if trace:
+            self._spec["trace"] = dict(trace)
+
+    def link(
+        self,
+        a: str,
+        b: str,
+        *,
+        bandwidth: str,
+        delay: str,
+        name: str | None = None,
+        queue_packets: int | None = None,
+        queue_bytes: str | None = None,
+        overhead: str | None = None,
+        loss: float | None = None,
+        loss_applies_to: str = "all",
+        impairments: list[dict[str, Any]] | None = None,
+    ) -> Scenario:
+        """Adds a full-duplex link; `loss` adds Bernoulli loss in both directions."""
+        link: dict[str, Any] = {"between": [a, b], "bandwidth": bandwidth, "delay": delay}
+        if name is not None:
+            link["name"] = name
+        if queue_packets is not None or queue_bytes is not None:
+            link["queue"] = {}
+            if queue_packets is not None:
+                link["queue"]["packets"] = queue_packets
+            if queue_bytes is not None:
+                link["queue"]["bytes"] = queue_bytes
+        if overhead is not None:
+            link["overhead"] = overhead
+        stages = list(impairments or [])
+        if loss is not None:
+            stages.append({"kind": "bernoulli", "p": loss, "applies_to": loss_applies_to})
+        if stages:
+            link["impairments"] = stages
+        self._spec["links"].append(link)
+        return self
+
+    def flow(
+        self,
+        src: str,
+        dst: str,
+        *,
+        cc: str | dict[str, Any] = "newreno",
+        name: str | None = None,
+        start: str | None = None,
+        stop: str | None = None,
+        app: str | dict[str, Any] = "bulk",
+        recovery: str | None = None,
+        **tcp: Any,
+    ) -> Scenario:
+        """Adds a TCP flow; extra keyword arguments go to its `tcp` table."""
+        flow: dict[str, Any] = {"from": src, "to": dst, "cc": cc}
+        if name is not None:
+            flow["name"] = name
+        if start is not None:
+            flow["start"] = start
+        if stop is not None:
+            flow["stop"] = stop
+        flow["app"] = {"kind": app} if isinstance(app, str) else dict(app)
+        if recovery is not None:
+            flow["recovery"] = recovery
+        if tcp:
+            flow["tcp"] = dict(tcp)
+        self._spec["flows"].append(flow)
+        return self
+
+    def route(self, at: str, to: str, via: str) -> Scenario:
+        """Forces the next hop at `at` towards `to` through neighbour `via`."""
+        self._spec.setdefault("routes", []).append({"at": at, "to": to, "via": via})
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        """A deep copy of the scenario, as a TOML file would give it."""
+        return copy.deepcopy(self._spec)

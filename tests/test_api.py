@@ -1,0 +1,123 @@
+"""The Python API: scenario forms, result frames, determinism."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import cwnd
+from cwnd.scenario import Scenario
+
+
+def builder() -> Scenario:
+    return (
+        Scenario(duration="5s", name="small", segments=True, queues=True)
+        .link("h1", "r", bandwidth="100Mbps", delay="1ms")
+        .link(
+            "r",
+            "h2",
+            bandwidth="10Mbps",
+            delay="10ms",
+            queue_packets=20,
+            loss=0.02,
+            loss_applies_to="data",
+        )
+        .flow("h1", "h2", cc="reno", name="f1")
+    )
+
+
+def test_path_dict_and_builder_give_the_same_run(
+    small_toml: Path, small_dict: dict[str, Any]
+) -> None:
+    a = cwnd.run(small_toml, seed=3)
+    b = cwnd.run(small_dict, seed=3)
+    c = cwnd.run(builder(), seed=3)
+    d = cwnd.run(small_toml.read_text(), seed=3)
+    assert a.fingerprint == b.fingerprint == c.fingerprint == d.fingerprint
+    assert a.events > 1000
+
+
+def test_frames_have_the_documented_columns(small_dict: dict[str, Any]) -> None:
+    r = cwnd.run(small_dict, seed=1)
+    assert list(r.summary["name"]) == ["f1"]
+    for col in (
+        "goodput_bps",
+        "throughput_bps",
+        "timeouts",
+        "fast_retransmits",
+        "mean_rtt",
+        "mean_rto",
+        "drops_impairment",
+        "completion_time",
+    ):
+        assert col in r.summary.columns
+    assert list(r.series_wide.columns) == [
+        "flow",
+        "time",
+        "cwnd",
+        "ssthresh",
+        "srtt",
+        "rto",
+        "snd_una",
+        "snd_nxt",
+        "delivered",
+    ]
+    assert set(r.series.columns) == {"flow", "time", "metric", "value"}
+    assert len(r.series) == 7 * len(r.series_wide)
+    assert list(r.throughput.columns) == ["flow", "time", "goodput_bps", "throughput_bps"]
+    assert len(r.throughput) == 50  # 5 s in 100 ms bins
+    assert r.segments["retransmission"].dtype == bool
+    assert r.segments["retransmission"].sum() == r.summary["segments_retransmitted"][0]
+    assert len(r.queues) > 0
+    # Delivered bytes in the bins add up to the summary's total.
+    assert r.throughput["goodput_bps"].sum() * 0.1 / 8 == pytest.approx(
+        r.summary["bytes_delivered"][0]
+    )
+
+
+def test_loss_shows_up_where_it_should(small_dict: dict[str, Any]) -> None:
+    s = cwnd.run(small_dict, seed=1).summary.iloc[0]
+    assert s["drops_impairment"] > 0
+    assert s["segments_retransmitted"] >= s["drops_impairment"] - s["timeouts"] * 0
+    lossless = copy.deepcopy(small_dict)
+    del lossless["links"][1]["impairments"]
+    clean = cwnd.run(lossless, seed=1).summary.iloc[0]
+    assert clean["drops_impairment"] == 0
+
+
+def test_same_seed_identical_outputs_different_seed_different_draws(
+    small_dict: dict[str, Any], tmp_path: Path
+) -> None:
+    a, b = cwnd.run(small_dict, seed=5), cwnd.run(small_dict, seed=5)
+    c = cwnd.run(small_dict, seed=6)
+    assert a.fingerprint == b.fingerprint
+    assert np.array_equal(a.series_wide["cwnd"], b.series_wide["cwnd"])
+    a.write(tmp_path / "a", figures=False)
+    b.write(tmp_path / "b", figures=False)
+    for name in ("summary.csv", "links.csv", "series.parquet", "throughput.parquet"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+    assert c.fingerprint != a.fingerprint
+    assert not np.array_equal(a.segments["time"], c.segments["time"])
+
+
+def test_bad_scenarios_raise_scenario_error_naming_the_field(
+    small_dict: dict[str, Any],
+) -> None:
+    bad = copy.deepcopy(small_dict)
+    bad["links"][1]["bandwidth"] = "10Mbs"
+    with pytest.raises(cwnd.ScenarioError, match=r'links\[1\]\.bandwidth: "10Mbs" is not a rate'):
+        cwnd.check(bad)
+    assert issubclass(cwnd.ScenarioError, ValueError)
+
+
+def test_import_does_not_load_plotting_or_pandas() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, cwnd; print('matplotlib' in sys.modules, 'pandas' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.split() == ["False", "False"]

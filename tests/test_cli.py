@@ -1,0 +1,111 @@
+"""The `cwnd` command: outputs, exit codes and one-line errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROOT, SMALL
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def cwnd(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cwnd", *map(str, args)], capture_output=True, text=True
+    )
+
+
+def assert_bad_input(proc: subprocess.CompletedProcess[str], *fragments: str) -> None:
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+
+
+def test_help_and_version() -> None:
+    assert cwnd("--help").returncode == 0
+    out = cwnd("--version")
+    assert out.returncode == 0 and out.stdout.startswith("cwnd ")
+
+
+def test_run_writes_tables_and_figures(small_toml: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = cwnd("run", small_toml, "--seed", "2", "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    assert "f1" in proc.stdout
+    for name in (
+        "summary.csv",
+        "links.csv",
+        "series.parquet",
+        "throughput.parquet",
+        "segments.parquet",
+        "queues.parquet",
+    ):
+        assert (out / name).stat().st_size > 0, name
+    for name in ("cwnd.png", "sequence.png", "throughput.png", "queue.png"):
+        assert (out / name).read_bytes()[:8] == PNG_MAGIC, name
+
+
+def test_check_accepts_every_example_scenario() -> None:
+    for path in sorted((ROOT / "scenarios").glob("*.toml")):
+        proc = cwnd("check", path)
+        assert proc.returncode == 0, f"{path}: {proc.stderr}"
+
+
+def test_bad_unit_names_field_value_and_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(SMALL.replace('"10Mbps"', '"10Mbs"'))
+    assert_bad_input(
+        cwnd("check", bad),
+        'links[1].bandwidth: "10Mbs" is not a rate; use e.g. "10Mbps"',
+        "(line 12)",
+    )
+
+
+def test_unknown_key_is_named(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(SMALL.replace('cc = "reno"', 'cc = "reno"\ncolour = "blue"'))
+    assert_bad_input(cwnd("run", bad), "flows[0]", 'unknown field "colour"')
+
+
+def test_unknown_node_and_unreachable_destination(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(SMALL.replace('to = "h2"', 'to = "h9"'))
+    assert_bad_input(cwnd("check", bad), 'flows[0].to: "h9" is not a node')
+    island = tmp_path / "island.toml"
+    island.write_text(
+        SMALL + '\n[[links]]\nbetween = ["x", "y"]\nbandwidth = "1Mbps"\ndelay = "1ms"\n'
+        '[[flows]]\nfrom = "h1"\nto = "x"\n'
+    )
+    assert_bad_input(cwnd("check", island), "flows[1]", "no route")
+
+
+def test_missing_file_and_toml_syntax(tmp_path: Path) -> None:
+    assert_bad_input(cwnd("run", tmp_path / "nope.toml"), "no such scenario file")
+    broken = tmp_path / "broken.toml"
+    broken.write_text("duration = \n")
+    assert_bad_input(cwnd("check", broken), "TOML syntax")
+
+
+def test_bad_arguments_exit_2() -> None:
+    assert cwnd("run").returncode == 2
+    assert cwnd("frobnicate").returncode == 2
+
+
+def test_run_all_keeps_going_past_a_failing_scenario(tmp_path: Path) -> None:
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    (folder / "a_good.toml").write_text(SMALL)
+    (folder / "b_bad.toml").write_text(SMALL.replace('"5s"', '"0s"'))
+    (folder / "c_good.toml").write_text(SMALL.replace('"small"', '"small2"'))
+    proc = cwnd("run-all", folder, "--out", tmp_path / "out")
+    assert proc.returncode == 2
+    assert "b_bad" in proc.stderr and "duration" in proc.stderr
+    assert (tmp_path / "out" / "a_good" / "summary.csv").exists()
+    assert (tmp_path / "out" / "c_good" / "summary.csv").exists()
+    index = (tmp_path / "out" / "index.md").read_text()
+    assert "a_good" in index and "c_good" in index
