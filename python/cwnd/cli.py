@@ -101,6 +101,67 @@ def cmd_run_all(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+SWEEP_KEYS = {"scenario", "seeds", "grid", "points", "out"}
+
+
+def load_sweep(path: str) -> dict[str, Any]:
+    """Reads a sweep file: `scenario` (relative to the file), `seeds` (a list or a
+    count), and `[grid]` (field path → list of values) or `[[points]]`."""
+    import tomllib
+
+    p = Path(path)
+    if not p.is_file():
+        raise BadInput(f"{path}: no such sweep file")
+    try:
+        sweep = tomllib.loads(p.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise BadInput(f"{path}: TOML syntax: {e}") from None
+    unknown = sorted(set(sweep) - SWEEP_KEYS)
+    if unknown:
+        raise BadInput(f"{path}: unknown key {unknown[0]!r}; allowed: {sorted(SWEEP_KEYS)}")
+    if "scenario" not in sweep:
+        raise BadInput(f"{path}: scenario: missing; name the base scenario file")
+    seeds = sweep.get("seeds", [0])
+    if isinstance(seeds, int) and seeds > 0:
+        seeds = list(range(seeds))
+    if not (isinstance(seeds, list) and seeds and all(isinstance(s, int) for s in seeds)):
+        raise BadInput(f"{path}: seeds: {seeds!r} is not a positive count or a list of integers")
+    grid = sweep.get("grid", {})
+    for key, values in grid.items():
+        if not isinstance(values, list) or not values:
+            raise BadInput(f"{path}: grid.{key}: {values!r} is not a non-empty list of values")
+    sweep["seeds"] = seeds
+    sweep["base"] = _load(str(p.parent / sweep["scenario"]))
+    return sweep
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from cwnd.sweep import sweep
+
+    spec = load_sweep(args.sweep)
+    results = sweep(
+        spec["base"],
+        grid=spec.get("grid"),
+        points=spec.get("points"),
+        seeds=spec["seeds"],
+        cache=args.cache,
+        fresh=args.fresh,
+        workers=args.workers,
+        cluster=args.cluster,
+    )
+    out = Path(args.out or spec.get("out") or Path("results") / f"{Path(args.sweep).stem}.parquet")
+    if results.rows:
+        results.write(out)
+        print(f"{len(results.rows)} rows written to {out}")
+    print(
+        f"runs: {results.computed} computed, {results.cached} from the cache, "
+        f"{len(results.failures)} failed"
+    )
+    for f in results.failures:
+        print(f"cwnd: failed: point {f.point} seed {f.seed}: {f.error}", file=sys.stderr)
+    return EXIT_BAD_INPUT if results.failures else EXIT_OK
+
+
 def bench_dumbbell(flows: int = 10, seconds: int = 60) -> dict[str, Any]:
     """The end-to-end benchmark of BENCHMARKS.md: `flows` NewReno flows through a
     100 Mb/s, 10 ms bottleneck with a 1-BDP (200-packet) DropTail queue."""
@@ -163,6 +224,21 @@ def parser() -> argparse.ArgumentParser:
     run_all.add_argument("--out", metavar="DIR", default="results")
     run_all.add_argument("--seed", type=int, default=0)
     run_all.set_defaults(handler=cmd_run_all)
+
+    sw = sub.add_parser("sweep", help="run a sweep of scenarios × seeds in parallel")
+    sw.add_argument("sweep", metavar="SWEEP.toml")
+    sw.add_argument("--out", metavar="FILE.parquet", help="table of results")
+    sw.add_argument("--fresh", action="store_true", help="ignore cached runs")
+    sw.add_argument("--workers", type=int, help="local processes (default: all cores)")
+    sw.add_argument(
+        "--cluster",
+        metavar="tcp://HOST:8786",
+        help="Dask scheduler (default: $CWND_DASK_SCHEDULER, else local)",
+    )
+    sw.add_argument(
+        "--cache", metavar="DIR", help="run cache (default: $CWND_CACHE or ~/.cache/cwnd)"
+    )
+    sw.set_defaults(handler=cmd_sweep)
 
     bench = sub.add_parser("bench", help="engine and end-to-end benchmarks")
     bench.add_argument("--events", type=int, default=20_000_000)
