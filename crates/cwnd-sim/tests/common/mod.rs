@@ -52,3 +52,81 @@ to = "h2"
 "#
     )
 }
+
+/// Time-weighted mean of a queue trace's packet count over [from, to) seconds.
+pub fn mean_queue(q: &cwnd_sim::net::queue::QueueTrace, from_s: f64, to_s: f64) -> f64 {
+    let (mut area, mut level, mut last) = (0.0, 0.0, from_s);
+    for (t, n) in q.time.iter().zip(&q.packets) {
+        let t = t.as_secs_f64();
+        if t > from_s {
+            let upto = t.min(to_s);
+            area += level * (upto - last);
+            last = upto;
+        }
+        level = *n as f64;
+        if t >= to_s {
+            break;
+        }
+    }
+    area += level * (to_s - last).max(0.0);
+    area / (to_s - from_s)
+}
+
+/// Jain's fairness index of the values.
+pub fn jain(x: &[f64]) -> f64 {
+    let sum: f64 = x.iter().sum();
+    let squares: f64 = x.iter().map(|v| v * v).sum();
+    sum * sum / (x.len() as f64 * squares)
+}
+
+/// Two flows h1→h3 and h2→h4 through a shared bottleneck r1–r2.
+pub fn two_flow_dumbbell(
+    bottleneck: &str,
+    delay_ms: u32,
+    queue: u32,
+    seconds: u32,
+    cc: &str,
+    second_start: &str,
+) -> String {
+    format!(
+        r#"
+duration = "{seconds}s"
+[trace]
+queues = true
+sampling = "interval"
+interval = "100ms"
+[[links]]
+between = ["r1", "r2"]
+bandwidth = "{bottleneck}"
+delay = "{delay_ms}ms"
+queue = {{ packets = {queue} }}
+[[links]]
+between = ["h1", "r1"]
+bandwidth = "1Gbps"
+delay = "1ms"
+[[links]]
+between = ["h2", "r1"]
+bandwidth = "1Gbps"
+delay = "1ms"
+[[links]]
+between = ["r2", "h3"]
+bandwidth = "1Gbps"
+delay = "1ms"
+[[links]]
+between = ["r2", "h4"]
+bandwidth = "1Gbps"
+delay = "1ms"
+[[flows]]
+name = "a"
+from = "h1"
+to = "h3"
+cc = {cc}
+[[flows]]
+name = "b"
+from = "h2"
+to = "h4"
+cc = {cc}
+start = "{second_start}"
+"#
+    )
+}

@@ -28,8 +28,10 @@
 //! and it keeps each variant in its own file without a central match per hook.
 
 mod reno;
+mod vegas;
 
 pub use reno::Reno;
+pub use vegas::{Vegas, VegasConfig};
 
 use super::tcb::{CaState, Tcb};
 use crate::scenario::cc_spec::{parse_params, CcSpec};
@@ -132,7 +134,7 @@ pub fn reno_ssthresh(tcb: &Tcb) -> u32 {
 
 /// Congestion-control names accepted in scenario files. "tahoe" and "newreno"
 /// are Reno's AIMD with that loss recovery (see `Recovery::default_for`).
-pub const KNOWN: &[&str] = &["reno", "newreno", "tahoe"];
+pub const KNOWN: &[&str] = &["reno", "newreno", "tahoe", "vegas"];
 
 /// Builds the controller a scenario names, with its parameters. The error is
 /// (parameter path relative to the `cc` table, message).
@@ -141,6 +143,11 @@ pub fn build(spec: &CcSpec) -> Result<Box<dyn CongestionControl>, (String, Strin
         "reno" | "newreno" | "tahoe" => {
             parse_params::<NoParams>(&spec.params)?;
             Ok(Box::new(Reno))
+        }
+        "vegas" => {
+            let cfg: VegasConfig = parse_params(&spec.params)?;
+            cfg.check()?;
+            Ok(Box::new(Vegas::new(cfg)))
         }
         other => Err((
             String::new(),

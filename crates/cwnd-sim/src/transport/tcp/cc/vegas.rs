@@ -1,0 +1,367 @@
+//! TCP Vegas: Brakmo, O'Malley & Peterson, "TCP Vegas: New Techniques for
+//! Congestion Detection and Avoidance", SIGCOMM 1994; Brakmo & Peterson, JSAC 1995.
+//! Implementation structure after Linux `net/ipv4/tcp_vegas.c`.
+//!
+//! Once per RTT (when the ACK passes the `snd_nxt` recorded at the start of the RTT):
+//! ```text
+//! Expected = cwnd / BaseRTT                                   (1)
+//! Actual   = cwnd / RTT            (RTT = smallest sample of the last RTT)
+//! diff     = (Expected − Actual) · BaseRTT = cwnd · (RTT − BaseRTT) / RTT     (2)
+//!            — the packets this flow keeps queued in the network
+//! congestion avoidance:  diff < α → cwnd + 1;  diff > β → cwnd − 1;  else hold   (3)
+//! slow start:            cwnd doubles every other RTT (one segment per ACK in the
+//!                        growing RTT, constant in the next, so that RTT is measured
+//!                        at a fixed window); leave it when diff > γ:
+//!                        cwnd = min(cwnd, cwnd·BaseRTT/RTT + 1), ssthresh = cwnd − 1   (4)
+//! ```
+//! BaseRTT is the smallest RTT ever measured. With two or fewer samples in an RTT
+//! (delayed ACKs leave too few to trust), the RTT behaves as Reno.
+//!
+//! Parameters and defaults: α = 2, β = 4, γ = 1 packets (Linux; ns-2 and the studies use
+//! α = 1, β = 3). On loss, `loss_reduction = "reno"` halves (Linux, ns-2) and `"vegas"`
+//! keeps 3/4 of the window, as the original Arizona Vegas did after a fast retransmit.
+//!
+//! Deviations from Linux, towards the paper and ns-2: diff divides by RTT (Linux divides
+//! by BaseRTT, which overstates the backlog by RTT/BaseRTT); slow start doubles every
+//! other RTT (Linux grows on every ACK between its per-RTT checks, which overshoots by
+//! up to a window and leaves a standing queue that later flows mistake for their
+//! BaseRTT). Vegas is switched off outside the Open state and re-armed when it returns
+//! (Linux `tcp_vegas_state`).
+//!
+//! Validation: unit tests below (increase/hold/decrease around α and β, the γ exit,
+//! BaseRTT tracking, the two loss reductions); end to end, the bottleneck backlog stays
+//! between α and β (tests/cc_vegas.rs).
+
+use serde::Deserialize;
+
+use super::{reno_ssthresh, AckSample, CaEvent, CongestionControl};
+use crate::time::SimTime;
+use crate::transport::tcp::tcb::{CaState, Tcb};
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum LossReduction {
+    /// ssthresh = max(FlightSize/2, 2): Linux and ns-2.
+    Reno,
+    /// ssthresh = 3/4 of cwnd: the original Vegas.
+    Vegas,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct VegasConfig {
+    pub alpha: u32,
+    pub beta: u32,
+    pub gamma: u32,
+    pub loss_reduction: LossReduction,
+}
+
+impl Default for VegasConfig {
+    fn default() -> Self {
+        VegasConfig {
+            alpha: 2,
+            beta: 4,
+            gamma: 1,
+            loss_reduction: LossReduction::Reno,
+        }
+    }
+}
+
+impl VegasConfig {
+    pub fn check(&self) -> Result<(), (String, String)> {
+        if self.alpha > self.beta {
+            return Err((
+                "alpha".into(),
+                format!(
+                    "{} is larger than beta ({}); need alpha ≤ beta",
+                    self.alpha, self.beta
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Vegas {
+    cfg: VegasConfig,
+    /// Smallest RTT ever seen.
+    base_rtt: SimTime,
+    /// Smallest RTT in the current RTT.
+    min_rtt: SimTime,
+    /// Samples in the current RTT.
+    cnt_rtt: u32,
+    /// snd_nxt when the current RTT began.
+    beg_snd_nxt: u64,
+    enabled: bool,
+    /// Slow start grows in alternate RTTs: true in a growing one.
+    ss_growing: bool,
+}
+
+impl Vegas {
+    pub fn new(cfg: VegasConfig) -> Self {
+        Vegas {
+            cfg,
+            base_rtt: SimTime::MAX,
+            min_rtt: SimTime::MAX,
+            cnt_rtt: 0,
+            beg_snd_nxt: 0,
+            enabled: true,
+            ss_growing: true,
+        }
+    }
+
+    fn start_rtt(&mut self, tcb: &Tcb) {
+        self.beg_snd_nxt = tcb.snd_nxt;
+        self.cnt_rtt = 0;
+        self.min_rtt = SimTime::MAX;
+    }
+
+    /// Eq. (2): diff in packets (as a real number).
+    fn diff(&self, cwnd: u32, rtt: SimTime) -> f64 {
+        let (rtt, base) = (rtt.as_nanos() as f64, self.base_rtt.as_nanos() as f64);
+        cwnd as f64 * (rtt - base) / rtt
+    }
+
+    fn reno(tcb: &mut Tcb, acked: u32) {
+        super::Reno.cong_avoid(tcb, SimTime::ZERO, acked);
+    }
+}
+
+impl CongestionControl for Vegas {
+    fn name(&self) -> &'static str {
+        "vegas"
+    }
+
+    fn ssthresh(&mut self, tcb: &Tcb, _now: SimTime) -> u32 {
+        match self.cfg.loss_reduction {
+            LossReduction::Reno => reno_ssthresh(tcb),
+            LossReduction::Vegas => (tcb.cwnd * 3 / 4).max(2),
+        }
+    }
+
+    fn pkts_acked(&mut self, _tcb: &Tcb, _now: SimTime, sample: &AckSample) {
+        if let Some(rtt) = sample.rtt {
+            // Linux adds 1 µs so that a zero RTT still counts as a sample.
+            let rtt = rtt.max(SimTime(1));
+            self.base_rtt = self.base_rtt.min(rtt);
+            self.min_rtt = self.min_rtt.min(rtt);
+            self.cnt_rtt += 1;
+        }
+    }
+
+    fn set_state(&mut self, tcb: &Tcb, _now: SimTime, new: CaState) {
+        if new == CaState::Open {
+            self.enabled = true;
+            self.start_rtt(tcb);
+        } else {
+            self.enabled = false;
+        }
+    }
+
+    fn cwnd_event(&mut self, tcb: &mut Tcb, _now: SimTime, event: CaEvent) {
+        if event == CaEvent::TxStart {
+            self.enabled = true;
+            self.start_rtt(tcb);
+        }
+    }
+
+    fn cong_avoid(&mut self, tcb: &mut Tcb, _now: SimTime, acked: u32) {
+        if !self.enabled {
+            Self::reno(tcb, acked);
+            return;
+        }
+        if tcb.snd_una <= self.beg_snd_nxt {
+            // Within an RTT: only slow start moves, in its growing RTTs.
+            if tcb.in_slow_start() && self.ss_growing {
+                tcb.slow_start(acked);
+            }
+            return;
+        }
+        // One RTT has passed: decide.
+        if self.cnt_rtt <= 2 {
+            Self::reno(tcb, acked);
+        } else {
+            let rtt = self.min_rtt;
+            let diff = self.diff(tcb.cwnd, rtt);
+            if tcb.in_slow_start() {
+                if diff > self.cfg.gamma as f64 {
+                    // Eq. (4): leave slow start at the window the path holds.
+                    let target = tcb.cwnd as u64 * self.base_rtt.as_nanos() / rtt.as_nanos();
+                    tcb.cwnd = tcb.cwnd.min(target as u32 + 1);
+                    tcb.ssthresh = tcb.cwnd.saturating_sub(1).max(2);
+                } else {
+                    self.ss_growing = !self.ss_growing;
+                    if self.ss_growing {
+                        tcb.slow_start(acked);
+                    }
+                }
+            } else if diff > self.cfg.beta as f64 {
+                tcb.cwnd -= 1;
+                tcb.ssthresh = tcb.ssthresh.min(tcb.cwnd.saturating_sub(1)).max(2);
+            } else if diff < self.cfg.alpha as f64 {
+                tcb.cwnd += 1;
+            }
+            tcb.cwnd = tcb.cwnd.clamp(2, tcb.cwnd_clamp);
+        }
+        self.start_rtt(tcb);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: u64 = 1_000_000;
+
+    /// A Vegas flow in congestion avoidance with cwnd `w`, BaseRTT 100 ms, at the
+    /// start of an RTT (snd_nxt = 1000 segments of 1000 B).
+    fn setup(w: u32, cfg: VegasConfig) -> (Vegas, Tcb) {
+        let mut v = Vegas::new(cfg);
+        let mut t = Tcb::new(1000, w);
+        t.ssthresh = 2; // not in slow start
+        t.snd_una = 900_000;
+        t.snd_nxt = 1_000_000;
+        v.base_rtt = SimTime(100 * MS);
+        v.start_rtt(&t);
+        (v, t)
+    }
+
+    /// Feeds three RTT samples of `rtt_ms`, then an ACK past the RTT boundary.
+    fn one_rtt(v: &mut Vegas, t: &mut Tcb, rtt_ms: u64) {
+        for _ in 0..3 {
+            let s = AckSample {
+                acked: 1,
+                rtt: Some(SimTime(rtt_ms * MS)),
+                in_flight: t.cwnd,
+            };
+            v.pkts_acked(t, SimTime::ZERO, &s);
+        }
+        t.snd_una = 1_001_000;
+        v.cong_avoid(t, SimTime::ZERO, 1);
+    }
+
+    fn cfg(alpha: u32, beta: u32) -> VegasConfig {
+        VegasConfig {
+            alpha,
+            beta,
+            ..VegasConfig::default()
+        }
+    }
+
+    #[test]
+    fn below_alpha_the_window_grows_by_one() {
+        // cwnd 20, RTT 105 ms: diff = 20·5/105 = 0.95 < α = 1 → 21.
+        let (mut v, mut t) = setup(20, cfg(1, 3));
+        one_rtt(&mut v, &mut t, 105);
+        assert_eq!(t.cwnd, 21);
+    }
+
+    #[test]
+    fn between_alpha_and_beta_the_window_holds() {
+        // RTT 110 ms: diff = 20·10/110 = 1.82 ∈ [1, 3] → 20.
+        let (mut v, mut t) = setup(20, cfg(1, 3));
+        one_rtt(&mut v, &mut t, 110);
+        assert_eq!(t.cwnd, 20);
+    }
+
+    #[test]
+    fn above_beta_the_window_shrinks_by_one() {
+        // RTT 125 ms: diff = 20·25/125 = 4 > β = 3 → 19.
+        let (mut v, mut t) = setup(20, cfg(1, 3));
+        one_rtt(&mut v, &mut t, 125);
+        assert_eq!(t.cwnd, 19);
+    }
+
+    #[test]
+    fn base_rtt_is_the_minimum_ever_seen() {
+        let (mut v, mut t) = setup(20, VegasConfig::default());
+        v.base_rtt = SimTime::MAX;
+        one_rtt(&mut v, &mut t, 90);
+        one_rtt(&mut v, &mut t, 120);
+        assert_eq!(v.base_rtt, SimTime(90 * MS));
+    }
+
+    #[test]
+    fn slow_start_ends_when_diff_exceeds_gamma() {
+        // cwnd 32 in slow start, RTT 125 ms: diff = 32·25/125 = 6.4 > γ = 1;
+        // target = 32·100/125 = 25.6 → 25; cwnd = min(32, 26) = 26, ssthresh 25.
+        let (mut v, mut t) = setup(32, VegasConfig::default());
+        t.ssthresh = u32::MAX / 2;
+        one_rtt(&mut v, &mut t, 125);
+        assert_eq!((t.cwnd, t.ssthresh), (26, 25));
+        assert!(!t.in_slow_start());
+    }
+
+    #[test]
+    fn slow_start_grows_in_alternate_rtts() {
+        // RTT = BaseRTT (diff 0, never exits). A window-limited sender: after each
+        // ACK snd_nxt = snd_una + cwnd. The window at the end of each RTT doubles
+        // in one RTT and holds in the next (8, 8, 16, 16, 32).
+        let (mut v, mut t) = setup(4, VegasConfig::default());
+        t.ssthresh = u32::MAX / 2;
+        t.snd_una = 1_000_000;
+        t.snd_nxt = t.snd_una + 4_000;
+        v.start_rtt(&t);
+        let mut at_boundaries = Vec::new();
+        for _ in 0..200 {
+            let (before, cwnd) = (v.beg_snd_nxt, t.cwnd);
+            t.snd_una += 1000;
+            let s = AckSample {
+                acked: 1,
+                rtt: Some(SimTime(100 * MS)),
+                in_flight: t.cwnd,
+            };
+            v.pkts_acked(&t, SimTime::ZERO, &s);
+            v.cong_avoid(&mut t, SimTime::ZERO, 1);
+            t.snd_nxt = t.snd_una + t.cwnd as u64 * 1000;
+            if v.beg_snd_nxt != before {
+                at_boundaries.push(cwnd);
+            }
+        }
+        assert_eq!(at_boundaries[..5], [8, 8, 16, 16, 32]);
+    }
+
+    #[test]
+    fn few_samples_fall_back_to_reno() {
+        // Two samples only: Reno's additive increase (cwnd_cnt grows by 1).
+        let (mut v, mut t) = setup(20, cfg(1, 3));
+        let s = AckSample {
+            acked: 1,
+            rtt: Some(SimTime(125 * MS)),
+            in_flight: 20,
+        };
+        v.pkts_acked(&t, SimTime::ZERO, &s);
+        v.pkts_acked(&t, SimTime::ZERO, &s);
+        t.snd_una = 1_001_000;
+        v.cong_avoid(&mut t, SimTime::ZERO, 1);
+        assert_eq!((t.cwnd, t.cwnd_cnt), (20, 1));
+    }
+
+    #[test]
+    fn loss_halves_or_keeps_three_quarters() {
+        let (mut v, mut t) = setup(40, VegasConfig::default());
+        t.snd_una = 0;
+        t.snd_nxt = 40_000;
+        assert_eq!(v.ssthresh(&t, SimTime::ZERO), 20);
+        let mut orig = Vegas::new(VegasConfig {
+            loss_reduction: LossReduction::Vegas,
+            ..VegasConfig::default()
+        });
+        assert_eq!(orig.ssthresh(&t, SimTime::ZERO), 30);
+    }
+
+    #[test]
+    fn outside_open_state_vegas_is_reno() {
+        let (mut v, mut t) = setup(20, cfg(1, 3));
+        v.set_state(&t, SimTime::ZERO, CaState::Loss);
+        one_rtt(&mut v, &mut t, 125); // would shrink if Vegas were on
+        assert_eq!((t.cwnd, t.cwnd_cnt), (20, 1));
+    }
+
+    #[test]
+    fn alpha_above_beta_is_rejected() {
+        assert!(cfg(4, 2).check().is_err());
+        assert!(cfg(2, 2).check().is_ok());
+    }
+}
