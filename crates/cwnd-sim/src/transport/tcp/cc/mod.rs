@@ -29,9 +29,13 @@
 
 mod reno;
 mod vegas;
+mod veno;
+mod westwood;
 
 pub use reno::Reno;
 pub use vegas::{Vegas, VegasConfig};
+pub use veno::{Veno, VenoConfig};
+pub use westwood::Westwood;
 
 use super::tcb::{CaState, Tcb};
 use crate::scenario::cc_spec::{parse_params, CcSpec};
@@ -134,7 +138,14 @@ pub fn reno_ssthresh(tcb: &Tcb) -> u32 {
 
 /// Congestion-control names accepted in scenario files. "tahoe" and "newreno"
 /// are Reno's AIMD with that loss recovery (see `Recovery::default_for`).
-pub const KNOWN: &[&str] = &["reno", "newreno", "tahoe", "vegas"];
+pub const KNOWN: &[&str] = &[
+    "reno",
+    "newreno",
+    "tahoe",
+    "vegas",
+    "westwood",
+    "westwood_plus",
+];
 
 /// Builds the controller a scenario names, with its parameters. The error is
 /// (parameter path relative to the `cc` table, message).
@@ -148,6 +159,18 @@ pub fn build(spec: &CcSpec) -> Result<Box<dyn CongestionControl>, (String, Strin
             let cfg: VegasConfig = parse_params(&spec.params)?;
             cfg.check()?;
             Ok(Box::new(Vegas::new(cfg)))
+        }
+        "veno" => Ok(Box::new(Veno::new(parse_params::<VenoConfig>(
+            &spec.params,
+        )?))),
+        "westwood" | "westwood_plus" => {
+            parse_params::<NoParams>(&spec.params)?;
+            let sampling = if spec.name == "westwood" {
+                westwood::Sampling::PerAck
+            } else {
+                westwood::Sampling::PerRtt
+            };
+            Ok(Box::new(Westwood::new(sampling)))
         }
         other => Err((
             String::new(),
