@@ -27,11 +27,13 @@
 //! indirect call per ACK costs nothing measurable beside the rest of the ACK path,
 //! and it keeps each variant in its own file without a central match per hook.
 
+mod cubic;
 mod reno;
 mod vegas;
 mod veno;
 mod westwood;
 
+pub use cubic::{Cubic, CubicConfig};
 pub use reno::Reno;
 pub use vegas::{Vegas, VegasConfig};
 pub use veno::{Veno, VenoConfig};
@@ -159,6 +161,11 @@ pub fn build(spec: &CcSpec) -> Result<Box<dyn CongestionControl>, (String, Strin
             let cfg: VegasConfig = parse_params(&spec.params)?;
             cfg.check()?;
             Ok(Box::new(Vegas::new(cfg)))
+        }
+        "cubic" => {
+            let cfg: CubicConfig = parse_params(&spec.params)?;
+            cfg.check()?;
+            Ok(Box::new(Cubic::new(cfg)))
         }
         "veno" => Ok(Box::new(Veno::new(parse_params::<VenoConfig>(
             &spec.params,
