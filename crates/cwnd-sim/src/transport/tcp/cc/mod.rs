@@ -27,14 +27,22 @@
 //! indirect call per ACK costs nothing measurable beside the rest of the ACK path,
 //! and it keeps each variant in its own file without a central match per hook.
 
+mod bic;
 mod cubic;
+mod highspeed;
+mod hybla;
 mod reno;
+mod scalable;
 mod vegas;
 mod veno;
 mod westwood;
 
+pub use bic::Bic;
 pub use cubic::{Cubic, CubicConfig};
+pub use highspeed::HighSpeed;
+pub use hybla::{Hybla, HyblaConfig};
 pub use reno::Reno;
+pub use scalable::Scalable;
 pub use vegas::{Vegas, VegasConfig};
 pub use veno::{Veno, VenoConfig};
 pub use westwood::Westwood;
@@ -167,6 +175,21 @@ pub fn build(spec: &CcSpec) -> Result<Box<dyn CongestionControl>, (String, Strin
             cfg.check()?;
             Ok(Box::new(Cubic::new(cfg)))
         }
+        "bic" => {
+            parse_params::<NoParams>(&spec.params)?;
+            Ok(Box::new(Bic::default()))
+        }
+        "highspeed" => {
+            parse_params::<NoParams>(&spec.params)?;
+            Ok(Box::new(HighSpeed))
+        }
+        "scalable" => {
+            parse_params::<NoParams>(&spec.params)?;
+            Ok(Box::new(Scalable))
+        }
+        "hybla" => Ok(Box::new(Hybla::new(parse_params::<HyblaConfig>(
+            &spec.params,
+        )?))),
         "veno" => Ok(Box::new(Veno::new(parse_params::<VenoConfig>(
             &spec.params,
         )?))),
