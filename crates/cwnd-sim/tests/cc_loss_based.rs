@@ -6,26 +6,47 @@ use common::{goodput_between, run, single_path};
 
 const CAPACITY: f64 = 10e6 * 1460.0 / 1500.0;
 
+const ALL: [&str; 12] = [
+    "tahoe",
+    "reno",
+    "newreno",
+    "vegas",
+    "westwood",
+    "westwood_plus",
+    "veno",
+    "cubic",
+    "bic",
+    "highspeed",
+    "scalable",
+    "hybla",
+];
+
 #[test]
-fn every_variant_fills_a_clean_path() {
-    // 10 Mb/s, 50 ms RTT, a 1-BDP queue; goodput over 10–60 s after headers.
-    // (Tahoe is left out: falling back to one segment after every loss, it gets
-    // 9.13 Mb/s, 94 %, here — the behaviour that fast recovery was invented for.)
-    for cc in [
-        "reno",
-        "newreno",
-        "vegas",
-        "westwood",
-        "westwood_plus",
-        "veno",
-        "cubic",
-        "bic",
-        "highspeed",
-        "scalable",
-        "hybla",
-    ] {
-        let s = single_path("10Mbps", 24.0, 42, 60, &format!("cc = \"{cc}\""), "");
-        let r = run(&s, 1);
+fn every_variant_fills_a_lossless_path() {
+    // 10 Mb/s, 50 ms RTT; a 60-segment receive window (BDP ≈ 42) and a 100-packet
+    // queue: no packet is ever lost, so every variant must keep the link busy.
+    for cc in ALL {
+        let flow = format!("cc = \"{cc}\"\ntcp = {{ rwnd = \"{}B\" }}", 60 * 1460);
+        let r = run(&single_path("10Mbps", 24.0, 100, 30, &flow, ""), 1);
+        assert_eq!(r.flows[0].summary.drops_queue, 0, "{cc}");
+        let g = goodput_between(&r, &r.flows[0], 5.0, 30.0);
+        assert!(g >= 0.95 * CAPACITY, "{cc}: {:.3} Mb/s", g / 1e6);
+    }
+}
+
+#[test]
+fn variants_fill_a_path_whose_queue_overflows() {
+    // The same path with a 1-BDP DropTail queue and no window limit: each variant
+    // now finds the capacity by overflowing the queue. Goodput over 10–60 s.
+    // Left out, with what they get: Tahoe (9.13 Mb/s, 94 %: back to one segment
+    // after every loss) and BIC (8.25 Mb/s, 85 %): β = 0.8 leaves ~16 losses per
+    // overshoot, NewReno repairs one per RTT, the RTO fires first, and the timeout
+    // resets BIC's W_max (Linux), so the cycle repeats; with SACK it would not.
+    for cc in ALL.iter().filter(|cc| !["tahoe", "bic"].contains(cc)) {
+        let r = run(
+            &single_path("10Mbps", 24.0, 42, 60, &format!("cc = \"{cc}\""), ""),
+            1,
+        );
         let g = goodput_between(&r, &r.flows[0], 10.0, 60.0);
         println!("{cc}: {:.3} Mb/s", g / 1e6);
         assert!(g >= 0.95 * CAPACITY, "{cc}: {:.3} Mb/s", g / 1e6);
