@@ -28,6 +28,7 @@
 //! and it keeps each variant in its own file without a central match per hook.
 
 mod bic;
+mod compound;
 mod cubic;
 mod highspeed;
 mod hybla;
@@ -38,6 +39,7 @@ mod veno;
 mod westwood;
 
 pub use bic::Bic;
+pub use compound::{Compound, CompoundConfig};
 pub use cubic::{Cubic, CubicConfig};
 pub use highspeed::HighSpeed;
 pub use hybla::{Hybla, HyblaConfig};
@@ -179,6 +181,9 @@ pub fn build(spec: &CcSpec) -> Result<Box<dyn CongestionControl>, (String, Strin
             parse_params::<NoParams>(&spec.params)?;
             Ok(Box::new(Bic::default()))
         }
+        "compound" => Ok(Box::new(Compound::new(parse_params::<CompoundConfig>(
+            &spec.params,
+        )?))),
         "highspeed" => {
             parse_params::<NoParams>(&spec.params)?;
             Ok(Box::new(HighSpeed))
