@@ -6,7 +6,7 @@ use common::{goodput_between, run, single_path};
 
 const CAPACITY: f64 = 10e6 * 1460.0 / 1500.0;
 
-const ALL: [&str; 12] = [
+const ALL: [&str; 13] = [
     "tahoe",
     "reno",
     "newreno",
@@ -16,6 +16,7 @@ const ALL: [&str; 12] = [
     "veno",
     "cubic",
     "bic",
+    "compound",
     "highspeed",
     "scalable",
     "hybla",
