@@ -1,7 +1,15 @@
+//! Prints a scenario's per-flow summary and a decimated cwnd/sequence trace:
+//! `cargo run --release -p cwnd-sim --example debug_run -- SCENARIO.toml [SEED]`.
+
 fn main() {
-    let path = std::env::args().nth(1).unwrap();
-    let text = std::fs::read_to_string(path).unwrap();
-    let r = cwnd_sim::scenario::run_toml(&text, 1).unwrap();
+    let path = std::env::args()
+        .nth(1)
+        .expect("usage: debug_run SCENARIO.toml [SEED]");
+    let seed = std::env::args()
+        .nth(2)
+        .map_or(1, |s| s.parse().expect("seed"));
+    let text = std::fs::read_to_string(path).expect("readable scenario");
+    let r = cwnd_sim::scenario::run_toml(&text, seed).unwrap_or_else(|e| panic!("{e}"));
     for f in &r.flows {
         let s = &f.summary;
         println!(

@@ -29,6 +29,52 @@ pub struct TcpData {
     pub retransmission: bool,
 }
 
+/// Most SACK blocks an ACK carries (RFC 2018 §3: 4 fit in the 40 option bytes, 3
+/// when the timestamps option is also present).
+pub const MAX_SACK_BLOCKS: usize = 4;
+
+/// The SACK option of an ACK (RFC 2018): byte ranges [start, end) received out of
+/// order. The first block may be a D-SACK block (RFC 2883) reporting a duplicate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackBlocks {
+    blocks: [(u64, u64); MAX_SACK_BLOCKS],
+    len: u8,
+}
+
+impl SackBlocks {
+    /// Appends a block if there is room; returns false when full.
+    pub fn push(&mut self, start: u64, end: u64) -> bool {
+        if self.len as usize == MAX_SACK_BLOCKS {
+            return false;
+        }
+        self.blocks[self.len as usize] = (start, end);
+        self.len += 1;
+        true
+    }
+
+    pub fn as_slice(&self) -> &[(u64, u64)] {
+        &self.blocks[..self.len as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes the option takes in the TCP header: kind and length (2 B) plus 8 B per
+    /// block, padded to a multiple of 4 with NOPs (RFC 2018 §3).
+    pub fn option_bytes(&self) -> u32 {
+        if self.len == 0 {
+            0
+        } else {
+            (2 + 8 * self.len as u32).div_ceil(4) * 4
+        }
+    }
+}
+
 /// A pure ACK from the receiver to the sender.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TcpAck {
@@ -38,6 +84,8 @@ pub struct TcpAck {
     pub window: u64,
     /// TSecr (RFC 7323): the TSval echoed back, when timestamps are on.
     pub ts_ecr: Option<SimTime>,
+    /// SACK blocks, when SACK is on (empty otherwise).
+    pub sack: SackBlocks,
 }
 
 /// What a packet carries.
@@ -68,6 +116,26 @@ pub struct Packet {
     /// When the transport agent emitted it.
     pub created: SimTime,
     pub payload: Payload,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sack_option_sizes_follow_rfc_2018() {
+        // 2 + 8n bytes padded to 4: 1 block 12 B, 2 blocks 20 B, 3 blocks 28 B, 4 → 36 B.
+        let mut s = SackBlocks::default();
+        assert_eq!(s.option_bytes(), 0);
+        let sizes: Vec<u32> = (0..4)
+            .map(|i| {
+                s.push(i * 10, i * 10 + 5);
+                s.option_bytes()
+            })
+            .collect();
+        assert_eq!(sizes, vec![12, 20, 28, 36]);
+        assert!(!s.push(100, 200));
+    }
 }
 
 impl Packet {

@@ -337,7 +337,8 @@ impl World {
             let flow = &self.flows[f as usize];
             (flow.dst, flow.src, flow.header_bytes())
         };
-        let packet = self.new_packet(now, f, src, dst, header, Payload::TcpAck(ack));
+        let size = header + ack.sack.option_bytes();
+        let packet = self.new_packet(now, f, src, dst, size, Payload::TcpAck(ack));
         self.forward(now, src, packet);
     }
 

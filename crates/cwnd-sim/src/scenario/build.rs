@@ -165,6 +165,8 @@ fn tcp_flow(spec: &Scenario, i: usize, f: &FlowSpec, src: NodeId, dst: NodeId) -
         Some(RecoverySpec::Tahoe) => Recovery::Tahoe,
         Some(RecoverySpec::Reno) => Recovery::Reno,
         Some(RecoverySpec::Newreno) => Recovery::NewReno,
+        Some(RecoverySpec::Sack) => Recovery::Sack,
+        None if t.sack => Recovery::Sack,
         None => Recovery::default_for(&f.cc.name),
     };
     let app_bytes = match &f.app {
@@ -182,6 +184,8 @@ fn tcp_flow(spec: &Scenario, i: usize, f: &FlowSpec, src: NodeId, dst: NodeId) -
         abc_limit: t.abc_limit,
         recovery,
         timestamps: t.timestamps,
+        sack: t.sack,
+        dsack_undo: t.dsack_undo,
         rto: RtoConfig {
             initial: t.rto.initial.0,
             min: t.rto.min.0,
@@ -198,6 +202,9 @@ fn tcp_flow(spec: &Scenario, i: usize, f: &FlowSpec, src: NodeId, dst: NodeId) -
             every: t.delayed_ack_every,
         }),
         mss,
+        sack: t.sack,
+        dsack: t.dsack,
+        timestamps: t.timestamps,
     };
     Flow::new(
         spec.flow_name(i),

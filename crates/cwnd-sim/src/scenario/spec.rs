@@ -176,6 +176,8 @@ pub enum RecoverySpec {
     Tahoe,
     Reno,
     Newreno,
+    /// RFC 6675; needs `tcp.sack = true`.
+    Sack,
 }
 
 /// What the application sends: `{ kind = "bulk" }` (infinite backlog, the
@@ -214,6 +216,14 @@ pub struct TcpSpec {
     pub abc_limit: u32,
     /// RFC 7323 timestamps (12 B per segment; RTT from echoed TSval).
     pub timestamps: bool,
+    /// SACK (RFC 2018): the receiver reports out-of-order blocks and the sender
+    /// recovers with RFC 6675 unless `recovery` says otherwise.
+    pub sack: bool,
+    /// The receiver reports duplicate segments with D-SACK (RFC 2883).
+    pub dsack: bool,
+    /// Undo a window reduction when D-SACKs show it was spurious (RFC 3708);
+    /// needs `sack` and `dsack`.
+    pub dsack_undo: bool,
     /// Delayed ACKs at the receiver (RFC 1122/5681).
     pub delayed_ack: bool,
     /// Longest delay of an ACK (default 200 ms).
@@ -232,6 +242,9 @@ impl Default for TcpSpec {
             dupthresh: 3,
             abc_limit: 1,
             timestamps: false,
+            sack: false,
+            dsack: false,
+            dsack_undo: false,
             delayed_ack: false,
             delayed_ack_timeout: Duration(crate::time::SimTime::from_millis(200)),
             delayed_ack_every: 2,

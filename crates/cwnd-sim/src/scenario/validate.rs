@@ -378,6 +378,24 @@ impl Scenario {
                 format!("{} B is smaller than one segment ({} B)", t.rwnd.0, t.mss.0),
             ));
         }
+        if self.flows[i].recovery == Some(super::spec::RecoverySpec::Sack) && !t.sack {
+            return Err(ScenarioError::new(
+                format!("flows[{i}].recovery"),
+                "\"sack\" needs SACK blocks; set tcp.sack = true",
+            ));
+        }
+        if t.dsack_undo && !(t.sack && t.dsack) {
+            return Err(ScenarioError::new(
+                at("dsack_undo"),
+                "needs D-SACK reports; set tcp.sack = true and tcp.dsack = true",
+            ));
+        }
+        if t.dsack && !t.sack {
+            return Err(ScenarioError::new(
+                at("dsack"),
+                "D-SACK needs tcp.sack = true",
+            ));
+        }
         if t.delayed_ack_every == 0 {
             return Err(ScenarioError::new(
                 at("delayed_ack_every"),

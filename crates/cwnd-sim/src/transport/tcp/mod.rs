@@ -5,6 +5,7 @@ pub mod cc;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;
+mod sack;
 pub mod sender;
 pub mod tcb;
 

@@ -12,8 +12,13 @@
 //!   which requires an unchanged window, exact.)
 //! * Timestamps (RFC 7323 §4.3): TS.Recent is taken from a segment that covers
 //!   Last.ACK.sent; every ACK echoes it.
+//! * SACK (RFC 2018 §4), when enabled: the first block holds the segment that
+//!   triggered the ACK, then the other out-of-order blocks, most recently changed
+//!   first; at most 4 blocks, 3 with timestamps. D-SACK (RFC 2883 §4), when enabled:
+//!   a segment that repeats data already received is reported in a first block of
+//!   its own (followed by the SACK block containing it, if any).
 
-use crate::packet::{TcpAck, TcpData};
+use crate::packet::{SackBlocks, TcpAck, TcpData, MAX_SACK_BLOCKS};
 use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +33,10 @@ pub struct ReceiverConfig {
     pub buffer: u64,
     pub delayed_ack: Option<DelayedAck>,
     pub mss: u32,
+    pub sack: bool,
+    pub dsack: bool,
+    /// Timestamps are on: one SACK block less fits.
+    pub timestamps: bool,
 }
 
 /// Per-flow receiver counters.
@@ -48,6 +57,10 @@ pub struct TcpReceiver {
     rcv_nxt: u64,
     /// Received byte ranges beyond rcv_nxt, sorted and disjoint.
     out_of_order: Vec<(u64, u64)>,
+    /// For each out-of-order range, when it last changed (a counter), so that SACK
+    /// blocks are reported most recent first.
+    touched: Vec<u64>,
+    clock: u64,
     unacked_segments: u32,
     delack_deadline: SimTime,
     ts_recent: Option<SimTime>,
@@ -61,6 +74,8 @@ impl TcpReceiver {
             cfg,
             rcv_nxt: 0,
             out_of_order: Vec::new(),
+            touched: Vec::new(),
+            clock: 0,
             unacked_segments: 0,
             delack_deadline: SimTime::MAX,
             ts_recent: None,
@@ -90,14 +105,22 @@ impl TcpReceiver {
         }
         if end <= self.rcv_nxt {
             self.stats.duplicate_segments += 1;
-            return (Some(self.make_ack()), 0);
+            return (Some(self.make_ack(Some((start, end)))), 0);
         }
         if start > self.rcv_nxt {
             self.stats.out_of_order_segments += 1;
+            let duplicate = self
+                .out_of_order
+                .iter()
+                .any(|&(s, e)| s <= start && end <= e);
+            if duplicate {
+                self.stats.duplicate_segments += 1;
+                return (Some(self.make_ack(Some((start, end)))), 0);
+            }
             if end <= self.rcv_nxt + self.cfg.buffer {
                 self.insert_out_of_order(start, end);
             }
-            return (Some(self.make_ack()), 0);
+            return (Some(self.make_ack(None)), 0);
         }
         let filled_hole = !self.out_of_order.is_empty();
         let before = self.rcv_nxt;
@@ -116,7 +139,7 @@ impl TcpReceiver {
             }
         };
         if ack_now {
-            return (Some(self.make_ack()), delivered);
+            return (Some(self.make_ack(None)), delivered);
         }
         if self.delack_deadline == SimTime::MAX {
             if let Some(d) = self.cfg.delayed_ack {
@@ -131,10 +154,12 @@ impl TcpReceiver {
         if self.delack_deadline > now {
             return None;
         }
-        Some(self.make_ack())
+        Some(self.make_ack(None))
     }
 
-    fn make_ack(&mut self) -> TcpAck {
+    /// An ACK of everything in order, with SACK (and a D-SACK block for
+    /// `duplicate`, when enabled).
+    fn make_ack(&mut self, duplicate: Option<(u64, u64)>) -> TcpAck {
         self.unacked_segments = 0;
         self.delack_deadline = SimTime::MAX;
         self.last_ack_sent = self.rcv_nxt;
@@ -143,7 +168,33 @@ impl TcpReceiver {
             ack: self.rcv_nxt,
             window: self.cfg.buffer,
             ts_ecr: self.ts_recent,
+            sack: self.sack_blocks(duplicate),
         }
+    }
+
+    fn sack_blocks(&self, duplicate: Option<(u64, u64)>) -> SackBlocks {
+        let mut blocks = SackBlocks::default();
+        if !self.cfg.sack {
+            return blocks;
+        }
+        let max = if self.cfg.timestamps {
+            3
+        } else {
+            MAX_SACK_BLOCKS
+        };
+        if let Some(d) = duplicate.filter(|_| self.cfg.dsack) {
+            blocks.push(d.0, d.1);
+        }
+        let mut order: Vec<usize> = (0..self.out_of_order.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(self.touched[i]));
+        for i in order {
+            if blocks.len() == max {
+                break;
+            }
+            let (s, e) = self.out_of_order[i];
+            blocks.push(s, e);
+        }
+        blocks
     }
 
     fn insert_out_of_order(&mut self, start: u64, end: u64) {
@@ -155,7 +206,9 @@ impl TcpReceiver {
             e = e.max(self.out_of_order[j].1);
             j += 1;
         }
+        self.clock += 1;
         self.out_of_order.splice(i..j, [(s, e)]);
+        self.touched.splice(i..j, [self.clock]);
     }
 
     fn absorb_out_of_order(&mut self) {
@@ -168,6 +221,7 @@ impl TcpReceiver {
             absorbed += 1;
         }
         self.out_of_order.drain(..absorbed);
+        self.touched.drain(..absorbed);
     }
 }
 
@@ -192,7 +246,61 @@ mod tests {
                 every: 2,
             }),
             mss: 1000,
+            sack: true,
+            dsack: true,
+            timestamps: false,
         })
+    }
+
+    fn blocks(r: &mut TcpReceiver, s: TcpData) -> Vec<(u64, u64)> {
+        r.on_segment(SimTime::ZERO, &s)
+            .0
+            .unwrap()
+            .sack
+            .as_slice()
+            .to_vec()
+    }
+
+    #[test]
+    fn sack_blocks_put_the_latest_segment_first() {
+        // 0 arrives; 1 lost; 2, 3 arrive; 4 lost; 5 arrives: blocks [5], [2, 4).
+        let mut r = receiver(false);
+        assert!(blocks(&mut r, seg(0, 1000)).is_empty());
+        assert_eq!(blocks(&mut r, seg(2000, 1000)), vec![(2000, 3000)]);
+        assert_eq!(blocks(&mut r, seg(3000, 1000)), vec![(2000, 4000)]);
+        assert_eq!(
+            blocks(&mut r, seg(5000, 1000)),
+            vec![(5000, 6000), (2000, 4000)]
+        );
+        // Filling the first hole leaves one block.
+        assert_eq!(blocks(&mut r, seg(1000, 1000)), vec![(5000, 6000)]);
+    }
+
+    #[test]
+    fn at_most_four_blocks_or_three_with_timestamps() {
+        let mut r = receiver(false);
+        for k in 0..6 {
+            r.on_segment(SimTime::ZERO, &seg(2000 * k + 1000, 1000));
+        }
+        assert_eq!(blocks(&mut r, seg(13_000, 1000)).len(), 4);
+        r.cfg.timestamps = true;
+        assert_eq!(blocks(&mut r, seg(15_000, 1000)).len(), 3);
+    }
+
+    #[test]
+    fn dsack_reports_a_duplicate_first() {
+        let mut r = receiver(false);
+        r.on_segment(SimTime::ZERO, &seg(0, 2000));
+        r.on_segment(SimTime::ZERO, &seg(3000, 1000));
+        // A copy of [0, 1000) below rcv_nxt: D-SACK block, then the SACK block.
+        assert_eq!(blocks(&mut r, seg(0, 1000)), vec![(0, 1000), (3000, 4000)]);
+        // A copy of out-of-order data: D-SACK block, then its containing block.
+        assert_eq!(
+            blocks(&mut r, seg(3000, 1000)),
+            vec![(3000, 4000), (3000, 4000)]
+        );
+        r.cfg.dsack = false;
+        assert_eq!(blocks(&mut r, seg(0, 1000)), vec![(3000, 4000)]);
     }
 
     fn ack_of(r: &mut TcpReceiver, s: TcpData) -> Option<u64> {

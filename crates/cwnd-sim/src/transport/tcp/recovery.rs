@@ -47,6 +47,8 @@ pub enum Recovery {
     Tahoe,
     Reno,
     NewReno,
+    /// RFC 6675 SACK-based recovery (needs `tcp.sack`); see `sack.rs`.
+    Sack,
 }
 
 impl Recovery {
@@ -65,6 +67,7 @@ impl Recovery {
             Recovery::Tahoe => "tahoe",
             Recovery::Reno => "reno",
             Recovery::NewReno => "newreno",
+            Recovery::Sack => "sack",
         }
     }
 }
@@ -94,7 +97,8 @@ impl TcpSender {
         self.dupacks += 1;
         match self.tcb.ca_state {
             CaState::Open | CaState::Disorder => {
-                if self.dupacks < self.cfg.dupthresh {
+                let sack_lost = self.cfg.recovery == Recovery::Sack && self.head_is_lost();
+                if self.dupacks < self.cfg.dupthresh && !sack_lost {
                     self.set_ca_state(now, CaState::Disorder);
                     return;
                 }
@@ -104,14 +108,24 @@ impl TcpSender {
                 if self.recover.is_some_and(|r| self.tcb.snd_una <= r) {
                     return;
                 }
-                if self.dupacks == self.cfg.dupthresh {
+                // SACK: a hole whose retransmission is still in flight from the last
+                // episode is being repaired; it does not start a new one (Linux only
+                // enters recovery for lost segments not yet retransmitted).
+                let repairing = self.sent.front().is_some_and(|s| s.rexmit_in_recovery);
+                if self.cfg.recovery == Recovery::Sack && repairing {
+                    return;
+                }
+                if self.dupacks == self.cfg.dupthresh || sack_lost {
                     self.enter_fast_retransmit(now, out);
                 }
             }
             CaState::Recovery => {
                 // RFC 5681 §3.2 step 4: each further duplicate ACK means a segment
-                // has left the network; inflate cwnd and send if allowed.
-                self.tcb.cwnd += 1;
+                // has left the network; inflate cwnd and send if allowed. (SACK
+                // recovery counts pipe instead of inflating.)
+                if self.cfg.recovery != Recovery::Sack {
+                    self.tcb.cwnd += 1;
+                }
                 self.transmit(now, out);
             }
             CaState::Loss => {}
@@ -121,6 +135,7 @@ impl TcpSender {
     fn enter_fast_retransmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         self.stats.fast_retransmits += 1;
         self.recover = Some(self.high_water());
+        self.init_undo();
         match self.cfg.recovery {
             Recovery::Tahoe => {
                 self.set_ca_state(now, CaState::Loss);
@@ -134,6 +149,14 @@ impl TcpSender {
                 self.reduce_ssthresh(now);
                 self.tcb.cwnd = self.tcb.ssthresh + self.cfg.dupthresh;
                 self.partial_ack_seen = false;
+                self.retransmit_first_unacked(now, out);
+            }
+            Recovery::Sack => {
+                self.set_ca_state(now, CaState::Recovery);
+                self.reduce_ssthresh(now);
+                self.tcb.cwnd = self.tcb.ssthresh;
+                self.start_sack_recovery();
+                // RFC 6675 §5 (4.3): the first segment presumed lost goes at once.
                 self.retransmit_first_unacked(now, out);
             }
         }
@@ -153,6 +176,11 @@ impl TcpSender {
         match self.tcb.ca_state {
             CaState::Recovery => {
                 let full = self.recover.is_none_or(|r| ack >= r);
+                if self.cfg.recovery == Recovery::Sack && !full {
+                    // RFC 6675: a partial ACK just updates the scoreboard; the
+                    // sender's transmit() then sends by pipe.
+                    return true;
+                }
                 if self.cfg.recovery == Recovery::NewReno && !full {
                     // RFC 6582 step 5: partial ACK.
                     self.retransmit_first_unacked(now, out);
@@ -193,6 +221,7 @@ impl TcpSender {
         self.consecutive_timeouts += 1;
         self.set_ca_state(now, CaState::Loss);
         if first_expiry && !same_episode {
+            self.init_undo();
             self.reduce_ssthresh(now);
         }
         self.tcb.cwnd = 1;

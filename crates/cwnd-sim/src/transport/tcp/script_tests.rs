@@ -6,12 +6,17 @@ use super::recovery::Recovery;
 use super::rto::RtoConfig;
 use super::sender::{SenderConfig, TcpSender};
 use super::tcb::CaState;
-use crate::packet::{TcpAck, TcpData};
+use crate::packet::{SackBlocks, TcpAck, TcpData};
 use crate::time::SimTime;
 
 const MSS: u64 = 1000;
 
 fn sender(recovery: Recovery, initial_window: u32) -> TcpSender {
+    sender_with(recovery, initial_window, false)
+}
+
+fn sender_with(recovery: Recovery, initial_window: u32, dsack_undo: bool) -> TcpSender {
+    let sack = recovery == Recovery::Sack;
     let cfg = SenderConfig {
         mss: MSS as u32,
         initial_window,
@@ -19,6 +24,8 @@ fn sender(recovery: Recovery, initial_window: u32) -> TcpSender {
         abc_limit: 1,
         recovery,
         timestamps: false,
+        sack,
+        dsack_undo,
         rto: RtoConfig::default(),
         app_bytes: None,
     };
@@ -41,6 +48,7 @@ fn ack(s: &mut TcpSender, t: SimTime, seg: u64) -> Vec<TcpData> {
         ack: seg * MSS,
         window: u64::MAX,
         ts_ecr: None,
+        sack: SackBlocks::default(),
     };
     s.on_ack(t, &a, &mut out);
     out
@@ -189,4 +197,99 @@ fn reno_waits_for_the_timer_on_a_second_hole_in_the_same_window() {
     s.on_timer(ms(1200), &mut out);
     assert_eq!(segs(&out), vec![5]);
     assert_eq!(s.stats.timeouts, 1);
+}
+
+/// An ACK for `seg` segments carrying SACK blocks given in segments [start, end).
+fn sack_ack(s: &mut TcpSender, t: SimTime, seg: u64, blocks: &[(u64, u64)]) -> Vec<TcpData> {
+    let mut sack = SackBlocks::default();
+    for &(a, b) in blocks {
+        sack.push(a * MSS, b * MSS);
+    }
+    let mut out = Vec::new();
+    let a = TcpAck {
+        ack: seg * MSS,
+        window: u64::MAX,
+        ts_ecr: None,
+        sack,
+    };
+    s.on_ack(t, &a, &mut out);
+    out
+}
+
+#[test]
+fn sack_recovery_repairs_every_hole_of_a_window_in_one_round_trip() {
+    // Segments 0..9 sent; 0, 3 and 6 lost. The receiver's duplicate ACKs carry SACK
+    // blocks (most recent first). Worked by hand with RFC 6675:
+    let mut s = sender(Recovery::Sack, 10);
+    start(&mut s);
+    let mut sent = Vec::new();
+    // From 1 and 2: two duplicates, no loss declared yet.
+    sent.extend(segs(&sack_ack(&mut s, ms(100), 0, &[(1, 2)])));
+    sent.extend(segs(&sack_ack(&mut s, ms(101), 0, &[(1, 3)])));
+    assert!(sent.is_empty());
+    // From 4: third duplicate; 1, 2, 4 SACKed → 0 IsLost. ssthresh = cwnd = 10/2 = 5;
+    // 0 is retransmitted at once (pipe: 0 rexmit 1, 3, 5..9 = 7 > 5: nothing more).
+    assert_eq!(
+        segs(&sack_ack(&mut s, ms(102), 0, &[(4, 5), (1, 3)])),
+        vec![0]
+    );
+    assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (5, 5));
+    // From 5: pipe = 1 + 1 (3) + 4 (6..9) = 6: nothing.
+    assert!(sack_ack(&mut s, ms(103), 0, &[(4, 6), (1, 3)]).is_empty());
+    // From 7: 3 has 4, 5, 7 above → lost; pipe = 1 + 0 + 1 (6) + 2 (8, 9) = 4 → send 3.
+    assert_eq!(
+        segs(&sack_ack(&mut s, ms(104), 0, &[(7, 8), (4, 6), (1, 3)])),
+        vec![3]
+    );
+    // From 8: pipe = 1 + 1 + 1 (6) + 1 (9) = 4 → new segment 10.
+    assert_eq!(
+        segs(&sack_ack(&mut s, ms(105), 0, &[(7, 9), (4, 6), (1, 3)])),
+        vec![10]
+    );
+    // From 9: 6 now lost; pipe = 1 + 1 + 0 + 1 (10) = 3 → retransmit 6, then new 11.
+    assert_eq!(
+        segs(&sack_ack(&mut s, ms(106), 0, &[(7, 10), (4, 6), (1, 3)])),
+        vec![6, 11]
+    );
+    assert_eq!(s.stats.segments_retransmitted, 3);
+    assert_eq!(s.stats.fast_retransmits, 1);
+    // The retransmissions arrive: the cumulative ACK reaches RecoveryPoint (10).
+    sack_ack(&mut s, ms(200), 12, &[]);
+    assert_eq!((s.tcb.cwnd, s.tcb.ca_state), (5, CaState::Open));
+    assert_eq!(s.stats.timeouts, 0);
+}
+
+#[test]
+fn dsack_of_every_retransmission_undoes_the_reduction() {
+    // A reordered (not lost) segment 0 triggers a fast retransmit; then the original
+    // and the copy both arrive, and the receiver reports the copy with a D-SACK
+    // block below the cumulative ACK (RFC 2883 §4.2). RFC 3708: every
+    // retransmission of the episode was unnecessary → cwnd and ssthresh restored.
+    let mut s = sender_with(Recovery::Sack, 10, true);
+    start(&mut s);
+    sack_ack(&mut s, ms(100), 0, &[(1, 2)]);
+    sack_ack(&mut s, ms(101), 0, &[(1, 3)]);
+    sack_ack(&mut s, ms(102), 0, &[(1, 4)]);
+    assert_eq!((s.tcb.cwnd, s.tcb.ssthresh), (5, 5));
+    assert_eq!(s.tcb.prior_cwnd, 10);
+    sack_ack(&mut s, ms(110), 10, &[]); // the delayed original completes the window
+    sack_ack(&mut s, ms(150), 10, &[(0, 1)]); // D-SACK for the copy
+    assert_eq!(s.stats.spurious_undone, 1);
+    // Reno's undo_cwnd: max(cwnd, prior_cwnd) = 10; ssthresh back to its prior
+    // (infinite) value.
+    assert_eq!(s.tcb.cwnd, 10);
+    assert!(s.tcb.ssthresh > 1000);
+}
+
+#[test]
+fn a_real_loss_is_not_undone() {
+    // Same episode, but the retransmission was needed: no D-SACK ever comes.
+    let mut s = sender_with(Recovery::Sack, 10, true);
+    start(&mut s);
+    sack_ack(&mut s, ms(100), 0, &[(1, 2)]);
+    sack_ack(&mut s, ms(101), 0, &[(1, 3)]);
+    sack_ack(&mut s, ms(102), 0, &[(1, 4)]);
+    sack_ack(&mut s, ms(200), 10, &[]);
+    assert_eq!(s.stats.spurious_undone, 0);
+    assert_eq!(s.tcb.cwnd, 5);
 }

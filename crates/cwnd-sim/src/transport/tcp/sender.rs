@@ -34,6 +34,11 @@ pub struct SenderConfig {
     pub abc_limit: u32,
     pub recovery: Recovery,
     pub timestamps: bool,
+    /// Use the receiver's SACK blocks (RFC 2018 scoreboard).
+    pub sack: bool,
+    /// Undo a reduction when D-SACKs show every retransmission of the episode was
+    /// unnecessary (RFC 3708 detection, RFC 4015-style response).
+    pub dsack_undo: bool,
     pub rto: RtoConfig,
     /// Bytes the application will hand over in all (`None`: unlimited).
     pub app_bytes: Option<u64>,
@@ -52,6 +57,8 @@ pub struct SenderStats {
     pub fast_retransmits: u64,
     pub timeouts: u64,
     pub rtt_samples: u64,
+    /// Loss episodes found spurious by D-SACK and undone.
+    pub spurious_undone: u64,
     /// Sums for the means reported in the summary, in nanoseconds.
     pub rtt_sum_ns: u128,
     pub base_rto_sum_ns: u128,
@@ -65,6 +72,12 @@ pub(super) struct SentSegment {
     /// Time of the latest transmission.
     pub sent: SimTime,
     pub retransmitted: bool,
+    /// Reported received by a SACK block.
+    pub sacked: bool,
+    /// Deemed lost by the SACK scoreboard (RFC 6675 IsLost).
+    pub lost: bool,
+    /// Retransmitted during the current SACK recovery (RFC 6675 HighRxt).
+    pub rexmit_in_recovery: bool,
 }
 
 impl SentSegment {
@@ -90,6 +103,10 @@ pub struct TcpSender {
     pub(super) consecutive_timeouts: u32,
     /// NewReno: whether a partial ACK has already restarted the timer.
     pub(super) partial_ack_seen: bool,
+    /// snd_una when the current loss episode began (Linux `undo_marker`).
+    pub(super) undo_marker: Option<u64>,
+    /// Retransmissions of the episode not yet shown unnecessary by a D-SACK.
+    pub(super) undo_retrans: u32,
     peer_window: u64,
     /// Bytes the application has made available (grows up to `app_bytes`).
     app_limit: u64,
@@ -114,6 +131,8 @@ impl TcpSender {
             recover: None,
             consecutive_timeouts: 0,
             partial_ack_seen: false,
+            undo_marker: None,
+            undo_retrans: 0,
             peer_window: u64::MAX,
             rto_deadline: SimTime::MAX,
             finished_at: None,
@@ -155,10 +174,19 @@ impl TcpSender {
     /// Sends what the windows allow: new data, or after a timeout the segments
     /// between snd_nxt and high_water again (go-back-N).
     pub(super) fn transmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        if self.cfg.recovery == Recovery::Sack && self.tcb.ca_state == CaState::Recovery {
+            self.sack_transmit(now, out);
+            return;
+        }
         let mss = self.cfg.mss as u64;
         loop {
             let window = (self.tcb.cwnd as u64 * mss).min(self.peer_window);
             let seq = self.tcb.snd_nxt;
+            if let Some(s) = self.segment_at(seq).filter(|s| s.sacked) {
+                // Go-back-N skips what the receiver reported holding (RFC 6675 §5.1).
+                self.tcb.snd_nxt = s.seq + s.len as u64;
+                continue;
+            }
             let len = if seq < self.high_water {
                 self.segment_at(seq).map_or(0, |s| s.len as u64)
             } else {
@@ -177,7 +205,16 @@ impl TcpSender {
         }
     }
 
-    fn segment_at(&self, seq: u64) -> Option<&SentSegment> {
+    /// Length of the next new segment, if the application and the receive window
+    /// allow one.
+    pub(super) fn new_data_len(&self) -> Option<u32> {
+        let seq = self.high_water;
+        let len = (self.cfg.mss as u64).min(self.app_limit.saturating_sub(seq));
+        let fits = seq + len - self.tcb.snd_una <= self.peer_window;
+        (len > 0 && fits).then_some(len as u32)
+    }
+
+    pub(super) fn segment_at(&self, seq: u64) -> Option<&SentSegment> {
         let i = self.sent.partition_point(|s| s.end() <= seq);
         self.sent.get(i).filter(|s| s.seq == seq)
     }
@@ -196,6 +233,10 @@ impl TcpSender {
             if let Some(s) = self.sent.get_mut(i) {
                 s.sent = now;
                 s.retransmitted = true;
+                s.rexmit_in_recovery = true;
+            }
+            if self.undo_marker.is_some() {
+                self.undo_retrans += 1;
             }
             self.stats.segments_retransmitted += 1;
             self.stats.bytes_retransmitted += len as u64;
@@ -205,6 +246,9 @@ impl TcpSender {
                 len,
                 sent: now,
                 retransmitted: false,
+                sacked: false,
+                lost: false,
+                rexmit_in_recovery: false,
             });
             self.high_water = seq + len as u64;
         }
@@ -230,6 +274,9 @@ impl TcpSender {
         }
         let window_changed = ack.window != self.peer_window;
         self.peer_window = ack.window;
+        if self.cfg.sack && !ack.sack.is_empty() {
+            self.process_sack(now, ack);
+        }
         if ack.ack > self.tcb.snd_una {
             self.on_new_ack(now, ack, out);
         } else if ack.ack == self.tcb.snd_una
