@@ -118,6 +118,15 @@ pub struct Packet {
     pub payload: Payload,
 }
 
+impl Packet {
+    pub fn class(&self) -> PacketClass {
+        match self.payload {
+            Payload::TcpData(_) => PacketClass::Data,
+            Payload::TcpAck(_) => PacketClass::Ack,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,14 +144,5 @@ mod tests {
             .collect();
         assert_eq!(sizes, vec![12, 20, 28, 36]);
         assert!(!s.push(100, 200));
-    }
-}
-
-impl Packet {
-    pub fn class(&self) -> PacketClass {
-        match self.payload {
-            Payload::TcpData(_) => PacketClass::Data,
-            Payload::TcpAck(_) => PacketClass::Ack,
-        }
     }
 }
