@@ -117,6 +117,16 @@ impl Flow {
     }
 }
 
+/// A stage switched on by a flow event: when `flow` first sends data segment
+/// number `segment` (from 1), stage `stage` of link direction `link` starts.
+#[derive(Clone, Copy, Debug)]
+pub struct Trigger {
+    pub flow: FlowId,
+    pub segment: u64,
+    pub link: usize,
+    pub stage: usize,
+}
+
 /// Names of a link direction, for results.
 pub struct LinkInfo {
     pub name: String,
@@ -133,6 +143,7 @@ pub struct World {
     pub routes: RoutingTable,
     pub flows: Vec<Flow>,
     pub recorder: Recorder,
+    triggers: Vec<Trigger>,
     queue: EventQueue<Event>,
     next_uid: u64,
     /// Reused output buffer of the sender being served.
@@ -151,6 +162,7 @@ impl World {
         routes: RoutingTable,
         flows: Vec<Flow>,
         recorder: Recorder,
+        triggers: Vec<Trigger>,
     ) -> Self {
         let mut queue = EventQueue::new();
         for (i, f) in flows.iter().enumerate() {
@@ -172,6 +184,7 @@ impl World {
             routes,
             flows,
             recorder,
+            triggers,
             queue,
             next_uid: 0,
             data_out: Vec::with_capacity(64),
@@ -320,6 +333,9 @@ impl World {
         for seg in out.drain(..) {
             self.recorder
                 .on_segment_sent(f as usize, now, seg.seq, seg.len, seg.retransmission);
+            if !self.triggers.is_empty() && !seg.retransmission {
+                self.fire_triggers(now, f, seg.seq);
+            }
             let packet = self.new_packet(now, f, src, dst, header + seg.len, Payload::TcpData(seg));
             self.forward(now, src, packet);
         }
@@ -330,6 +346,31 @@ impl World {
         }
         let snap = flow.snapshot();
         self.recorder.on_change(f as usize, now, snap);
+    }
+
+    /// Switches on the stages waiting for this flow's segment starting at `seq`.
+    fn fire_triggers(&mut self, now: SimTime, f: FlowId, seq: u64) {
+        let mss = self.flows[f as usize].sender.tcb.mss as u64;
+        let segment = seq / mss + 1;
+        let mut i = 0;
+        while i < self.triggers.len() {
+            let t = self.triggers[i];
+            if t.flow != f || t.segment != segment {
+                i += 1;
+                continue;
+            }
+            self.triggers.swap_remove(i);
+            let link = &mut self.links[t.link];
+            if let Some((from, until, cuts)) = link.impairments.trigger(t.stage, now) {
+                if cuts {
+                    for lost in link.drop_in_flight(from, until) {
+                        self.flows[lost as usize].drops_impairment += 1;
+                    }
+                    // The head may have gone: re-arm the link's arrival event.
+                    self.schedule_link(t.link);
+                }
+            }
+        }
     }
 
     fn send_ack(&mut self, now: SimTime, f: FlowId, ack: TcpAck) {

@@ -15,7 +15,7 @@ use std::collections::VecDeque;
 
 use super::impair::{ImpairmentChain, PacketMeta, Verdict};
 use super::queue::{DropTail, QueueLimit, QueueTrace};
-use crate::packet::{NodeId, Packet};
+use crate::packet::{FlowId, NodeId, Packet};
 use crate::time::SimTime;
 use crate::timer::LazyTimer;
 
@@ -67,6 +67,9 @@ pub struct LinkDirection {
     /// The engine event for the head of `in_flight`.
     arrival_timer: LazyTimer,
     pub impairments: ImpairmentChain,
+    /// Packets held back by exact reordering: (packet, later packets of its flow
+    /// still to pass before it).
+    held: Vec<(Packet, u64)>,
     pub stats: LinkStats,
 }
 
@@ -81,6 +84,7 @@ impl LinkDirection {
             in_flight: VecDeque::new(),
             arrival_timer: LazyTimer::default(),
             impairments: ImpairmentChain::default(),
+            held: Vec::new(),
             stats: LinkStats::default(),
         }
     }
@@ -126,17 +130,52 @@ impl LinkDirection {
                 self.stats.drops_impairment += 1;
                 return SendOutcome::DroppedImpairment;
             }
-            Verdict::Pass { extra } => extra,
+            Verdict::After(n) => {
+                self.held.push((packet, n));
+                return SendOutcome::Accepted;
+            }
+            Verdict::Pass { extra, hold } => {
+                if hold {
+                    // The link layer keeps retrying this packet: the ones behind wait.
+                    self.busy_until = end + extra;
+                }
+                extra
+            }
         };
         let arrival = end + self.params.delay + extra;
-        // Keep the list sorted by arrival; equal arrivals keep sending order.
+        let flow = packet.flow;
+        self.insert_in_flight(arrival, packet);
+        if !self.held.is_empty() {
+            self.release_held(flow, arrival);
+        }
+        SendOutcome::Accepted
+    }
+
+    /// Keeps the in-flight list sorted by arrival; equal arrivals keep sending order.
+    fn insert_in_flight(&mut self, arrival: SimTime, packet: Packet) {
         let pos = if self.in_flight.back().is_none_or(|b| b.arrival <= arrival) {
             self.in_flight.len()
         } else {
             self.in_flight.partition_point(|f| f.arrival <= arrival)
         };
         self.in_flight.insert(pos, InFlight { arrival, packet });
-        SendOutcome::Accepted
+    }
+
+    /// Another packet of `flow` will arrive at `arrival`: held packets of the flow
+    /// waiting for it follow it 1 ns later.
+    fn release_held(&mut self, flow: FlowId, arrival: SimTime) {
+        let mut i = 0;
+        while i < self.held.len() {
+            if self.held[i].0.flow == flow {
+                self.held[i].1 -= 1;
+                if self.held[i].1 == 0 {
+                    let (packet, _) = self.held.swap_remove(i);
+                    self.insert_in_flight(arrival + SimTime(1), packet);
+                    continue;
+                }
+            }
+            i += 1;
+        }
     }
 
     /// If the head of the in-flight list needs an arrival event earlier than the
@@ -160,6 +199,22 @@ impl LinkDirection {
         } else {
             None
         }
+    }
+
+    /// Loses the packets in flight whose arrival falls in [from, until) — the link
+    /// went down under them. Returns the flows of the lost packets (rare: only when
+    /// an outage is triggered).
+    pub fn drop_in_flight(&mut self, from: SimTime, until: SimTime) -> Vec<FlowId> {
+        let mut lost = Vec::new();
+        self.in_flight.retain(|f| {
+            let hit = from <= f.arrival && f.arrival < until;
+            if hit {
+                lost.push(f.packet.flow);
+            }
+            !hit
+        });
+        self.stats.drops_impairment += lost.len() as u64;
+        lost
     }
 
     /// Waiting packets in the output queue at `now`.

@@ -8,22 +8,27 @@
 
 use std::collections::HashMap;
 
-use super::spec::{AppSpec, Direction, ImpairmentSpec, LinkSpec, RecoverySpec, Scenario};
+use super::impairment_spec::{DelaySpec, ReorderSpec, StageSpec};
+use super::spec::{AppSpec, Direction, LinkSpec, RecoverySpec, Scenario};
 use super::validate::ScenarioError;
-use crate::net::impair::{AppliesTo, BernoulliLoss, DropList, Impairment, ImpairmentStage};
+use crate::net::impair::{
+    AppliesTo, ArqDelay, BernoulliLoss, DelayDistribution, DelayStep, DropList, GilbertElliott,
+    Impairment, ImpairmentStage, Outage, Reorder, Window,
+};
 use crate::net::link::{LinkDirection, LinkParams};
 use crate::net::queue::QueueLimit;
 use crate::net::routing::RoutingTable;
-use crate::packet::{NodeId, TCP_TIMESTAMP_OPTION};
+use crate::packet::{FlowId, NodeId, TCP_TIMESTAMP_OPTION};
 use crate::rng;
 use crate::scenario::spec::{AppliesToSpec, FlowSpec};
+use crate::time::SimTime;
 use crate::trace::Recorder;
 use crate::transport::tcp::cc;
 use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
 use crate::transport::tcp::recovery::Recovery;
 use crate::transport::tcp::rto::RtoConfig;
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};
-use crate::world::{Flow, LinkInfo, World};
+use crate::world::{Flow, LinkInfo, Trigger, World};
 
 /// Builds the world for one run of `spec` with `seed`.
 pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
@@ -36,10 +41,20 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
 
     let mut links = Vec::with_capacity(2 * spec.links.len());
     let mut link_info = Vec::with_capacity(2 * spec.links.len());
+    let mut triggers = Vec::new();
     for (i, l) in spec.links.iter().enumerate() {
         let (a, b) = (ids[l.between[0].as_str()], ids[l.between[1].as_str()]);
         for (dir, from, to) in [(Direction::Forward, a, b), (Direction::Reverse, b, a)] {
-            links.push(link_direction(spec, seed, i, l, dir, from, to));
+            let (link, link_triggers) = link_direction(spec, seed, i, l, dir, from, to);
+            for (flow, segment, stage) in link_triggers {
+                triggers.push(Trigger {
+                    flow,
+                    segment,
+                    link: links.len(),
+                    stage,
+                });
+            }
+            links.push(link);
             link_info.push(LinkInfo {
                 name: spec.link_name(i),
                 direction: if dir == Direction::Forward {
@@ -95,6 +110,7 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
         routes,
         flows,
         Recorder::new(&spec.trace, spec.flows.len()),
+        triggers,
     ))
 }
 
@@ -106,7 +122,7 @@ fn link_direction(
     dir: Direction,
     from: NodeId,
     to: NodeId,
-) -> LinkDirection {
+) -> (LinkDirection, Vec<(FlowId, u64, usize)>) {
     let queue = match (l.queue.packets, l.queue.bytes) {
         (_, Some(bytes)) => QueueLimit::Bytes(bytes.0),
         (Some(n), None) => QueueLimit::Packets(n),
@@ -124,28 +140,102 @@ fn link_direction(
     } else {
         "reverse"
     };
+    let mut triggers = Vec::new();
     for (j, imp) in l.impairments.iter().enumerate() {
-        if imp.direction() != Direction::Both && imp.direction() != dir {
+        let (common, stage) = imp.parse().unwrap_or_else(|_| unreachable!("validated"));
+        if common.direction != Direction::Both && common.direction != dir {
             continue;
         }
         let stream = rng::stream(seed, &format!("links[{i}].impairments[{j}].{dir_name}"));
-        let stage: Box<dyn ImpairmentStage> = match imp {
-            ImpairmentSpec::Bernoulli { p, .. } => Box::new(BernoulliLoss::new(*p, stream)),
-            ImpairmentSpec::DropList { packets, flow, .. } => {
-                let flow = flow.as_ref().and_then(|name| {
-                    (0..spec.flows.len()).position(|k| spec.flow_name(k) == *name)
-                });
-                Box::new(DropList::new(flow.map(|k| k as u32), packets.clone()))
-            }
+        let flow_id = |name: &String| {
+            (0..spec.flows.len())
+                .position(|k| spec.flow_name(k) == *name)
+                .map(|k| k as FlowId)
         };
-        let applies_to = match imp.applies_to() {
+        let stage: Box<dyn ImpairmentStage> = match stage {
+            StageSpec::Bernoulli { schedule } => Box::new(BernoulliLoss::scheduled(
+                schedule.iter().map(|&(t, p)| (t.0, p)).collect(),
+                stream,
+            )),
+            StageSpec::DropList { packets, flow } => {
+                Box::new(DropList::new(flow.as_ref().and_then(flow_id), packets))
+            }
+            StageSpec::GilbertElliott {
+                p_gb,
+                p_bg,
+                loss_good,
+                loss_bad,
+            } => Box::new(GilbertElliott::new(p_gb, p_bg, loss_good, loss_bad, stream)),
+            StageSpec::Outage => Box::new(Outage),
+            StageSpec::Reorder(ReorderSpec::Random { r, delay }) => Box::new(Reorder::Random {
+                r,
+                delay: distribution(&delay),
+                rng: stream,
+            }),
+            StageSpec::Reorder(ReorderSpec::Exact { packet, positions }) => {
+                Box::new(Reorder::Exact {
+                    packet,
+                    positions,
+                    seen: Default::default(),
+                })
+            }
+            StageSpec::DelayStep { extra } => Box::new(DelayStep { extra: extra.0 }),
+            StageSpec::Arq(a) => Box::new(ArqDelay {
+                pv: match (a.pv, &a.pv_schedule) {
+                    (Some(pv), _) => vec![(SimTime::ZERO, pv)],
+                    (None, Some(s)) => s.iter().map(|&(t, pv)| (t.0, pv)).collect(),
+                    (None, None) => unreachable!("validated"),
+                },
+                delay: distribution(&a.delay),
+                in_order: a.in_order,
+                residual_loss: a.residual_loss,
+                rng: stream,
+            }),
+        };
+        let applies_to = match common.applies_to {
             AppliesToSpec::Data => AppliesTo::Data,
             AppliesToSpec::Acks => AppliesTo::Acks,
             AppliesToSpec::All => AppliesTo::All,
         };
-        link.impairments.push(Impairment { applies_to, stage });
+        let window = match (&common.start_on, common.start, common.duration) {
+            (Some(t), _, Some(duration)) => {
+                let index = link.impairments.len();
+                if let Some(f) = flow_id(&t.flow) {
+                    triggers.push((f, t.segment, index));
+                }
+                Window::OnTrigger {
+                    duration: duration.0,
+                }
+            }
+            (None, None, None) => Window::Always,
+            (None, start, duration) => {
+                let start = start.map_or(SimTime::ZERO, |s| s.0);
+                Window::Between(start, duration.map_or(SimTime::MAX, |d| start + d.0))
+            }
+            (Some(_), _, None) => unreachable!("validated: a trigger needs a duration"),
+        };
+        link.impairments.push(Impairment {
+            applies_to,
+            window,
+            stage,
+        });
     }
-    link
+    (link, triggers)
+}
+
+fn distribution(d: &DelaySpec) -> DelayDistribution {
+    match *d {
+        DelaySpec::Constant { value } => DelayDistribution::Constant(value.0),
+        DelaySpec::Uniform { min, max } => DelayDistribution::Uniform {
+            min: min.0,
+            max: max.0,
+        },
+        DelaySpec::Normal { mean, sd } => DelayDistribution::Normal {
+            mean: mean.0,
+            sd: sd.0,
+        },
+        DelaySpec::Exponential { mean } => DelayDistribution::Exponential { mean: mean.0 },
+    }
 }
 
 /// RFC 3390 / RFC 5681 §3.1 initial window: min(4·MSS, max(2·MSS, 4380 B)), in segments.

@@ -2,6 +2,7 @@
 
 pub mod build;
 pub mod cc_spec;
+pub mod impairment_spec;
 pub mod spec;
 pub mod validate;
 

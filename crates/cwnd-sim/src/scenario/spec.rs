@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 pub use super::cc_spec::CcSpec;
+pub use super::impairment_spec::ImpairmentSpec;
 use crate::units::{Duration, Rate, Size};
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -90,50 +91,6 @@ pub enum AppliesToSpec {
     Acks,
     #[default]
     All,
-}
-
-/// One impairment stage on a link, tagged by `kind`. Every stage also takes
-/// `direction` ("forward", "reverse" or "both", default both) and `applies_to`
-/// ("data", "acks" or "all", default all). (These two fields are repeated in each
-/// variant because serde cannot reject unknown keys through `flatten`.)
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum ImpairmentSpec {
-    /// Independent loss with probability `p`.
-    Bernoulli {
-        p: f64,
-        #[serde(default)]
-        direction: Direction,
-        #[serde(default)]
-        applies_to: AppliesToSpec,
-    },
-    /// Drops the listed packets (1-based count of the packets this stage sees)
-    /// of flow `flow` (every flow, each counted separately, if absent).
-    DropList {
-        packets: Vec<u64>,
-        #[serde(default)]
-        flow: Option<String>,
-        #[serde(default)]
-        direction: Direction,
-        #[serde(default)]
-        applies_to: AppliesToSpec,
-    },
-}
-
-impl ImpairmentSpec {
-    pub fn direction(&self) -> Direction {
-        match self {
-            ImpairmentSpec::Bernoulli { direction, .. }
-            | ImpairmentSpec::DropList { direction, .. } => *direction,
-        }
-    }
-
-    pub fn applies_to(&self) -> AppliesToSpec {
-        match self {
-            ImpairmentSpec::Bernoulli { applies_to, .. }
-            | ImpairmentSpec::DropList { applies_to, .. } => *applies_to,
-        }
-    }
 }
 
 /// Forces the next hop at node `at` towards `to` through neighbour `via`.

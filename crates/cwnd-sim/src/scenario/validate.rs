@@ -8,9 +8,11 @@
 use std::collections::HashMap;
 use std::fmt;
 
+use super::impairment_spec::{DelaySpec, ReorderSpec, StageSpec};
 use super::spec::{AppSpec, ImpairmentSpec, Scenario};
 use crate::time::SimTime;
 use crate::transport::tcp::cc;
+use crate::units::Duration;
 
 /// A scenario that cannot run, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -236,22 +238,79 @@ impl Scenario {
                 }
             }
             for (j, imp) in l.impairments.iter().enumerate() {
-                let path = format!("links[{i}].impairments[{j}]");
-                match imp {
-                    ImpairmentSpec::Bernoulli { p, .. } => probability(&format!("{path}.p"), *p)?,
-                    ImpairmentSpec::DropList { packets, flow, .. } => {
-                        if packets.contains(&0) {
-                            return Err(ScenarioError::new(
-                                format!("{path}.packets"),
-                                "packets are counted from 1; 0 is not a packet index",
-                            ));
-                        }
-                        if let Some(name) = flow {
-                            self.known_flow(&format!("{path}.flow"), name)?;
-                        }
-                    }
+                self.check_impairment(&format!("links[{i}].impairments[{j}]"), imp)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn check_impairment(&self, path: &str, imp: &ImpairmentSpec) -> Result<(), ScenarioError> {
+        let at = |field: &str| {
+            if field.is_empty() {
+                path.to_string()
+            } else {
+                format!("{path}.{field}")
+            }
+        };
+        let (common, stage) = imp
+            .parse()
+            .map_err(|(field, message)| ScenarioError::new(at(&field), message))?;
+        for (field, p) in ImpairmentSpec::probabilities(&stage) {
+            probability(&at(&field), p)?;
+        }
+        if common.start.is_some() && common.start_on.is_some() {
+            return Err(ScenarioError::new(
+                at("start_on"),
+                "give either `start` (a time) or `start_on` (a flow event), not both",
+            ));
+        }
+        if let Some(trigger) = &common.start_on {
+            self.known_flow(&at("start_on.flow"), &trigger.flow)?;
+            if trigger.segment == 0 {
+                return Err(ScenarioError::new(
+                    at("start_on.segment"),
+                    "segments are counted from 1; 0 is not a segment",
+                ));
+            }
+            if common.duration.is_none() {
+                return Err(ScenarioError::new(
+                    at("duration"),
+                    "a stage started by `start_on` needs a duration, e.g. \"5s\"",
+                ));
+            }
+        }
+        if common.duration.is_some_and(|d| d.0 == SimTime::ZERO) {
+            return Err(ScenarioError::new(at("duration"), "must be positive"));
+        }
+        match &stage {
+            StageSpec::DropList { packets, flow } => {
+                if packets.contains(&0) {
+                    return Err(ScenarioError::new(
+                        at("packets"),
+                        "packets are counted from 1; 0 is not a packet index",
+                    ));
+                }
+                if let Some(name) = flow {
+                    self.known_flow(&at("flow"), name)?;
                 }
             }
+            StageSpec::Bernoulli { schedule } => check_schedule(&at("schedule"), schedule)?,
+            StageSpec::Arq(a) => {
+                if let Some(s) = &a.pv_schedule {
+                    check_schedule(&at("pv_schedule"), s)?;
+                }
+                check_delay(&at("delay"), &a.delay)?;
+            }
+            StageSpec::Reorder(ReorderSpec::Random { delay, .. }) => {
+                check_delay(&at("delay"), delay)?
+            }
+            StageSpec::Reorder(ReorderSpec::Exact { packet, .. }) if *packet == 0 => {
+                return Err(ScenarioError::new(
+                    at("packet"),
+                    "packets are counted from 1",
+                ))
+            }
+            _ => {}
         }
         Ok(())
     }
@@ -429,6 +488,34 @@ fn known_node(nodes: &HashMap<String, usize>, path: &str, name: &str) -> Result<
         path,
         format!("\"{name}\" is not a node; known nodes: {}", list.join(", ")),
     ))
+}
+
+/// A schedule's times must not go back.
+fn check_schedule(path: &str, schedule: &[(Duration, f64)]) -> Result<(), ScenarioError> {
+    for (i, w) in schedule.windows(2).enumerate() {
+        if w[1].0 < w[0].0 {
+            return Err(ScenarioError::new(
+                format!("{path}[{}]", i + 1),
+                format!(
+                    "{} comes before the previous step ({})",
+                    w[1].0 .0, w[0].0 .0
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_delay(path: &str, delay: &DelaySpec) -> Result<(), ScenarioError> {
+    if let DelaySpec::Uniform { min, max } = delay {
+        if min.0 > max.0 {
+            return Err(ScenarioError::new(
+                format!("{path}.min"),
+                format!("{} is larger than max ({})", min.0, max.0),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn probability(path: &str, p: f64) -> Result<(), ScenarioError> {

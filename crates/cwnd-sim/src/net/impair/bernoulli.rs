@@ -2,30 +2,46 @@
 //!
 //! Each packet the stage sees is lost with probability `p`, independently of all
 //! others. This is the random-loss model of the Mathis et al. (1997) and Padhye et
-//! al. (1998) analyses and of ns-2's `ErrorModel` with `unit_ pkt`.
+//! al. (1998) analyses and of ns-2's `ErrorModel` with `unit_ pkt`. The probability
+//! may follow a schedule of (time, p) steps (the `arq` study changes it every 1000 s):
+//! a packet uses the step in force when its transmission ends.
 
 use rand::RngExt;
 
 use super::{ImpairmentStage, PacketMeta, Verdict};
 use crate::rng::RngStream;
+use crate::time::SimTime;
 
 pub struct BernoulliLoss {
-    p: f64,
+    /// (from, p) steps sorted by time; the first starts at 0.
+    schedule: Vec<(SimTime, f64)>,
     rng: RngStream,
 }
 
 impl BernoulliLoss {
     /// `p` must lie in [0, 1]; the scenario validator guarantees it.
     pub fn new(p: f64, rng: RngStream) -> Self {
-        debug_assert!((0.0..=1.0).contains(&p));
-        BernoulliLoss { p, rng }
+        Self::scheduled(vec![(SimTime::ZERO, p)], rng)
+    }
+
+    /// A probability that steps at the given times (sorted; before the first step
+    /// the first value applies).
+    pub fn scheduled(schedule: Vec<(SimTime, f64)>, rng: RngStream) -> Self {
+        debug_assert!(schedule.iter().all(|(_, p)| (0.0..=1.0).contains(p)));
+        BernoulliLoss { schedule, rng }
+    }
+
+    fn p_at(&self, t: SimTime) -> f64 {
+        let i = self.schedule.partition_point(|&(from, _)| from <= t);
+        self.schedule[i.saturating_sub(1)].1
     }
 }
 
 impl ImpairmentStage for BernoulliLoss {
-    fn apply(&mut self, _packet: &PacketMeta) -> Verdict {
+    fn apply(&mut self, packet: &PacketMeta) -> Verdict {
+        let p = self.p_at(packet.sent);
         // random::<f64>() is uniform on [0, 1): p = 0 never drops, p = 1 always does.
-        if self.rng.random::<f64>() < self.p {
+        if self.rng.random::<f64>() < p {
             Verdict::Drop
         } else {
             Verdict::PASS
@@ -38,7 +54,6 @@ mod tests {
     use super::*;
     use crate::packet::PacketClass;
     use crate::rng::stream;
-    use crate::time::SimTime;
 
     fn meta() -> PacketMeta {
         PacketMeta {
@@ -64,6 +79,20 @@ mod tests {
                 "p={p}: {drops} drops of {n}"
             );
         }
+    }
+
+    #[test]
+    fn a_schedule_changes_p_at_its_steps() {
+        let mut stage = BernoulliLoss::scheduled(
+            vec![(SimTime::ZERO, 0.0), (SimTime::from_secs(10), 1.0)],
+            stream(1, "s"),
+        );
+        let at = |s: u64| PacketMeta {
+            sent: SimTime::from_secs(s),
+            ..meta()
+        };
+        assert_eq!(stage.apply(&at(9)), Verdict::PASS);
+        assert_eq!(stage.apply(&at(10)), Verdict::Drop);
     }
 
     #[test]

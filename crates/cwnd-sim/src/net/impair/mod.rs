@@ -1,17 +1,32 @@
 //! Impairment stages: composable effects applied to the packets leaving one link
-//! direction (loss, and in later stages outages, reordering, delay changes, ARQ delays).
+//! direction: loss (Bernoulli, scheduled, Gilbert–Elliott, drop lists), outages,
+//! reordering, delay steps and link-layer ARQ delays.
 //!
 //! A stage sees only time and packet metadata, never engine types, so that the
 //! same stage can run inside the simulator and inside the live emulator. Each
 //! stage owns its random stream (see `rng`). Stages are applied in the order the
 //! scenario lists them, when the packet has been serialized onto the medium; the
 //! first stage that drops a packet ends the chain.
+//!
+//! Every stage can be limited to a window of time: from a start time or from a
+//! trigger (a flow event, fired by the world), for a duration. Outside its window
+//! a stage passes packets untouched and draws no random numbers.
 
+mod arq;
 mod bernoulli;
+mod delay_step;
 mod drop_list;
+mod gilbert_elliott;
+mod outage;
+mod reorder;
 
+pub use arq::ArqDelay;
 pub use bernoulli::BernoulliLoss;
+pub use delay_step::DelayStep;
 pub use drop_list::DropList;
+pub use gilbert_elliott::GilbertElliott;
+pub use outage::Outage;
+pub use reorder::{DelayDistribution, Reorder};
 
 use crate::packet::{FlowId, PacketClass};
 use crate::time::SimTime;
@@ -29,8 +44,13 @@ pub struct PacketMeta {
 /// A stage's decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// Deliver after the link's propagation delay plus `extra`.
-    Pass { extra: SimTime },
+    /// Deliver after the link's propagation delay plus `extra`. With `hold`, the
+    /// direction's transmitter is busy for `extra` as well (an in-order link layer
+    /// retransmitting: the packets behind wait).
+    Pass { extra: SimTime, hold: bool },
+    /// Deliver the packet just after the next `n` packets of its flow on this link
+    /// (exact reordering).
+    After(u64),
     /// The packet is lost on the medium.
     Drop,
 }
@@ -38,12 +58,44 @@ pub enum Verdict {
 impl Verdict {
     pub const PASS: Verdict = Verdict::Pass {
         extra: SimTime::ZERO,
+        hold: false,
     };
+
+    pub fn delay(extra: SimTime) -> Verdict {
+        Verdict::Pass { extra, hold: false }
+    }
 }
 
 /// One impairment on one link direction.
 pub trait ImpairmentStage: Send {
     fn apply(&mut self, packet: &PacketMeta) -> Verdict;
+
+    /// Whether switching the stage on also loses the packets already on their way
+    /// across the medium (an outage does; a loss process does not).
+    fn cuts_the_medium(&self) -> bool {
+        false
+    }
+}
+
+/// When a stage is active: packets whose transmission ends inside the window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Window {
+    Always,
+    Between(SimTime, SimTime),
+    /// Waits for a trigger; then active for `duration` from the trigger's time.
+    OnTrigger {
+        duration: SimTime,
+    },
+}
+
+impl Window {
+    fn contains(&self, t: SimTime) -> bool {
+        match *self {
+            Window::Always => true,
+            Window::Between(start, end) => start <= t && t < end,
+            Window::OnTrigger { .. } => false,
+        }
+    }
 }
 
 /// Which classes of packets a stage sees; the others pass untouched.
@@ -64,9 +116,10 @@ impl AppliesTo {
     }
 }
 
-/// A stage together with its packet filter.
+/// A stage together with its packet filter and its window.
 pub struct Impairment {
     pub applies_to: AppliesTo,
+    pub window: Window,
     pub stage: Box<dyn ImpairmentStage>,
 }
 
@@ -85,18 +138,38 @@ impl ImpairmentChain {
         self.stages.is_empty()
     }
 
-    /// Runs the packet through every stage that applies to it; extra delays add up.
+    pub fn len(&self) -> usize {
+        self.stages.len()
+    }
+
+    /// Runs the packet through every active stage that applies to it; extra delays
+    /// add up, and one holding stage holds the line.
     pub fn apply(&mut self, packet: &PacketMeta) -> Verdict {
-        let mut extra = SimTime::ZERO;
+        let (mut extra, mut hold) = (SimTime::ZERO, false);
         for imp in &mut self.stages {
-            if !imp.applies_to.matches(packet.class) {
+            if !imp.applies_to.matches(packet.class) || !imp.window.contains(packet.sent) {
                 continue;
             }
             match imp.stage.apply(packet) {
-                Verdict::Drop => return Verdict::Drop,
-                Verdict::Pass { extra: e } => extra += e,
+                v @ (Verdict::Drop | Verdict::After(_)) => return v,
+                Verdict::Pass { extra: e, hold: h } => {
+                    extra += e;
+                    hold |= h;
+                }
             }
         }
-        Verdict::Pass { extra }
+        Verdict::Pass { extra, hold }
+    }
+
+    /// Fires the trigger of stage `i` at `now`: it becomes active for its duration.
+    /// Returns the window, and whether packets already in flight are lost in it.
+    pub fn trigger(&mut self, i: usize, now: SimTime) -> Option<(SimTime, SimTime, bool)> {
+        let imp = self.stages.get_mut(i)?;
+        let Window::OnTrigger { duration } = imp.window else {
+            return None;
+        };
+        let end = now + duration;
+        imp.window = Window::Between(now, end);
+        Some((now, end, imp.stage.cuts_the_medium()))
     }
 }

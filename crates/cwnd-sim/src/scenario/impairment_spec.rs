@@ -1,0 +1,371 @@
+//! The `[[links.impairments]]` entries: a `kind`, the fields every stage shares
+//! (`direction`, `applies_to`, and when it is active: `start`, `start_on`,
+//! `duration`), and the kind's own parameters.
+//!
+//! Like `cc`, an entry is kept as a JSON object until the scenario is checked; then
+//! the shared fields and the kind's parameters are each deserialized into their own
+//! struct, so that unknown keys are errors naming the field.
+
+use std::fmt;
+
+use serde::de::{self, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+use super::cc_spec::parse_params;
+use super::spec::{AppliesToSpec, Direction};
+use crate::units::Duration;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImpairmentSpec {
+    pub kind: String,
+    pub fields: Map<String, Value>,
+}
+
+/// When a stage is active: from `start` (or from the trigger `start_on`), for
+/// `duration` (or to the end of the run).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Common {
+    #[serde(default)]
+    pub direction: Direction,
+    #[serde(default)]
+    pub applies_to: AppliesToSpec,
+    #[serde(default)]
+    pub start: Option<Duration>,
+    #[serde(default)]
+    pub start_on: Option<TriggerSpec>,
+    #[serde(default)]
+    pub duration: Option<Duration>,
+}
+
+/// A flow event that switches a stage on: "when flow `flow` sends data segment
+/// number `segment`" (counted from 1 in sequence order: its first transmission).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TriggerSpec {
+    pub flow: String,
+    pub segment: u64,
+}
+
+/// Extra-delay distribution of the reordering and ARQ stages.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(tag = "distribution", rename_all = "snake_case", deny_unknown_fields)]
+pub enum DelaySpec {
+    Constant { value: Duration },
+    Uniform { min: Duration, max: Duration },
+    Normal { mean: Duration, sd: Duration },
+    Exponential { mean: Duration },
+}
+
+/// The kind-specific parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StageSpec {
+    /// `p`, or `schedule = [["0s", 0.01], ["1000s", 0.02]]`.
+    Bernoulli {
+        schedule: Vec<(Duration, f64)>,
+    },
+    DropList {
+        packets: Vec<u64>,
+        flow: Option<String>,
+    },
+    GilbertElliott {
+        p_gb: f64,
+        p_bg: f64,
+        loss_good: f64,
+        loss_bad: f64,
+    },
+    Outage,
+    /// Random: `r` and `delay`; exact: `packet` and `positions`.
+    Reorder(ReorderSpec),
+    DelayStep {
+        extra: Duration,
+    },
+    Arq(ArqSpec),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReorderSpec {
+    Random { r: f64, delay: DelaySpec },
+    Exact { packet: u64, positions: u64 },
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ArqSpec {
+    /// Fraction of packets delayed, or a schedule of (time, fraction) steps.
+    #[serde(default)]
+    pub pv: Option<f64>,
+    #[serde(default)]
+    pub pv_schedule: Option<Vec<(Duration, f64)>>,
+    pub delay: DelaySpec,
+    #[serde(default = "yes")]
+    pub in_order: bool,
+    #[serde(default)]
+    pub residual_loss: f64,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BernoulliParams {
+    #[serde(default)]
+    p: Option<f64>,
+    #[serde(default)]
+    schedule: Option<Vec<(Duration, f64)>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DropListParams {
+    packets: Vec<u64>,
+    #[serde(default)]
+    flow: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GilbertElliottParams {
+    p_gb: f64,
+    p_bg: f64,
+    #[serde(default)]
+    loss_good: f64,
+    #[serde(default = "one")]
+    loss_bad: f64,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoParams {}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReorderParams {
+    #[serde(default)]
+    r: Option<f64>,
+    #[serde(default)]
+    delay: Option<DelaySpec>,
+    #[serde(default)]
+    packet: Option<u64>,
+    #[serde(default)]
+    positions: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DelayStepParams {
+    extra: Duration,
+}
+
+pub const KINDS: &[&str] = &[
+    "bernoulli",
+    "drop_list",
+    "gilbert_elliott",
+    "outage",
+    "reorder",
+    "delay_step",
+    "arq",
+];
+
+const COMMON: &[&str] = &["direction", "applies_to", "start", "start_on", "duration"];
+
+/// (path relative to the entry, message)
+type FieldError = (String, String);
+
+impl ImpairmentSpec {
+    /// Splits and checks the entry's fields.
+    pub fn parse(&self) -> Result<(Common, StageSpec), FieldError> {
+        let (common, own): (Map<String, Value>, Map<String, Value>) = self
+            .fields
+            .clone()
+            .into_iter()
+            .partition(|(k, _)| COMMON.contains(&k.as_str()));
+        let common: Common = parse_params(&common)?;
+        let missing = |what: &str| (String::new(), format!("{} needs {what}", self.kind));
+        let stage = match self.kind.as_str() {
+            "bernoulli" => {
+                let p: BernoulliParams = parse_params(&own)?;
+                let schedule = match (p.p, p.schedule) {
+                    (Some(p), None) => vec![(Duration::default(), p)],
+                    (None, Some(s)) if !s.is_empty() => s,
+                    _ => return Err(missing("either `p` or a non-empty `schedule`")),
+                };
+                StageSpec::Bernoulli { schedule }
+            }
+            "drop_list" => {
+                let p: DropListParams = parse_params(&own)?;
+                StageSpec::DropList {
+                    packets: p.packets,
+                    flow: p.flow,
+                }
+            }
+            "gilbert_elliott" => {
+                let p: GilbertElliottParams = parse_params(&own)?;
+                StageSpec::GilbertElliott {
+                    p_gb: p.p_gb,
+                    p_bg: p.p_bg,
+                    loss_good: p.loss_good,
+                    loss_bad: p.loss_bad,
+                }
+            }
+            "outage" => {
+                parse_params::<NoParams>(&own)?;
+                StageSpec::Outage
+            }
+            "reorder" => {
+                let p: ReorderParams = parse_params(&own)?;
+                match (p.r, p.delay, p.packet, p.positions) {
+                    (Some(r), Some(delay), None, None) => {
+                        StageSpec::Reorder(ReorderSpec::Random { r, delay })
+                    }
+                    (None, None, Some(packet), Some(positions)) => {
+                        StageSpec::Reorder(ReorderSpec::Exact { packet, positions })
+                    }
+                    _ => {
+                        return Err(missing(
+                            "either `r` and `delay`, or `packet` and `positions`",
+                        ))
+                    }
+                }
+            }
+            "delay_step" => StageSpec::DelayStep {
+                extra: parse_params::<DelayStepParams>(&own)?.extra,
+            },
+            "arq" => {
+                let p: ArqSpec = parse_params(&own)?;
+                if p.pv.is_some() == p.pv_schedule.is_some() {
+                    return Err(missing("either `pv` or `pv_schedule`"));
+                }
+                StageSpec::Arq(p)
+            }
+            other => {
+                return Err((
+                    "kind".into(),
+                    format!(
+                        "\"{other}\" is not an impairment; use one of {}",
+                        KINDS.join(", ")
+                    ),
+                ))
+            }
+        };
+        Ok((common, stage))
+    }
+
+    /// The probabilities the entry contains, with their paths, for range checks.
+    pub fn probabilities(stage: &StageSpec) -> Vec<(String, f64)> {
+        match stage {
+            StageSpec::Bernoulli { schedule } if schedule.len() == 1 => {
+                vec![("p".into(), schedule[0].1)]
+            }
+            StageSpec::Bernoulli { schedule } => schedule
+                .iter()
+                .enumerate()
+                .map(|(i, &(_, p))| (format!("schedule[{i}]"), p))
+                .collect(),
+            StageSpec::GilbertElliott {
+                p_gb,
+                p_bg,
+                loss_good,
+                loss_bad,
+            } => vec![
+                ("p_gb".into(), *p_gb),
+                ("p_bg".into(), *p_bg),
+                ("loss_good".into(), *loss_good),
+                ("loss_bad".into(), *loss_bad),
+            ],
+            StageSpec::Reorder(ReorderSpec::Random { r, .. }) => vec![("r".into(), *r)],
+            StageSpec::Arq(a) => {
+                let mut v = vec![("residual_loss".into(), a.residual_loss)];
+                if let Some(pv) = a.pv {
+                    v.push(("pv".into(), pv));
+                }
+                for (i, &(_, pv)) in a.pv_schedule.iter().flatten().enumerate() {
+                    v.push((format!("pv_schedule[{i}]"), pv));
+                }
+                v
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+struct ImpairmentVisitor;
+
+impl<'de> Visitor<'de> for ImpairmentVisitor {
+    type Value = ImpairmentSpec;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(
+            f,
+            "a table with a `kind`, e.g. {{ kind = \"bernoulli\", p = 0.01 }}"
+        )
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ImpairmentSpec, A::Error> {
+        let mut fields = Map::new();
+        let mut kind = None;
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "kind" {
+                kind = Some(map.next_value::<String>()?);
+            } else {
+                fields.insert(key, map.next_value::<Value>()?);
+            }
+        }
+        let kind = kind.ok_or_else(|| de::Error::missing_field("kind"))?;
+        Ok(ImpairmentSpec { kind, fields })
+    }
+}
+
+impl<'de> Deserialize<'de> for ImpairmentSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(ImpairmentVisitor)
+    }
+}
+
+impl Serialize for ImpairmentSpec {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = self.fields.clone();
+        m.insert("kind".into(), Value::String(self.kind.clone()));
+        m.serialize(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(json: &str) -> Result<(Common, StageSpec), FieldError> {
+        serde_json::from_str::<ImpairmentSpec>(json)
+            .unwrap()
+            .parse()
+    }
+
+    #[test]
+    fn stages_parse_with_their_shared_fields() {
+        let (c, s) = parse(
+            r#"{"kind": "outage", "start_on": {"flow": "f", "segment": 1000}, "duration": "5s"}"#,
+        )
+        .unwrap();
+        assert_eq!(s, StageSpec::Outage);
+        assert_eq!(c.start_on.unwrap().segment, 1000);
+        let (_, s) = parse(r#"{"kind": "reorder", "r": 0.05, "delay": {"distribution": "normal", "mean": "30ms", "sd": "15ms"}}"#).unwrap();
+        assert!(matches!(s, StageSpec::Reorder(ReorderSpec::Random { .. })));
+    }
+
+    #[test]
+    fn unknown_and_missing_fields_are_named() {
+        let e = parse(r#"{"kind": "outage", "p": 0.1}"#).unwrap_err();
+        assert_eq!(e.0, "p");
+        let e = parse(r#"{"kind": "reorder", "r": 0.05}"#).unwrap_err();
+        assert!(e.1.contains("either `r` and `delay`"), "{e:?}");
+        let e = parse(r#"{"kind": "warp"}"#).unwrap_err();
+        assert!(e.1.contains("\"warp\" is not an impairment"), "{e:?}");
+    }
+}
