@@ -276,6 +276,7 @@ fn tcp_flow(spec: &Scenario, i: usize, f: &FlowSpec, src: NodeId, dst: NodeId) -
         timestamps: t.timestamps,
         sack: t.sack,
         dsack_undo: t.dsack_undo,
+        eifel: t.eifel,
         rto: RtoConfig {
             initial: t.rto.initial.0,
             min: t.rto.min.0,

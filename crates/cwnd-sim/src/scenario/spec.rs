@@ -181,6 +181,9 @@ pub struct TcpSpec {
     /// Undo a window reduction when D-SACKs show it was spurious (RFC 3708);
     /// needs `sack` and `dsack`.
     pub dsack_undo: bool,
+    /// Eifel detection of spurious retransmissions and undo (RFC 3522, RFC 4015);
+    /// needs `timestamps`.
+    pub eifel: bool,
     /// Delayed ACKs at the receiver (RFC 1122/5681).
     pub delayed_ack: bool,
     /// Longest delay of an ACK (default 200 ms).
@@ -202,6 +205,7 @@ impl Default for TcpSpec {
             sack: false,
             dsack: false,
             dsack_undo: false,
+            eifel: false,
             delayed_ack: false,
             delayed_ack_timeout: Duration(crate::time::SimTime::from_millis(200)),
             delayed_ack_every: 2,

@@ -449,6 +449,12 @@ impl Scenario {
                 "needs D-SACK reports; set tcp.sack = true and tcp.dsack = true",
             ));
         }
+        if t.eifel && !t.timestamps {
+            return Err(ScenarioError::new(
+                at("eifel"),
+                "Eifel detection needs echoed timestamps; set tcp.timestamps = true",
+            ));
+        }
         if t.dsack && !t.sack {
             return Err(ScenarioError::new(
                 at("dsack"),

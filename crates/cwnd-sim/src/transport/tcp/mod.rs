@@ -7,6 +7,7 @@ pub mod recovery;
 pub mod rto;
 mod sack;
 pub mod sender;
+mod spurious;
 pub mod tcb;
 
 #[cfg(test)]

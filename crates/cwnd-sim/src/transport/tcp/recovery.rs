@@ -136,6 +136,7 @@ impl TcpSender {
         self.stats.fast_retransmits += 1;
         self.recover = Some(self.high_water());
         self.init_undo();
+        self.arm_eifel(now);
         match self.cfg.recovery {
             Recovery::Tahoe => {
                 self.set_ca_state(now, CaState::Loss);
@@ -223,6 +224,9 @@ impl TcpSender {
         if first_expiry && !same_episode {
             self.init_undo();
             self.reduce_ssthresh(now);
+        }
+        if first_expiry {
+            self.arm_eifel(now);
         }
         self.tcb.cwnd = 1;
         self.tcb.cwnd_cnt = 0;

@@ -16,11 +16,7 @@
 //!   previous episode is still in flight; RecoveryPoint = highest sequence sent; ssthresh
 //!   and cwnd from the controller; while cwnd − pipe ≥ 1 segment, send NextSeg; ends
 //!   when the cumulative ACK reaches RecoveryPoint. No window inflation.
-//! * D-SACK undo (RFC 3708 §3, after Linux `tcp_try_undo_dsack`): retransmissions
-//!   since the episode began are counted; each D-SACK for data at or above where the
-//!   episode began discounts the segments it covers; when none remain, every
-//!   retransmission was unnecessary and the reduction is undone: cwnd from the
-//!   controller's `undo_cwnd`, ssthresh back to at least its prior value.
+//! D-SACK blocks go to the spurious-retransmission detector (`spurious.rs`).
 
 use super::sender::TcpSender;
 use super::tcb::CaState;
@@ -48,34 +44,6 @@ impl TcpSender {
                 }
             }
         }
-    }
-
-    fn on_dsack(&mut self, start: u64, end: u64) {
-        let Some(marker) = self.undo_marker else {
-            return;
-        };
-        if start < marker || self.undo_retrans == 0 {
-            return;
-        }
-        let segments = (end - start).div_ceil(self.cfg.mss as u64) as u32;
-        self.undo_retrans = self.undo_retrans.saturating_sub(segments);
-        if self.undo_retrans == 0 && self.cfg.dsack_undo {
-            self.undo_reduction();
-        }
-    }
-
-    /// Restores cwnd and ssthresh from before the episode (RFC 4015 §3 response).
-    fn undo_reduction(&mut self) {
-        self.tcb.cwnd = self.cc.undo_cwnd(&self.tcb).max(1);
-        self.tcb.ssthresh = self.tcb.ssthresh.max(self.tcb.prior_ssthresh);
-        self.undo_marker = None;
-        self.stats.spurious_undone += 1;
-    }
-
-    /// Starts counting retransmissions for undo (Linux `tcp_init_undo`).
-    pub(super) fn init_undo(&mut self) {
-        self.undo_marker = Some(self.tcb.snd_una);
-        self.undo_retrans = 0;
     }
 
     /// Recomputes IsLost for every segment (one pass from the top).

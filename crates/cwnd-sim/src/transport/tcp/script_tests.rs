@@ -26,6 +26,7 @@ fn sender_with(recovery: Recovery, initial_window: u32, dsack_undo: bool) -> Tcp
         timestamps: false,
         sack,
         dsack_undo,
+        eifel: false,
         rto: RtoConfig::default(),
         app_bytes: None,
     };
@@ -292,4 +293,65 @@ fn a_real_loss_is_not_undone() {
     sack_ack(&mut s, ms(200), 10, &[]);
     assert_eq!(s.stats.spurious_undone, 0);
     assert_eq!(s.tcb.cwnd, 5);
+}
+
+fn eifel_sender() -> TcpSender {
+    let cfg = SenderConfig {
+        mss: MSS as u32,
+        initial_window: 10,
+        dupthresh: 3,
+        abc_limit: 1,
+        recovery: Recovery::NewReno,
+        timestamps: true,
+        sack: false,
+        dsack_undo: false,
+        eifel: true,
+        rto: RtoConfig::default(),
+        app_bytes: None,
+    };
+    TcpSender::new(cfg, Box::new(Reno))
+}
+
+fn ts_ack(s: &mut TcpSender, t: SimTime, seg: u64, echo: SimTime) -> Vec<TcpData> {
+    let mut out = Vec::new();
+    let a = TcpAck {
+        ack: seg * MSS,
+        window: u64::MAX,
+        ts_ecr: Some(echo),
+        sack: SackBlocks::default(),
+    };
+    s.on_ack(t, &a, &mut out);
+    out
+}
+
+#[test]
+fn eifel_undoes_a_timeout_whose_original_was_acknowledged() {
+    // 10 segments sent at t = 0 (TSval 0); the ACKs are late, the RTO (1 s) fires
+    // and retransmits segment 0 with TSval 1 s. The late ACK of all ten echoes
+    // TSval 0 < 1 s: the original was acknowledged (RFC 3522), so cwnd and ssthresh
+    // come back (cwnd 10, ssthresh infinite) and go-back-N stops: the next segments
+    // are new data (10, 11, …), not 1..9 again.
+    let mut s = eifel_sender();
+    start(&mut s);
+    let mut out = Vec::new();
+    s.on_timer(SimTime::from_secs(1), &mut out);
+    assert_eq!((s.tcb.cwnd, s.tcb.ssthresh), (1, 5));
+    let out = ts_ack(&mut s, ms(1050), 10, SimTime::ZERO);
+    assert_eq!(s.stats.spurious_undone, 1);
+    assert_eq!(s.tcb.ca_state, CaState::Open);
+    assert!(s.tcb.ssthresh > 1000);
+    assert!(s.tcb.cwnd >= 10);
+    assert!(segs(&out).iter().all(|&n| n >= 10), "{:?}", segs(&out));
+}
+
+#[test]
+fn eifel_keeps_a_reduction_when_the_retransmission_was_needed() {
+    // The ACK echoes the retransmission's TSval (1 s): it was the copy that arrived.
+    let mut s = eifel_sender();
+    start(&mut s);
+    let mut out = Vec::new();
+    s.on_timer(SimTime::from_secs(1), &mut out);
+    ts_ack(&mut s, ms(1050), 1, SimTime::from_secs(1));
+    assert_eq!(s.stats.spurious_undone, 0);
+    assert_eq!(s.tcb.ssthresh, 5);
 }

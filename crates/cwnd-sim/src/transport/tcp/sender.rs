@@ -39,6 +39,8 @@ pub struct SenderConfig {
     /// Undo a reduction when D-SACKs show every retransmission of the episode was
     /// unnecessary (RFC 3708 detection, RFC 4015-style response).
     pub dsack_undo: bool,
+    /// Eifel detection of spurious retransmissions (RFC 3522; needs timestamps).
+    pub eifel: bool,
     pub rto: RtoConfig,
     /// Bytes the application will hand over in all (`None`: unlimited).
     pub app_bytes: Option<u64>,
@@ -107,6 +109,8 @@ pub struct TcpSender {
     pub(super) undo_marker: Option<u64>,
     /// Retransmissions of the episode not yet shown unnecessary by a D-SACK.
     pub(super) undo_retrans: u32,
+    /// Eifel: TSval of the episode's first retransmission, until its ACK.
+    pub(super) eifel_ts: Option<SimTime>,
     peer_window: u64,
     /// Bytes the application has made available (grows up to `app_bytes`).
     app_limit: u64,
@@ -133,6 +137,7 @@ impl TcpSender {
             partial_ack_seen: false,
             undo_marker: None,
             undo_retrans: 0,
+            eifel_ts: None,
             peer_window: u64::MAX,
             rto_deadline: SimTime::MAX,
             finished_at: None,
@@ -298,6 +303,7 @@ impl TcpSender {
     }
 
     fn on_new_ack(&mut self, now: SimTime, ack: &TcpAck, out: &mut Vec<TcpData>) {
+        self.check_eifel(now, ack);
         let prior_in_flight = self.tcb.flight_segments();
         let acked_bytes = ack.ack - self.tcb.snd_una;
         let (acked, oldest_sent, newest_sent, any_retransmitted) = self.pop_acked(ack.ack);

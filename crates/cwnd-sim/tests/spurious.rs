@@ -1,0 +1,52 @@
+//! A retransmission forced spurious: the ACKs are held back past the RTO.
+
+mod common;
+
+use common::{run, single_path};
+
+/// One flow, 10 Mb/s, 50 ms RTT, RTO floor 200 ms. When segment 500 is sent, the
+/// reverse link's ARQ holds every ACK for 1 s (in order, for 10 ms of ACKs): the
+/// data all arrives, but the sender's timer expires. Returns (cwnd just before,
+/// cwnd and ssthresh 150 ms after the ACKs return, spurious episodes undone).
+fn held_acks(eifel: bool) -> (u32, u32, u32, u64) {
+    let flow = format!(
+        "tcp = {{ timestamps = true, eifel = {eifel}, rwnd = \"{}B\", rto = {{ min = \"200ms\" }} }}",
+        30 * 1448
+    );
+    let stage = "impairments = [{ kind = \"arq\", pv = 1.0, delay = { distribution = \"constant\", value = \"1s\" }, direction = \"reverse\", applies_to = \"acks\", start_on = { flow = \"f\", segment = 500 }, duration = \"10ms\" }]";
+    let s = single_path("10Mbps", 24.0, 100, 10, &flow, stage)
+        .replace("[[flows]]", "[trace]\nsegments = true\n[[flows]]");
+    let r = run(&s, 1);
+    let f = &r.flows[0];
+    let seg = f.segments.as_ref().unwrap();
+    let t0 = seg.time[seg.seq.iter().position(|&x| x == 499 * 1448).unwrap()];
+    let series = &f.series;
+    let row = |t: f64| series.time.partition_point(|x| x.as_secs_f64() <= t) - 1;
+    let t0 = t0.as_secs_f64();
+    let (before, after) = (row(t0 - 0.001), row(t0 + 1.2));
+    (
+        series.cwnd[before],
+        series.cwnd[after],
+        series.ssthresh[after],
+        f.summary.sender.spurious_undone,
+    )
+}
+
+#[test]
+fn eifel_restores_the_window_after_a_spurious_timeout() {
+    // RFC 3522/4015: with Eifel the reduction is undone — cwnd at least where it
+    // was, ssthresh back to its prior (still infinite: no loss before). Without it,
+    // ssthresh is the halved flight and the flow slow-starts from one segment.
+    let (before, after, ssthresh, undone) = held_acks(true);
+    println!("eifel: cwnd {before} before, {after} after, ssthresh {ssthresh}, {undone} undone");
+    assert!(undone >= 1);
+    assert!(after >= before, "cwnd {after} < {before}");
+    assert!(ssthresh > 1 << 20);
+    let (before, after, ssthresh, undone) = held_acks(false);
+    println!("no undo: cwnd {before} before, {after} after, ssthresh {ssthresh}");
+    assert_eq!(undone, 0);
+    assert!(
+        ssthresh <= before / 2 + 1,
+        "ssthresh {ssthresh} vs cwnd {before}"
+    );
+}
