@@ -16,6 +16,7 @@
 //!   previous episode is still in flight; RecoveryPoint = highest sequence sent; ssthresh
 //!   and cwnd from the controller; while cwnd − pipe ≥ 1 segment, send NextSeg; ends
 //!   when the cumulative ACK reaches RecoveryPoint. No window inflation.
+//!
 //! D-SACK blocks go to the spurious-retransmission detector (`spurious.rs`).
 
 use super::sender::TcpSender;
