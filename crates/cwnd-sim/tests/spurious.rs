@@ -8,9 +8,9 @@ use common::{run, single_path};
 /// reverse link's ARQ holds every ACK for 1 s (in order, for 10 ms of ACKs): the
 /// data all arrives, but the sender's timer expires. Returns (cwnd just before,
 /// cwnd and ssthresh 150 ms after the ACKs return, spurious episodes undone).
-fn held_acks(eifel: bool) -> (u32, u32, u32, u64) {
+fn held_acks(detector: &str) -> (u32, u32, u32, u64) {
     let flow = format!(
-        "tcp = {{ timestamps = true, eifel = {eifel}, rwnd = \"{}B\", rto = {{ min = \"200ms\" }} }}",
+        "tcp = {{ timestamps = true, {detector}rwnd = \"{}B\", rto = {{ min = \"200ms\" }} }}",
         30 * 1448
     );
     let stage = "impairments = [{ kind = \"arq\", pv = 1.0, delay = { distribution = \"constant\", value = \"1s\" }, direction = \"reverse\", applies_to = \"acks\", start_on = { flow = \"f\", segment = 500 }, duration = \"10ms\" }]";
@@ -33,16 +33,20 @@ fn held_acks(eifel: bool) -> (u32, u32, u32, u64) {
 }
 
 #[test]
-fn eifel_restores_the_window_after_a_spurious_timeout() {
-    // RFC 3522/4015: with Eifel the reduction is undone — cwnd at least where it
+fn eifel_and_frto_restore_the_window_after_a_spurious_timeout() {
+    // RFC 3522/5682/4015: with Eifel or F-RTO the reduction is undone — cwnd at least where it
     // was, ssthresh back to its prior (still infinite: no loss before). Without it,
     // ssthresh is the halved flight and the flow slow-starts from one segment.
-    let (before, after, ssthresh, undone) = held_acks(true);
-    println!("eifel: cwnd {before} before, {after} after, ssthresh {ssthresh}, {undone} undone");
-    assert!(undone >= 1);
-    assert!(after >= before, "cwnd {after} < {before}");
-    assert!(ssthresh > 1 << 20);
-    let (before, after, ssthresh, undone) = held_acks(false);
+    for detector in ["eifel = true, ", "frto = true, "] {
+        let (before, after, ssthresh, undone) = held_acks(detector);
+        println!(
+            "{detector}cwnd {before} before, {after} after, ssthresh {ssthresh}, {undone} undone"
+        );
+        assert!(undone >= 1, "{detector}");
+        assert!(after >= before, "{detector}cwnd {after} < {before}");
+        assert!(ssthresh > 1 << 20, "{detector}");
+    }
+    let (before, after, ssthresh, undone) = held_acks("");
     println!("no undo: cwnd {before} before, {after} after, ssthresh {ssthresh}");
     assert_eq!(undone, 0);
     assert!(

@@ -277,6 +277,7 @@ fn tcp_flow(spec: &Scenario, i: usize, f: &FlowSpec, src: NodeId, dst: NodeId) -
         sack: t.sack,
         dsack_undo: t.dsack_undo,
         eifel: t.eifel,
+        frto: t.frto,
         rto: RtoConfig {
             initial: t.rto.initial.0,
             min: t.rto.min.0,

@@ -184,6 +184,8 @@ pub struct TcpSpec {
     /// Eifel detection of spurious retransmissions and undo (RFC 3522, RFC 4015);
     /// needs `timestamps`.
     pub eifel: bool,
+    /// F-RTO detection of spurious timeouts and undo (RFC 5682).
+    pub frto: bool,
     /// Delayed ACKs at the receiver (RFC 1122/5681).
     pub delayed_ack: bool,
     /// Longest delay of an ACK (default 200 ms).
@@ -206,6 +208,7 @@ impl Default for TcpSpec {
             dsack: false,
             dsack_undo: false,
             eifel: false,
+            frto: false,
             delayed_ack: false,
             delayed_ack_timeout: Duration(crate::time::SimTime::from_millis(200)),
             delayed_ack_every: 2,

@@ -37,6 +37,7 @@
 
 use super::cc::CaEvent;
 use super::sender::TcpSender;
+use super::spurious::Frto;
 use super::tcb::CaState;
 use crate::packet::TcpData;
 use crate::time::SimTime;
@@ -234,6 +235,12 @@ impl TcpSender {
         self.recover = Some(self.high_water());
         self.dupacks = 0;
         self.rto.back_off();
+        if self.cfg.frto && first_expiry {
+            // F-RTO (RFC 5682 step 1): only the first segment, then watch the ACKs.
+            self.frto = Frto::FirstAck;
+            self.retransmit_first_unacked(now, out);
+            return;
+        }
         // Go-back-N: everything after snd_una will be sent again.
         self.tcb.snd_nxt = self.tcb.snd_una;
         self.transmit(now, out);

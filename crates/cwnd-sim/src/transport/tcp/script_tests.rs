@@ -27,6 +27,7 @@ fn sender_with(recovery: Recovery, initial_window: u32, dsack_undo: bool) -> Tcp
         sack,
         dsack_undo,
         eifel: false,
+        frto: false,
         rto: RtoConfig::default(),
         app_bytes: None,
     };
@@ -306,6 +307,7 @@ fn eifel_sender() -> TcpSender {
         sack: false,
         dsack_undo: false,
         eifel: true,
+        frto: false,
         rto: RtoConfig::default(),
         app_bytes: None,
     };
@@ -353,5 +355,45 @@ fn eifel_keeps_a_reduction_when_the_retransmission_was_needed() {
     s.on_timer(SimTime::from_secs(1), &mut out);
     ts_ack(&mut s, ms(1050), 1, SimTime::from_secs(1));
     assert_eq!(s.stats.spurious_undone, 0);
+    assert_eq!(s.tcb.ssthresh, 5);
+}
+
+fn frto_sender() -> TcpSender {
+    let mut s = sender(Recovery::NewReno, 10);
+    s.cfg.frto = true;
+    s
+}
+
+#[test]
+fn frto_declares_a_timeout_spurious_when_two_acks_bring_new_data() {
+    // RFC 5682: after the RTO only segment 0 goes again. The first ACK (late, for
+    // 0..4) acknowledges new data: two new segments (10, 11) go out. The second (for
+    // 5..9) acknowledges new data too: the timeout was spurious, cwnd and ssthresh
+    // come back (cwnd 10, ssthresh infinite).
+    let mut s = frto_sender();
+    start(&mut s);
+    let mut out = Vec::new();
+    s.on_timer(SimTime::from_secs(1), &mut out);
+    assert_eq!(segs(&out), vec![0]);
+    assert_eq!(segs(&ack(&mut s, ms(1010), 5)), vec![10, 11]);
+    ack(&mut s, ms(1011), 10);
+    assert_eq!(s.stats.spurious_undone, 1);
+    assert!(s.tcb.cwnd >= 10 && s.tcb.ssthresh > 1000);
+    assert_eq!(s.tcb.ca_state, CaState::Open);
+}
+
+#[test]
+fn frto_falls_back_to_go_back_n_on_a_duplicate() {
+    // Same start, but the second ACK is a duplicate (segment 5 really lost): cwnd
+    // = min(2, 3) (slow start gave 2 on the first ACK) and go-back-N retransmits
+    // from 5: segments 5 and 6.
+    let mut s = frto_sender();
+    start(&mut s);
+    let mut out = Vec::new();
+    s.on_timer(SimTime::from_secs(1), &mut out);
+    ack(&mut s, ms(1010), 5);
+    assert_eq!(segs(&ack(&mut s, ms(1011), 5)), vec![5, 6]);
+    assert_eq!(s.stats.spurious_undone, 0);
+    assert_eq!(s.tcb.cwnd, 2);
     assert_eq!(s.tcb.ssthresh, 5);
 }

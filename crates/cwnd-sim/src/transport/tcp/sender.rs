@@ -18,6 +18,7 @@ use std::collections::VecDeque;
 use super::cc::{AckEvent, AckSample, CaEvent, CongestionControl};
 use super::recovery::Recovery;
 use super::rto::{RtoConfig, RtoEstimator};
+use super::spurious::Frto;
 use super::tcb::{CaState, Tcb};
 use crate::packet::{TcpAck, TcpData};
 use crate::time::SimTime;
@@ -41,6 +42,8 @@ pub struct SenderConfig {
     pub dsack_undo: bool,
     /// Eifel detection of spurious retransmissions (RFC 3522; needs timestamps).
     pub eifel: bool,
+    /// F-RTO detection of spurious timeouts (RFC 5682).
+    pub frto: bool,
     pub rto: RtoConfig,
     /// Bytes the application will hand over in all (`None`: unlimited).
     pub app_bytes: Option<u64>,
@@ -111,6 +114,8 @@ pub struct TcpSender {
     pub(super) undo_retrans: u32,
     /// Eifel: TSval of the episode's first retransmission, until its ACK.
     pub(super) eifel_ts: Option<SimTime>,
+    /// F-RTO: which ACK after a timeout is awaited.
+    pub(super) frto: Frto,
     peer_window: u64,
     /// Bytes the application has made available (grows up to `app_bytes`).
     app_limit: u64,
@@ -138,6 +143,7 @@ impl TcpSender {
             undo_marker: None,
             undo_retrans: 0,
             eifel_ts: None,
+            frto: Frto::Off,
             peer_window: u64::MAX,
             rto_deadline: SimTime::MAX,
             finished_at: None,
@@ -282,6 +288,9 @@ impl TcpSender {
         if self.cfg.sack && !ack.sack.is_empty() {
             self.process_sack(now, ack);
         }
+        if self.frto != Frto::Off && self.frto_ack(now, ack, out) {
+            return;
+        }
         if ack.ack > self.tcb.snd_una {
             self.on_new_ack(now, ack, out);
         } else if ack.ack == self.tcb.snd_una
@@ -302,7 +311,7 @@ impl TcpSender {
         }
     }
 
-    fn on_new_ack(&mut self, now: SimTime, ack: &TcpAck, out: &mut Vec<TcpData>) {
+    pub(super) fn on_new_ack(&mut self, now: SimTime, ack: &TcpAck, out: &mut Vec<TcpData>) {
         self.check_eifel(now, ack);
         let prior_in_flight = self.tcb.flight_segments();
         let acked_bytes = ack.ack - self.tcb.snd_una;
