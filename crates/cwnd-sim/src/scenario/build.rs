@@ -13,7 +13,7 @@ use super::spec::{AppSpec, Direction, LinkSpec, RecoverySpec, Scenario};
 use super::validate::ScenarioError;
 use crate::net::impair::{
     AppliesTo, ArqDelay, BernoulliLoss, DelayDistribution, DelayStep, DropList, GilbertElliott,
-    Impairment, ImpairmentStage, Outage, Reorder, Window,
+    Impairment, ImpairmentStage, Outage, Reorder, Schedule, Window,
 };
 use crate::net::link::{LinkDirection, LinkParams};
 use crate::net::queue::QueueLimit;
@@ -154,7 +154,7 @@ fn link_direction(
         };
         let stage: Box<dyn ImpairmentStage> = match stage {
             StageSpec::Bernoulli { schedule } => Box::new(BernoulliLoss::scheduled(
-                schedule.iter().map(|&(t, p)| (t.0, p)).collect(),
+                Schedule::new(schedule.iter().map(|&(t, p)| (t.0, p)).collect()),
                 stream,
             )),
             StageSpec::DropList { packets, flow } => {
@@ -182,8 +182,8 @@ fn link_direction(
             StageSpec::DelayStep { extra } => Box::new(DelayStep { extra: extra.0 }),
             StageSpec::Arq(a) => Box::new(ArqDelay {
                 pv: match (a.pv, &a.pv_schedule) {
-                    (Some(pv), _) => vec![(SimTime::ZERO, pv)],
-                    (None, Some(s)) => s.iter().map(|&(t, pv)| (t.0, pv)).collect(),
+                    (Some(pv), _) => Schedule::constant(pv),
+                    (None, Some(s)) => Schedule::new(s.iter().map(|&(t, pv)| (t.0, pv)).collect()),
                     (None, None) => unreachable!("validated"),
                 },
                 delay: distribution(&a.delay),

@@ -12,29 +12,21 @@
 use rand::RngExt;
 
 use super::reorder::DelayDistribution;
-use super::{ImpairmentStage, PacketMeta, Verdict};
+use super::{ImpairmentStage, PacketMeta, Schedule, Verdict};
 use crate::rng::RngStream;
-use crate::time::SimTime;
 
 pub struct ArqDelay {
-    /// (from, Pv) steps sorted by time.
-    pub pv: Vec<(SimTime, f64)>,
+    /// Fraction of packets delayed, possibly stepping in time.
+    pub pv: Schedule,
     pub delay: DelayDistribution,
     pub in_order: bool,
     pub residual_loss: f64,
     pub rng: RngStream,
 }
 
-impl ArqDelay {
-    fn pv_at(&self, t: SimTime) -> f64 {
-        let i = self.pv.partition_point(|&(from, _)| from <= t);
-        self.pv[i.saturating_sub(1)].1
-    }
-}
-
 impl ImpairmentStage for ArqDelay {
     fn apply(&mut self, packet: &PacketMeta) -> Verdict {
-        if self.rng.random::<f64>() >= self.pv_at(packet.sent) {
+        if self.rng.random::<f64>() >= self.pv.at(packet.sent) {
             return Verdict::PASS;
         }
         if self.residual_loss > 0.0 && self.rng.random::<f64>() < self.residual_loss {
@@ -49,25 +41,17 @@ impl ImpairmentStage for ArqDelay {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::data_meta as meta;
     use super::*;
-    use crate::packet::PacketClass;
     use crate::rng::stream;
-
-    fn meta() -> PacketMeta {
-        PacketMeta {
-            flow: 0,
-            class: PacketClass::Data,
-            size: 1000,
-            sent: SimTime::ZERO,
-        }
-    }
+    use crate::time::SimTime;
 
     #[test]
     fn a_fraction_pv_is_delayed_by_d_on_average() {
         // Pv = 0.2, exponential D with mean 1 s: 100 000 packets → about 20 000
         // delayed (binomial sd 126), mean delay 1 s (standard error 7 ms).
         let mut arq = ArqDelay {
-            pv: vec![(SimTime::ZERO, 0.2)],
+            pv: Schedule::constant(0.2),
             delay: DelayDistribution::Exponential {
                 mean: SimTime::from_secs(1),
             },

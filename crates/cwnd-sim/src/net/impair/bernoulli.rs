@@ -8,38 +8,29 @@
 
 use rand::RngExt;
 
-use super::{ImpairmentStage, PacketMeta, Verdict};
+use super::{ImpairmentStage, PacketMeta, Schedule, Verdict};
 use crate::rng::RngStream;
-use crate::time::SimTime;
 
 pub struct BernoulliLoss {
-    /// (from, p) steps sorted by time; the first starts at 0.
-    schedule: Vec<(SimTime, f64)>,
+    p: Schedule,
     rng: RngStream,
 }
 
 impl BernoulliLoss {
     /// `p` must lie in [0, 1]; the scenario validator guarantees it.
     pub fn new(p: f64, rng: RngStream) -> Self {
-        Self::scheduled(vec![(SimTime::ZERO, p)], rng)
+        Self::scheduled(Schedule::constant(p), rng)
     }
 
-    /// A probability that steps at the given times (sorted; before the first step
-    /// the first value applies).
-    pub fn scheduled(schedule: Vec<(SimTime, f64)>, rng: RngStream) -> Self {
-        debug_assert!(schedule.iter().all(|(_, p)| (0.0..=1.0).contains(p)));
-        BernoulliLoss { schedule, rng }
-    }
-
-    fn p_at(&self, t: SimTime) -> f64 {
-        let i = self.schedule.partition_point(|&(from, _)| from <= t);
-        self.schedule[i.saturating_sub(1)].1
+    /// A probability that steps at given times.
+    pub fn scheduled(p: Schedule, rng: RngStream) -> Self {
+        BernoulliLoss { p, rng }
     }
 }
 
 impl ImpairmentStage for BernoulliLoss {
     fn apply(&mut self, packet: &PacketMeta) -> Verdict {
-        let p = self.p_at(packet.sent);
+        let p = self.p.at(packet.sent);
         // random::<f64>() is uniform on [0, 1): p = 0 never drops, p = 1 always does.
         if self.rng.random::<f64>() < p {
             Verdict::Drop
@@ -51,18 +42,10 @@ impl ImpairmentStage for BernoulliLoss {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::data_meta as meta;
     use super::*;
-    use crate::packet::PacketClass;
     use crate::rng::stream;
-
-    fn meta() -> PacketMeta {
-        PacketMeta {
-            flow: 0,
-            class: PacketClass::Data,
-            size: 1500,
-            sent: SimTime::ZERO,
-        }
-    }
+    use crate::time::SimTime;
 
     #[test]
     fn loss_rate_converges_to_p_within_binomial_bound() {
@@ -84,7 +67,7 @@ mod tests {
     #[test]
     fn a_schedule_changes_p_at_its_steps() {
         let mut stage = BernoulliLoss::scheduled(
-            vec![(SimTime::ZERO, 0.0), (SimTime::from_secs(10), 1.0)],
+            Schedule::new(vec![(SimTime::ZERO, 0.0), (SimTime::from_secs(10), 1.0)]),
             stream(1, "s"),
         );
         let at = |s: u64| PacketMeta {

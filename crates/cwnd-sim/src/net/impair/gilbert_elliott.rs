@@ -59,19 +59,9 @@ impl ImpairmentStage for GilbertElliott {
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_support::data_meta as meta;
     use super::*;
-    use crate::packet::PacketClass;
     use crate::rng::stream;
-    use crate::time::SimTime;
-
-    fn meta() -> PacketMeta {
-        PacketMeta {
-            flow: 0,
-            class: PacketClass::Data,
-            size: 1000,
-            sent: SimTime::ZERO,
-        }
-    }
 
     #[test]
     fn burst_lengths_have_mean_one_over_p_bg_and_the_loss_rate_is_stationary() {

@@ -19,6 +19,7 @@ mod drop_list;
 mod gilbert_elliott;
 mod outage;
 mod reorder;
+mod schedule;
 
 pub use arq::ArqDelay;
 pub use bernoulli::BernoulliLoss;
@@ -27,6 +28,7 @@ pub use drop_list::DropList;
 pub use gilbert_elliott::GilbertElliott;
 pub use outage::Outage;
 pub use reorder::{DelayDistribution, Reorder};
+pub use schedule::Schedule;
 
 use crate::packet::{FlowId, PacketClass};
 use crate::time::SimTime;
@@ -171,5 +173,22 @@ impl ImpairmentChain {
         let end = now + duration;
         imp.window = Window::Between(now, end);
         Some((now, end, imp.stage.cuts_the_medium()))
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::PacketMeta;
+    use crate::packet::PacketClass;
+    use crate::time::SimTime;
+
+    /// A full-sized data packet of flow 0 sent at time 0.
+    pub fn data_meta() -> PacketMeta {
+        PacketMeta {
+            flow: 0,
+            class: PacketClass::Data,
+            size: 1500,
+            sent: SimTime::ZERO,
+        }
     }
 }

@@ -109,6 +109,20 @@ impl Tcb {
         }
     }
 
+    /// The common start of a window-growth hook: nothing while cwnd is not in use;
+    /// in slow start, grow and return the acknowledged segments left for congestion
+    /// avoidance (`None` when none are).
+    pub fn slow_start_then(&mut self, acked: u32) -> Option<u32> {
+        if !self.cwnd_limited {
+            return None;
+        }
+        if !self.in_slow_start() {
+            return Some(acked);
+        }
+        let left = self.slow_start(acked);
+        (left > 0).then_some(left)
+    }
+
     /// Additive increase (Linux `tcp_cong_avoid_ai`): one segment per `w` segments
     /// acknowledged, i.e. one segment per RTT when `w = cwnd`.
     pub fn cong_avoid_ai(&mut self, w: u32, acked: u32) {

@@ -172,16 +172,9 @@ impl CongestionControl for Cubic {
     }
 
     fn cong_avoid(&mut self, tcb: &mut Tcb, now: SimTime, acked: u32) {
-        if !tcb.cwnd_limited {
+        let Some(acked) = tcb.slow_start_then(acked) else {
             return;
-        }
-        let mut acked = acked;
-        if tcb.in_slow_start() {
-            acked = tcb.slow_start(acked);
-            if acked == 0 {
-                return;
-            }
-        }
+        };
         self.update(tcb, now, acked);
         let cnt = self.state.cnt;
         tcb.cong_avoid_ai(cnt, acked);

@@ -32,16 +32,9 @@ impl CongestionControl for Scalable {
     }
 
     fn cong_avoid(&mut self, tcb: &mut Tcb, _now: SimTime, acked: u32) {
-        if !tcb.cwnd_limited {
+        let Some(acked) = tcb.slow_start_then(acked) else {
             return;
-        }
-        let mut acked = acked;
-        if tcb.in_slow_start() {
-            acked = tcb.slow_start(acked);
-            if acked == 0 {
-                return;
-            }
-        }
+        };
         let w = tcb.cwnd.min(AI_COUNT);
         tcb.cong_avoid_ai(w, acked);
     }
