@@ -31,8 +31,8 @@ test: build
 lint: venv
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	$(BIN)/ruff check python tests
-	$(BIN)/ruff format --check python tests
+	$(BIN)/ruff check python tests tools
+	$(BIN)/ruff format --check python tests tools
 
 bench: build
 	cargo bench -p cwnd-sim --bench engine

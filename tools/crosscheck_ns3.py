@@ -42,9 +42,14 @@ def cwnd_goodput(cc: str, p: float, seconds: int, seed: int) -> float:
         cwnd.Scenario(duration=f"{seconds}s", name="crosscheck")
         .link("h1", "r", bandwidth="100Mbps", delay="1ms", queue_packets=100)
         .link(
-            "r", "h2", bandwidth="10Mbps", delay="24ms", queue_packets=100,
-            impairments=[{"kind": "bernoulli", "p": p, "direction": "forward",
-                          "applies_to": "data"}],
+            "r",
+            "h2",
+            bandwidth="10Mbps",
+            delay="24ms",
+            queue_packets=100,
+            impairments=[
+                {"kind": "bernoulli", "p": p, "direction": "forward", "applies_to": "data"}
+            ],
         )
         .flow("h1", "h2", cc=cc, name="f", rwnd="64MiB")
     )
@@ -123,8 +128,11 @@ def main() -> int:
     points = [(v, p, s) for v in args.variants for p in args.losses for s in range(args.seeds)]
     jobs = [{"type": VARIANTS[v], "p": p, "seed": s, "seconds": args.seconds} for v, p, s in points]
     proc = subprocess.run(
-        [args.ns3_python, __file__, "--ns3-worker"], input=json.dumps(jobs),
-        capture_output=True, text=True, check=True,
+        [args.ns3_python, __file__, "--ns3-worker"],
+        input=json.dumps(jobs),
+        capture_output=True,
+        text=True,
+        check=True,
     )
     ns3 = json.loads(proc.stdout.strip().splitlines()[-1])
     mine = [cwnd_goodput(v, p, args.seconds, s) for v, p, s in points]
