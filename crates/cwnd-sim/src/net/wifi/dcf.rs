@@ -30,13 +30,14 @@ struct Backoff {
     counter: u32,
 }
 
-/// What one virtual slot held.
+/// What the next virtual slot holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Slot {
-    Idle,
-    Success(usize),
-    /// The stations that collided; those in the second list gave up their frame.
-    Collision(Vec<usize>, Vec<usize>),
+pub enum NextSlot {
+    /// Nobody transmits for this many idle slots (counters already decremented).
+    Idle(u32),
+    /// These stations transmit now (one: a success unless the frame is corrupted;
+    /// several: a collision).
+    Transmit(Vec<usize>),
 }
 
 /// Backoff state of every station that has a frame to send.
@@ -71,59 +72,74 @@ impl Contention {
         }
     }
 
+    /// Whether station `i` contends.
+    pub fn contending(&self, i: usize) -> bool {
+        self.stations[i].is_some()
+    }
+
     /// Whether any station contends.
     pub fn busy(&self) -> bool {
         self.stations.iter().any(Option::is_some)
     }
 
-    /// Resolves the next virtual slot. `more(i)` says whether station i has another
-    /// frame after a success or a drop.
-    pub fn next_slot(&mut self, mut more: impl FnMut(usize) -> bool) -> Slot {
-        let transmitting: Vec<usize> = self
-            .stations
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.is_some_and(|b| b.counter == 0))
-            .map(|(i, _)| i)
-            .collect();
-        for s in self.stations.iter_mut().flatten() {
-            if s.counter > 0 {
-                s.counter -= 1;
-            }
-        }
-        match transmitting.len() {
-            0 => Slot::Idle,
-            1 => {
-                let i = transmitting[0];
-                self.stations[i] = None;
-                if more(i) {
-                    self.ready(i);
+    /// The next virtual slot. Idle slots are taken in one step (up to the smallest
+    /// counter); a transmission slot decrements the counters of the others by one.
+    pub fn next_slot(&mut self) -> NextSlot {
+        let min = self.stations.iter().flatten().map(|b| b.counter).min();
+        match min {
+            None => NextSlot::Idle(0),
+            Some(k) if k > 0 => {
+                for b in self.stations.iter_mut().flatten() {
+                    b.counter -= k;
                 }
-                Slot::Success(i)
+                NextSlot::Idle(k)
             }
-            _ => {
-                let mut dropped = Vec::new();
-                for &i in &transmitting {
-                    let b = self.stations[i].unwrap_or_else(|| unreachable!());
-                    if b.retries + 1 > RETRY_LIMIT {
-                        self.stations[i] = None;
-                        dropped.push(i);
-                        if more(i) {
-                            self.ready(i);
-                        }
-                    } else {
-                        let stage = (b.stage + 1).min(MAX_STAGE);
-                        let counter = self.draw(stage);
-                        self.stations[i] = Some(Backoff {
-                            stage,
-                            retries: b.retries + 1,
-                            counter,
-                        });
+            Some(_) => {
+                let transmitting: Vec<usize> = self
+                    .stations
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.is_some_and(|b| b.counter == 0))
+                    .map(|(i, _)| i)
+                    .collect();
+                for b in self.stations.iter_mut().flatten() {
+                    if b.counter > 0 {
+                        b.counter -= 1;
                     }
                 }
-                Slot::Collision(transmitting, dropped)
+                NextSlot::Transmit(transmitting)
             }
         }
+    }
+
+    /// Station `i`'s frame was acknowledged; `more`: another frame is queued.
+    pub fn success(&mut self, i: usize, more: bool) {
+        self.stations[i] = None;
+        if more {
+            self.ready(i);
+        }
+    }
+
+    /// Station `i`'s frame was not acknowledged (collision or corruption). Returns
+    /// true when the retry limit drops it; `more` then says whether another frame
+    /// is queued behind it.
+    pub fn failure(&mut self, i: usize, more: impl FnOnce() -> bool) -> bool {
+        let b = self.stations[i].unwrap_or_else(|| unreachable!("only contenders fail"));
+        if b.retries + 1 > RETRY_LIMIT {
+            self.stations[i] = None;
+            if more() {
+                self.ready(i);
+            }
+            return true;
+        }
+        let stage = (b.stage + 1).min(MAX_STAGE);
+        let counter = self.draw(stage);
+        self.stations[i] = Some(Backoff {
+            stage,
+            retries: b.retries + 1,
+            counter,
+        });
+        false
     }
 }
 
@@ -144,13 +160,19 @@ mod tests {
         let (ts, tc) = (phy.success_time(1500), phy.collision_time(1500));
         let (mut t, mut delivered) = (SimTime::ZERO, 0u64);
         while t < SimTime::from_secs(seconds) {
-            match c.next_slot(|_| true) {
-                Slot::Idle => t += SLOT,
-                Slot::Success(_) => {
+            match c.next_slot() {
+                NextSlot::Idle(k) => t += SLOT.saturating_mul(k as u64),
+                NextSlot::Transmit(tx) if tx.len() == 1 => {
+                    c.success(tx[0], true);
                     t += ts;
                     delivered += 1500;
                 }
-                Slot::Collision(..) => t += tc,
+                NextSlot::Transmit(tx) => {
+                    for i in tx {
+                        c.failure(i, || true);
+                    }
+                    t += tc;
+                }
             }
         }
         delivered as f64 * 8.0 / t.as_secs_f64()
@@ -209,7 +231,10 @@ mod tests {
         let mut c = Contention::new(1, stream(1, "x"));
         c.ready(0);
         for _ in 0..10_000 {
-            assert!(!matches!(c.next_slot(|_| true), Slot::Collision(..)));
+            if let NextSlot::Transmit(tx) = c.next_slot() {
+                assert_eq!(tx, vec![0]);
+                c.success(0, true);
+            }
         }
     }
 
@@ -224,14 +249,13 @@ mod tests {
             for b in c.stations.iter_mut().flatten() {
                 b.counter = 0;
             }
-            match c.next_slot(|_| false) {
-                Slot::Collision(_, dropped) if !dropped.is_empty() => {
-                    assert_eq!(dropped, vec![0, 1]);
-                    break;
-                }
-                Slot::Collision(..) => collisions += 1,
-                other => panic!("{other:?}"),
+            assert_eq!(c.next_slot(), NextSlot::Transmit(vec![0, 1]));
+            let dropped: Vec<bool> = [0, 1].iter().map(|&i| c.failure(i, || false)).collect();
+            if dropped.iter().all(|&d| d) {
+                break;
             }
+            assert_eq!(dropped, vec![false, false]);
+            collisions += 1;
         }
         assert_eq!(collisions, RETRY_LIMIT);
         assert!(!c.busy());
