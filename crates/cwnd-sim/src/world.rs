@@ -8,6 +8,7 @@
 use crate::engine::EventQueue;
 use crate::net::link::{LinkDirection, SendOutcome};
 use crate::net::routing::RoutingTable;
+use crate::net::wifi::channel::{Enqueued, WifiChannel};
 use crate::packet::{
     FlowId, NodeId, Packet, Payload, TcpAck, TcpData, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION,
 };
@@ -30,6 +31,8 @@ pub enum Event {
     FlowStop(FlowId),
     /// Interval sampling of every flow's state.
     Sample,
+    /// The next slot decision or frame arrival of a wireless channel.
+    Channel(u32),
 }
 
 impl Event {
@@ -42,6 +45,7 @@ impl Event {
             Event::FlowStart(f) => (4, f),
             Event::FlowStop(f) => (5, f),
             Event::Sample => (6, 0),
+            Event::Channel(c) => (7, c),
         };
         (kind << 32) | id as u64
     }
@@ -127,6 +131,14 @@ pub struct Trigger {
     pub stage: usize,
 }
 
+/// What a route's next hop is: a link direction, or the air of a wireless channel
+/// between two of its stations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hop {
+    Link(u32),
+    Air { channel: u32, to: NodeId },
+}
+
 /// Names of a link direction, for results.
 pub struct LinkInfo {
     pub name: String,
@@ -141,6 +153,9 @@ pub struct World {
     pub links: Vec<LinkDirection>,
     pub link_info: Vec<LinkInfo>,
     pub routes: RoutingTable,
+    /// Route edges: `routes` gives an index into this table.
+    pub hops: Vec<Hop>,
+    pub channels: Vec<WifiChannel>,
     pub flows: Vec<Flow>,
     pub recorder: Recorder,
     triggers: Vec<Trigger>,
@@ -160,6 +175,8 @@ impl World {
         links: Vec<LinkDirection>,
         link_info: Vec<LinkInfo>,
         routes: RoutingTable,
+        hops: Vec<Hop>,
+        channels: Vec<WifiChannel>,
         flows: Vec<Flow>,
         recorder: Recorder,
         triggers: Vec<Trigger>,
@@ -182,6 +199,8 @@ impl World {
             links,
             link_info,
             routes,
+            hops,
+            channels,
             flows,
             recorder,
             triggers,
@@ -231,6 +250,7 @@ impl World {
                 self.flush_sender(now, f, out);
             }
             Event::FlowStop(f) => self.flows[f as usize].sender.stop(),
+            Event::Channel(c) => self.on_channel(now, c as usize),
             Event::Sample => {
                 for (i, flow) in self.flows.iter().enumerate() {
                     if flow.start <= now {
@@ -254,6 +274,24 @@ impl World {
             self.receive(now, at, packet);
         }
         self.schedule_link(l);
+    }
+
+    fn on_channel(&mut self, now: SimTime, c: usize) {
+        let mut received = Vec::new();
+        self.channels[c].on_event(now, &mut received);
+        for lost in std::mem::take(&mut self.channels[c].dropped) {
+            self.flows[lost.flow as usize].drops_impairment += 1;
+        }
+        for (node, packet) in received {
+            self.receive(now, node, packet);
+        }
+        self.schedule_channel(c);
+    }
+
+    fn schedule_channel(&mut self, c: usize) {
+        if let Some(t) = self.channels[c].event_to_schedule() {
+            self.queue.schedule(t, Event::Channel(c as u32));
+        }
     }
 
     fn schedule_link(&mut self, l: usize) {
@@ -289,16 +327,27 @@ impl World {
 
     /// Sends a packet out of node `at` towards its destination.
     fn forward(&mut self, now: SimTime, at: NodeId, packet: Packet) {
-        let Some(link) = self.routes.next_hop(at, packet.dst) else {
+        let Some(edge) = self.routes.next_hop(at, packet.dst) else {
             debug_assert!(false, "no route: build() checks every flow's path");
             return;
         };
-        let l = link as usize;
         let flow = packet.flow as usize;
-        match self.links[l].send(now, packet) {
-            SendOutcome::Accepted => self.schedule_link(l),
-            SendOutcome::DroppedQueue => self.flows[flow].drops_queue += 1,
-            SendOutcome::DroppedImpairment => self.flows[flow].drops_impairment += 1,
+        match self.hops[edge as usize] {
+            Hop::Link(l) => {
+                let l = l as usize;
+                match self.links[l].send(now, packet) {
+                    SendOutcome::Accepted => self.schedule_link(l),
+                    SendOutcome::DroppedQueue => self.flows[flow].drops_queue += 1,
+                    SendOutcome::DroppedImpairment => self.flows[flow].drops_impairment += 1,
+                }
+            }
+            Hop::Air { channel, to } => {
+                let c = channel as usize;
+                match self.channels[c].enqueue(now, at, to, packet) {
+                    Enqueued::Accepted => self.schedule_channel(c),
+                    Enqueued::QueueFull => self.flows[flow].drops_queue += 1,
+                }
+            }
         }
     }
 

@@ -18,6 +18,8 @@ use crate::net::impair::{
 use crate::net::link::{LinkDirection, LinkParams};
 use crate::net::queue::QueueLimit;
 use crate::net::routing::RoutingTable;
+use crate::net::wifi::channel::WifiChannel;
+use crate::net::wifi::timing::Phy;
 use crate::packet::{FlowId, NodeId, TCP_TIMESTAMP_OPTION};
 use crate::rng;
 use crate::scenario::spec::{AppliesToSpec, FlowSpec};
@@ -28,7 +30,7 @@ use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
 use crate::transport::tcp::recovery::Recovery;
 use crate::transport::tcp::rto::RtoConfig;
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};
-use crate::world::{Flow, LinkInfo, Trigger, World};
+use crate::world::{Flow, Hop, LinkInfo, Trigger, World};
 
 /// Builds the world for one run of `spec` with `seed`.
 pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
@@ -66,11 +68,37 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
         }
     }
 
-    let edges: Vec<(NodeId, NodeId, u32)> = links
-        .iter()
-        .enumerate()
-        .map(|(i, l)| (l.from, l.to, i as u32))
-        .collect();
+    // Route edges: every link direction, then every ordered pair of stations of
+    // each wireless channel.
+    let mut edges: Vec<(NodeId, NodeId, u32)> = Vec::new();
+    let mut hops = Vec::new();
+    for (i, l) in links.iter().enumerate() {
+        edges.push((l.from, l.to, hops.len() as u32));
+        hops.push(Hop::Link(i as u32));
+    }
+    let mut channels = Vec::new();
+    for (c, w) in spec.wireless.iter().enumerate() {
+        let stations: Vec<NodeId> = w.stations.iter().map(|s| ids[s.as_str()]).collect();
+        for &a in &stations {
+            for &b in stations.iter().filter(|&&b| b != a) {
+                edges.push((a, b, hops.len() as u32));
+                hops.push(Hop::Air {
+                    channel: c as u32,
+                    to: b,
+                });
+            }
+        }
+        let name = spec.wireless_name(c);
+        channels.push(WifiChannel::new(
+            name,
+            stations,
+            Phy::dsss(w.rate.0, w.basic_rate.0),
+            w.queue_packets as usize,
+            w.per,
+            rng::stream(seed, &format!("wireless[{c}].contention")),
+            rng::stream(seed, &format!("wireless[{c}].errors")),
+        ));
+    }
     let mut routes = RoutingTable::shortest_paths(node_names.len(), &edges);
     for (k, r) in spec.routes.iter().enumerate() {
         let (at, to, via) = (ids[r.at.as_str()], ids[r.to.as_str()], ids[r.via.as_str()]);
@@ -81,7 +109,7 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
             ));
         }
     }
-    let link_to = |l: u32| edges[l as usize].1;
+    let link_to = |e: u32| edges[e as usize].1;
 
     let mut flows = Vec::with_capacity(spec.flows.len());
     for (i, f) in spec.flows.iter().enumerate() {
@@ -108,6 +136,8 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
         links,
         link_info,
         routes,
+        hops,
+        channels,
         flows,
         Recorder::new(&spec.trace, spec.flows.len()),
         triggers,

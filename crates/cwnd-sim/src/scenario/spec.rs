@@ -23,6 +23,9 @@ pub struct Scenario {
     #[serde(default)]
     pub nodes: Vec<NodeSpec>,
     pub links: Vec<LinkSpec>,
+    /// Shared 802.11 channels.
+    #[serde(default)]
+    pub wireless: Vec<WirelessSpec>,
     #[serde(default)]
     pub routes: Vec<RouteSpec>,
     pub flows: Vec<FlowSpec>,
@@ -52,6 +55,35 @@ pub struct LinkSpec {
     pub overhead: Size,
     #[serde(default)]
     pub impairments: Vec<ImpairmentSpec>,
+}
+
+/// One 802.11b collision domain (DCF, basic access, long preamble).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct WirelessSpec {
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The nodes that share the channel (at least two).
+    pub stations: Vec<String>,
+    /// Data rate: 1, 2, 5.5 or 11 Mb/s.
+    pub rate: Rate,
+    /// Rate of MAC ACKs (default 1 Mb/s).
+    #[serde(default = "one_mbps")]
+    pub basic_rate: Rate,
+    /// Interface queue of each station, in packets (default 50, as ns-2's IFQ).
+    #[serde(default = "ifq_packets")]
+    pub queue_packets: u32,
+    /// Probability that a data frame is corrupted (each try).
+    #[serde(default)]
+    pub per: f64,
+}
+
+fn one_mbps() -> Rate {
+    Rate(1_000_000)
+}
+
+fn ifq_packets() -> u32 {
+    50
 }
 
 /// DropTail limit: `{ packets = 100 }` or `{ bytes = "64KB" }`. Default 100 packets.

@@ -97,14 +97,22 @@ impl Scenario {
     /// Node names in id order: the explicit list, then link ends in order of appearance.
     pub fn node_names(&self) -> Vec<String> {
         let mut names: Vec<String> = self.nodes.iter().map(|n| n.name.clone()).collect();
-        for link in &self.links {
-            for end in &link.between {
-                if !names.contains(end) {
-                    names.push(end.clone());
-                }
+        let ends = self.links.iter().flat_map(|l| l.between.iter());
+        let stations = self.wireless.iter().flat_map(|w| w.stations.iter());
+        for name in ends.chain(stations) {
+            if !names.contains(name) {
+                names.push(name.clone());
             }
         }
         names
+    }
+
+    /// The name of wireless channel `i`: its own, or `wireless<i>`.
+    pub fn wireless_name(&self, i: usize) -> String {
+        self.wireless[i]
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("wireless{i}"))
     }
 
     /// The name of flow `i`: its own, or `flow<i>`.
@@ -133,6 +141,7 @@ impl Scenario {
         }
         let nodes = self.check_nodes()?;
         self.check_links()?;
+        self.check_wireless()?;
         for (i, r) in self.routes.iter().enumerate() {
             for (field, name) in [("at", &r.at), ("to", &r.to), ("via", &r.via)] {
                 known_node(&nodes, &format!("routes[{i}].{field}"), name)?;
@@ -179,11 +188,48 @@ impl Scenario {
             .collect())
     }
 
+    fn check_wireless(&self) -> Result<(), ScenarioError> {
+        for (i, w) in self.wireless.iter().enumerate() {
+            let at = |f: &str| format!("wireless[{i}].{f}");
+            if w.stations.len() < 2 {
+                return Err(ScenarioError::new(
+                    at("stations"),
+                    "a channel needs at least two stations",
+                ));
+            }
+            for (k, s) in w.stations.iter().enumerate() {
+                if w.stations[..k].contains(s) {
+                    return Err(ScenarioError::new(
+                        at(&format!("stations[{k}]")),
+                        format!("\"{s}\" is listed twice"),
+                    ));
+                }
+            }
+            const RATES: [u64; 4] = [1_000_000, 2_000_000, 5_500_000, 11_000_000];
+            for (field, rate) in [("rate", w.rate.0), ("basic_rate", w.basic_rate.0)] {
+                if !RATES.contains(&rate) {
+                    return Err(ScenarioError::new(
+                        at(field),
+                        format!("{rate} bit/s is not an 802.11b rate; use 1, 2, 5.5 or 11 Mbps"),
+                    ));
+                }
+            }
+            if w.queue_packets == 0 {
+                return Err(ScenarioError::new(
+                    at("queue_packets"),
+                    "must be at least 1",
+                ));
+            }
+            probability(&at("per"), w.per)?;
+        }
+        Ok(())
+    }
+
     fn check_links(&self) -> Result<(), ScenarioError> {
-        if self.links.is_empty() {
+        if self.links.is_empty() && self.wireless.is_empty() {
             return Err(ScenarioError::new(
                 "links",
-                "a scenario needs at least one link",
+                "a scenario needs at least one link or wireless channel",
             ));
         }
         let mut names = HashMap::new();
