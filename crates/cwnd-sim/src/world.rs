@@ -122,13 +122,22 @@ impl Flow {
 }
 
 /// A stage switched on by a flow event: when `flow` first sends data segment
-/// number `segment` (from 1), stage `stage` of link direction `link` starts.
+/// number `segment` (from 1), stage `stage` of `target` starts.
 #[derive(Clone, Copy, Debug)]
 pub struct Trigger {
     pub flow: FlowId,
     pub segment: u64,
-    pub link: usize,
+    pub target: TriggerTarget,
     pub stage: usize,
+}
+
+/// Where a triggered stage sits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TriggerTarget {
+    /// A link direction.
+    Link(usize),
+    /// A wireless channel (frames on their way are not cut: the MAC retries them).
+    Channel(usize),
 }
 
 /// What a route's next hop is: a link direction, or the air of a wireless channel
@@ -409,14 +418,21 @@ impl World {
                 continue;
             }
             self.triggers.swap_remove(i);
-            let link = &mut self.links[t.link];
-            if let Some((from, until, cuts)) = link.impairments.trigger(t.stage, now) {
-                if cuts {
-                    for lost in link.drop_in_flight(from, until) {
-                        self.flows[lost as usize].drops_impairment += 1;
+            match t.target {
+                TriggerTarget::Link(l) => {
+                    let link = &mut self.links[l];
+                    if let Some((from, until, cuts)) = link.impairments.trigger(t.stage, now) {
+                        if cuts {
+                            for lost in link.drop_in_flight(from, until) {
+                                self.flows[lost as usize].drops_impairment += 1;
+                            }
+                            // The head may have gone: re-arm the link's arrival event.
+                            self.schedule_link(l);
+                        }
                     }
-                    // The head may have gone: re-arm the link's arrival event.
-                    self.schedule_link(t.link);
+                }
+                TriggerTarget::Channel(c) => {
+                    self.channels[c].impairments.trigger(t.stage, now);
                 }
             }
         }

@@ -55,3 +55,32 @@ fn frame_errors_are_retried_by_the_mac() {
     assert!(gn < gc && gn > 0.7 * gc, "{gn} vs {gc}");
     assert_eq!(noisy.flows[0].summary.drops_impairment, 0);
 }
+
+#[test]
+fn a_disconnection_of_the_wireless_hop_stops_delivery_for_its_duration() {
+    // The outage study's pathology: the mobile host is out of reach for 5 s from
+    // the transmission of segment 1000. Frames are retried by the MAC and dropped;
+    // nothing is delivered while the outage lasts.
+    let s = over_wifi("2Mbps", 0.0).replace(
+        "per = 0\n",
+        "per = 0\nimpairments = [{ kind = \"outage\", start_on = { flow = \"f\", segment = 1000 }, duration = \"5s\" }]\n",
+    ).replace("[[flows]]", "[trace]\nsegments = true\n[[flows]]");
+    let r = run(&s, 1);
+    let f = &r.flows[0];
+    let seg = f.segments.as_ref().unwrap();
+    let t0 = seg.time[seg.seq.iter().position(|&x| x == 999 * 1460).unwrap()].as_secs_f64();
+    let w = r.throughput_bin.as_secs_f64();
+    let bins = f.delivered_bins.padded((60.0 / w) as usize);
+    // From the first bin after the frames already on the air to the end of the outage.
+    let (a, b) = (
+        ((t0 + 0.2) / w).ceil() as usize,
+        ((t0 + 5.0) / w).floor() as usize,
+    );
+    assert!(bins[a..b].iter().all(|&x| x == 0), "{:?}", &bins[a..b]);
+    assert!(
+        bins[b + 1..].iter().sum::<u64>() > 0,
+        "recovers after the outage"
+    );
+    assert!(f.summary.drops_impairment > 0);
+    assert!(f.summary.sender.timeouts >= 1);
+}

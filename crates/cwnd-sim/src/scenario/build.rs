@@ -9,11 +9,11 @@
 use std::collections::HashMap;
 
 use super::impairment_spec::{DelaySpec, ReorderSpec, StageSpec};
-use super::spec::{AppSpec, Direction, LinkSpec, RecoverySpec, Scenario};
+use super::spec::{AppSpec, Direction, ImpairmentSpec, LinkSpec, RecoverySpec, Scenario};
 use super::validate::ScenarioError;
 use crate::net::impair::{
     AppliesTo, ArqDelay, BernoulliLoss, DelayDistribution, DelayStep, DropList, GilbertElliott,
-    Impairment, ImpairmentStage, Outage, Reorder, Schedule, Window,
+    Impairment, ImpairmentChain, ImpairmentStage, Outage, Reorder, Schedule, Window,
 };
 use crate::net::link::{LinkDirection, LinkParams};
 use crate::net::queue::QueueLimit;
@@ -30,7 +30,7 @@ use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
 use crate::transport::tcp::recovery::Recovery;
 use crate::transport::tcp::rto::RtoConfig;
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};
-use crate::world::{Flow, Hop, LinkInfo, Trigger, World};
+use crate::world::{Flow, Hop, LinkInfo, Trigger, TriggerTarget, World};
 
 /// Builds the world for one run of `spec` with `seed`.
 pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
@@ -52,7 +52,7 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
                 triggers.push(Trigger {
                     flow,
                     segment,
-                    link: links.len(),
+                    target: TriggerTarget::Link(links.len()),
                     stage,
                 });
             }
@@ -89,7 +89,17 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
             }
         }
         let name = spec.wireless_name(c);
-        channels.push(WifiChannel::new(
+        let (chain, channel_triggers) =
+            build_stages(spec, seed, &w.impairments, &format!("wireless[{c}]"), None);
+        for (flow, segment, stage) in channel_triggers {
+            triggers.push(Trigger {
+                flow,
+                segment,
+                target: TriggerTarget::Channel(c),
+                stage,
+            });
+        }
+        let mut channel = WifiChannel::new(
             name,
             stations,
             Phy::dsss(w.rate.0, w.basic_rate.0),
@@ -97,7 +107,9 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
             w.per,
             rng::stream(seed, &format!("wireless[{c}].contention")),
             rng::stream(seed, &format!("wireless[{c}].errors")),
-        ));
+        );
+        channel.impairments = chain;
+        channels.push(channel);
     }
     let mut routes = RoutingTable::shortest_paths(node_names.len(), &edges);
     for (k, r) in spec.routes.iter().enumerate() {
@@ -165,18 +177,35 @@ fn link_direction(
         queue,
     };
     let mut link = LinkDirection::new(from, to, params, spec.trace.queues);
-    let dir_name = if dir == Direction::Forward {
-        "forward"
-    } else {
-        "reverse"
-    };
+    let prefix = format!("links[{i}]");
+    let (chain, triggers) = build_stages(spec, seed, &l.impairments, &prefix, Some(dir));
+    link.impairments = chain;
+    (link, triggers)
+}
+
+/// The impairment chain of a link direction (`dir`) or of a wireless channel
+/// (`None`: no direction), and its triggers as (flow, segment, stage index).
+/// Random streams are named `<prefix>.impairments[<j>][.<direction>]`.
+fn build_stages(
+    spec: &Scenario,
+    seed: u64,
+    impairments: &[ImpairmentSpec],
+    prefix: &str,
+    dir: Option<Direction>,
+) -> (ImpairmentChain, Vec<(FlowId, u64, usize)>) {
+    let mut chain = ImpairmentChain::default();
     let mut triggers = Vec::new();
-    for (j, imp) in l.impairments.iter().enumerate() {
+    let dir_name = match dir {
+        Some(Direction::Forward) => ".forward",
+        Some(Direction::Reverse) => ".reverse",
+        _ => "",
+    };
+    for (j, imp) in impairments.iter().enumerate() {
         let (common, stage) = imp.parse().unwrap_or_else(|_| unreachable!("validated"));
-        if common.direction != Direction::Both && common.direction != dir {
+        if dir.is_some_and(|d| common.direction != Direction::Both && common.direction != d) {
             continue;
         }
-        let stream = rng::stream(seed, &format!("links[{i}].impairments[{j}].{dir_name}"));
+        let stream = rng::stream(seed, &format!("{prefix}.impairments[{j}]{dir_name}"));
         let flow_id = |name: &String| {
             (0..spec.flows.len())
                 .position(|k| spec.flow_name(k) == *name)
@@ -229,7 +258,7 @@ fn link_direction(
         };
         let window = match (&common.start_on, common.start, common.duration) {
             (Some(t), _, Some(duration)) => {
-                let index = link.impairments.len();
+                let index = chain.len();
                 if let Some(f) = flow_id(&t.flow) {
                     triggers.push((f, t.segment, index));
                 }
@@ -244,13 +273,13 @@ fn link_direction(
             }
             (Some(_), _, None) => unreachable!("validated: a trigger needs a duration"),
         };
-        link.impairments.push(Impairment {
+        chain.push(Impairment {
             applies_to,
             window,
             stage,
         });
     }
-    (link, triggers)
+    (chain, triggers)
 }
 
 fn distribution(d: &DelaySpec) -> DelayDistribution {

@@ -76,6 +76,10 @@ pub struct WirelessSpec {
     /// Probability that a data frame is corrupted (each try).
     #[serde(default)]
     pub per: f64,
+    /// Stages applied to the frames sent over the air (`bernoulli`,
+    /// `gilbert_elliott`, `drop_list`, `outage`; a dropped frame is retried by the MAC).
+    #[serde(default)]
+    pub impairments: Vec<ImpairmentSpec>,
 }
 
 fn one_mbps() -> Rate {

@@ -221,6 +221,23 @@ impl Scenario {
                 ));
             }
             probability(&at("per"), w.per)?;
+            for (j, imp) in w.impairments.iter().enumerate() {
+                let path = format!("wireless[{i}].impairments[{j}]");
+                self.check_impairment(&path, imp)?;
+                let (_, stage) = imp.parse().unwrap_or_else(|_| unreachable!("checked"));
+                if matches!(
+                    stage,
+                    StageSpec::Reorder(_) | StageSpec::DelayStep { .. } | StageSpec::Arq(_)
+                ) {
+                    return Err(ScenarioError::new(
+                        format!("{path}.kind"),
+                        format!(
+                            "\"{}\" delays packets; on the air only loss stages apply (bernoulli, gilbert_elliott, drop_list, outage)",
+                            imp.kind
+                        ),
+                    ));
+                }
+            }
         }
         Ok(())
     }

@@ -11,7 +11,10 @@
 //! a fresh backoff (no immediate access after an idle DIFS).
 //!
 //! Frame errors come from a configured packet error rate per data frame (ACK frames
-//! are short and sent at the basic rate; they are not corrupted).
+//! are short and sent at the basic rate; they are not corrupted), and from the
+//! channel's impairment stages: a frame a stage drops (an outage: the peer is out of
+//! reach) is not acknowledged, so the MAC retries it like a corrupted one. Delay
+//! stages do not apply to the air.
 
 use std::collections::VecDeque;
 
@@ -19,6 +22,7 @@ use rand::RngExt;
 
 use super::dcf::{Contention, NextSlot};
 use super::timing::{Phy, SLOT};
+use crate::net::impair::{ImpairmentChain, PacketMeta, Verdict};
 use crate::packet::{NodeId, Packet};
 use crate::rng::RngStream;
 use crate::time::SimTime;
@@ -57,6 +61,8 @@ pub struct WifiChannel {
     /// A data frame on its way: (arrival time, receiving node, packet).
     arriving: Option<(SimTime, NodeId, Packet)>,
     timer: LazyTimer,
+    /// Stages applied to each data frame sent (loss stages and outages).
+    pub impairments: ImpairmentChain,
     pub stats: ChannelStats,
     /// Flows of the packets dropped since the owner last looked (retry limit).
     pub dropped: Vec<Packet>,
@@ -85,6 +91,7 @@ impl WifiChannel {
             next_decision: None,
             arriving: None,
             timer: LazyTimer::default(),
+            impairments: ImpairmentChain::default(),
             stats: ChannelStats::default(),
             dropped: Vec::new(),
         }
@@ -152,8 +159,19 @@ impl WifiChannel {
             }
             NextSlot::Transmit(tx) if tx.len() == 1 => {
                 let i = tx[0];
-                let size = self.queues[i].front().map_or(0, |(p, _)| p.size);
-                if self.per > 0.0 && self.rng.random::<f64>() < self.per {
+                let (size, lost) = match self.queues[i].front() {
+                    Some((p, _)) => {
+                        let meta = PacketMeta {
+                            flow: p.flow,
+                            class: p.class(),
+                            size: p.size,
+                            sent: t + self.phy.data_airtime(p.size),
+                        };
+                        (p.size, self.impairments.apply(&meta) == Verdict::Drop)
+                    }
+                    None => (0, false),
+                };
+                if lost || (self.per > 0.0 && self.rng.random::<f64>() < self.per) {
                     self.stats.corrupted += 1;
                     self.fail(i);
                     self.next_decision = Some(t + self.phy.collision_time(size));
