@@ -193,13 +193,17 @@ impl TcpSender {
         loop {
             let window = (self.tcb.cwnd as u64 * mss).min(self.peer_window);
             let seq = self.tcb.snd_nxt;
-            if let Some(s) = self.segment_at(seq).filter(|s| s.sacked) {
-                // Go-back-N skips what the receiver reported holding (RFC 6675 §5.1).
-                self.tcb.snd_nxt = s.seq + s.len as u64;
-                continue;
-            }
             let len = if seq < self.high_water {
-                self.segment_at(seq).map_or(0, |s| s.len as u64)
+                match self.segment_at(seq) {
+                    Some(s) if s.sacked => {
+                        // Go-back-N skips what the receiver reported holding
+                        // (RFC 6675 §5.1).
+                        self.tcb.snd_nxt = s.seq + s.len as u64;
+                        continue;
+                    }
+                    Some(s) => s.len as u64,
+                    None => 0,
+                }
             } else {
                 mss.min(self.app_limit.saturating_sub(seq))
             };
