@@ -41,13 +41,13 @@ mod westwood;
 pub use bic::Bic;
 pub use compound::{Compound, CompoundConfig};
 pub use cubic::{Cubic, CubicConfig};
-pub use highspeed::HighSpeed;
+pub use highspeed::{HighSpeed, HighSpeedConfig};
 pub use hybla::{Hybla, HyblaConfig};
 pub use reno::Reno;
-pub use scalable::Scalable;
+pub use scalable::{Scalable, ScalableConfig};
 pub use vegas::{Vegas, VegasConfig};
 pub use veno::{Veno, VenoConfig};
-pub use westwood::Westwood;
+pub use westwood::{Westwood, WestwoodConfig, WestwoodPlusConfig};
 
 use super::tcb::{CaState, Tcb};
 use crate::scenario::cc_spec::{parse_params, CcSpec};
@@ -148,15 +148,22 @@ pub fn reno_ssthresh(tcb: &Tcb) -> u32 {
     (tcb.flight_segments() / 2).max(2)
 }
 
-/// Congestion-control names accepted in scenario files. "tahoe" and "newreno"
+/// Congestion-control names accepted in scenario files (every arm of `build`). "tahoe" and "newreno"
 /// are Reno's AIMD with that loss recovery (see `Recovery::default_for`).
 pub const KNOWN: &[&str] = &[
     "reno",
     "newreno",
     "tahoe",
     "vegas",
+    "veno",
     "westwood",
     "westwood_plus",
+    "cubic",
+    "bic",
+    "compound",
+    "highspeed",
+    "scalable",
+    "hybla",
 ];
 
 /// Builds the controller a scenario names, with its parameters. The error is
@@ -185,27 +192,32 @@ pub fn build(spec: &CcSpec) -> Result<Box<dyn CongestionControl>, (String, Strin
             &spec.params,
         )?))),
         "highspeed" => {
-            parse_params::<NoParams>(&spec.params)?;
-            Ok(Box::new(HighSpeed))
+            let cfg = parse_params::<HighSpeedConfig>(&spec.params)?;
+            cfg.check()?;
+            Ok(Box::new(HighSpeed::new(cfg)))
         }
         "scalable" => {
-            parse_params::<NoParams>(&spec.params)?;
-            Ok(Box::new(Scalable))
+            let cfg = parse_params::<ScalableConfig>(&spec.params)?;
+            cfg.check()?;
+            Ok(Box::new(Scalable::new(cfg)))
         }
-        "hybla" => Ok(Box::new(Hybla::new(parse_params::<HyblaConfig>(
-            &spec.params,
-        )?))),
+        "hybla" => {
+            let cfg = parse_params::<HyblaConfig>(&spec.params)?;
+            cfg.check()?;
+            Ok(Box::new(Hybla::new(cfg)))
+        }
         "veno" => Ok(Box::new(Veno::new(parse_params::<VenoConfig>(
             &spec.params,
         )?))),
-        "westwood" | "westwood_plus" => {
-            parse_params::<NoParams>(&spec.params)?;
-            let sampling = if spec.name == "westwood" {
-                westwood::Sampling::PerAck
-            } else {
-                westwood::Sampling::PerRtt
-            };
-            Ok(Box::new(Westwood::new(sampling)))
+        "westwood" => {
+            let cfg = parse_params::<WestwoodConfig>(&spec.params)?;
+            cfg.check()?;
+            Ok(Box::new(Westwood::new(cfg)))
+        }
+        "westwood_plus" => {
+            let cfg = parse_params::<WestwoodPlusConfig>(&spec.params)?;
+            cfg.check()?;
+            Ok(Box::new(Westwood::plus(cfg)))
         }
         other => Err((
             String::new(),
@@ -221,3 +233,19 @@ pub fn build(spec: &CcSpec) -> Result<Box<dyn CongestionControl>, (String, Strin
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NoParams {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_known_name_builds_and_only_those() {
+        for name in KNOWN {
+            assert!(build(&CcSpec::named(name)).is_ok(), "{name}");
+        }
+        let err = build(&CcSpec::named("warp")).err().unwrap().1;
+        for name in KNOWN {
+            assert!(err.contains(name), "{name} missing from: {err}");
+        }
+    }
+}
