@@ -124,6 +124,9 @@ fn flow_summary<'py>(py: Python<'py>, f: &FlowResult) -> PyResult<Bound<'py, PyD
     d.set_item("drops_impairment", s.drops_impairment)?;
     d.set_item("rtt_samples", s.sender.rtt_samples)?;
     d.set_item("spurious_undone", s.sender.spurious_undone)?;
+    d.set_item("spurious_dsack", s.sender.spurious_dsack)?;
+    d.set_item("spurious_eifel", s.sender.spurious_eifel)?;
+    d.set_item("spurious_frto", s.sender.spurious_frto)?;
     d.set_item("goodput_bps", s.goodput_bps())?;
     d.set_item("throughput_bps", s.throughput_bps())?;
     d.set_item("mean_rtt", s.mean_rtt())?;

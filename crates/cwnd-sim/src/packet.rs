@@ -29,9 +29,10 @@ pub struct TcpData {
     pub retransmission: bool,
 }
 
-/// Most SACK blocks an ACK carries (RFC 2018 §3: 4 fit in the 40 option bytes, 3
-/// when the timestamps option is also present).
+/// Most SACK blocks an ACK carries (RFC 2018 §3: 4 fit in the 40 option bytes).
 pub const MAX_SACK_BLOCKS: usize = 4;
+/// Most SACK blocks beside the timestamps option (RFC 2018 §3: 12 + 28 = 40 bytes).
+pub const MAX_SACK_BLOCKS_WITH_TIMESTAMPS: usize = 3;
 
 /// The SACK option of an ACK (RFC 2018): byte ranges [start, end) received out of
 /// order. The first block may be a D-SACK block (RFC 2883) reporting a duplicate.

@@ -212,7 +212,9 @@ pub struct TcpSpec {
     /// SACK (RFC 2018): the receiver reports out-of-order blocks and the sender
     /// recovers with RFC 6675 unless `recovery` says otherwise.
     pub sack: bool,
-    /// The receiver reports duplicate segments with D-SACK (RFC 2883).
+    /// The receiver reports duplicate segments with D-SACK (RFC 2883); the sender
+    /// then counts the loss episodes D-SACKs show spurious (RFC 3708,
+    /// `spurious_dsack`), without acting on them unless `dsack_undo` is set.
     pub dsack: bool,
     /// Undo a window reduction when D-SACKs show it was spurious (RFC 3708);
     /// needs `sack` and `dsack`.
@@ -220,7 +222,8 @@ pub struct TcpSpec {
     /// Eifel detection of spurious retransmissions and undo (RFC 3522, RFC 4015);
     /// needs `timestamps`.
     pub eifel: bool,
-    /// F-RTO detection of spurious timeouts and undo (RFC 5682).
+    /// F-RTO detection of spurious timeouts and undo (RFC 5682; the SACK-enhanced
+    /// variant with `recovery = "sack"`).
     pub frto: bool,
     /// Delayed ACKs at the receiver (RFC 1122/5681).
     pub delayed_ack: bool,

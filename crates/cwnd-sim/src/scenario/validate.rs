@@ -688,6 +688,30 @@ mod tests {
     }
 
     #[test]
+    fn sack_and_spurious_options_name_the_field_they_need() {
+        let tcp = |t: &str| GOOD.replace("to = \"h2\"", &format!("to = \"h2\"\n{t}"));
+        assert_eq!(
+            error_of(&tcp("recovery = \"sack\"")),
+            "flows[0].recovery: \"sack\" needs SACK blocks; set tcp.sack = true"
+        );
+        assert!(Scenario::from_toml(&tcp("recovery = \"sack\"\ntcp = { sack = true }")).is_ok());
+        assert_eq!(
+            error_of(&tcp("tcp = { eifel = true }")),
+            "flows[0].tcp.eifel: Eifel detection needs echoed timestamps; set tcp.timestamps = true"
+        );
+        assert_eq!(
+            error_of(&tcp("tcp = { sack = true, dsack_undo = true }")),
+            "flows[0].tcp.dsack_undo: needs D-SACK reports; set tcp.sack = true and tcp.dsack = true"
+        );
+        assert_eq!(
+            error_of(&tcp("tcp = { dsack = true }")),
+            "flows[0].tcp.dsack: D-SACK needs tcp.sack = true"
+        );
+        let all = "tcp = { sack = true, dsack = true, dsack_undo = true, timestamps = true, eifel = true, frto = true }";
+        assert!(Scenario::from_toml(&tcp(all)).is_ok());
+    }
+
+    #[test]
     fn syntax_errors_are_one_line() {
         let e = error_of("duration = ");
         assert!(e.starts_with("TOML syntax"), "{e}");

@@ -11,4 +11,6 @@ mod spurious;
 pub mod tcb;
 
 #[cfg(test)]
+mod sack_tests;
+#[cfg(test)]
 mod script_tests;

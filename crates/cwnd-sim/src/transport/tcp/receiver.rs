@@ -12,13 +12,23 @@
 //!   which requires an unchanged window, exact.)
 //! * Timestamps (RFC 7323 §4.3): TS.Recent is taken from a segment that covers
 //!   Last.ACK.sent; every ACK echoes it.
-//! * SACK (RFC 2018 §4), when enabled: the first block holds the segment that
-//!   triggered the ACK, then the other out-of-order blocks, most recently changed
-//!   first; at most 4 blocks, 3 with timestamps. D-SACK (RFC 2883 §4), when enabled:
-//!   a segment that repeats data already received is reported in a first block of
-//!   its own (followed by the SACK block containing it, if any).
+//! * SACK (RFC 2018 §4), when enabled: "The first SACK block ... MUST specify the
+//!   contiguous block of data containing the segment which triggered this ACK, unless
+//!   that segment advanced the Acknowledgment Number"; the other blocks repeat the most
+//!   recently reported ones. Every block but the first was reported first by an earlier
+//!   ACK when it last changed, so "most recently reported" is "most recently changed"
+//!   (a merge counts as a change of the merged block). At most 4 blocks, 3 with
+//!   timestamps (RFC 2018 §3: the 40 option bytes).
+//! * D-SACK (RFC 2883 §4), when enabled: a segment carrying data already received
+//!   (below rcv_nxt or inside an out-of-order block) is reported in a first block of
+//!   its own — the duplicate part only, as Linux `tcp_dsack_set` does for a segment
+//!   that straddles rcv_nxt or overlaps a block; when it lies inside an out-of-order
+//!   block, that containing block comes second (§4 (2)), then the others as above.
+//!   An ACK carrying a D-SACK block is sent at once, whatever the delayed-ACK state.
 
-use crate::packet::{SackBlocks, TcpAck, TcpData, MAX_SACK_BLOCKS};
+use crate::packet::{
+    SackBlocks, TcpAck, TcpData, MAX_SACK_BLOCKS, MAX_SACK_BLOCKS_WITH_TIMESTAMPS,
+};
 use crate::time::SimTime;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,19 +119,23 @@ impl TcpReceiver {
         }
         if start > self.rcv_nxt {
             self.stats.out_of_order_segments += 1;
-            let duplicate = self
-                .out_of_order
-                .iter()
-                .any(|&(s, e)| s <= start && end <= e);
-            if duplicate {
+            let overlap = self.overlap(start, end);
+            if let Some((i, true, _)) = overlap {
+                // Wholly inside block i: a duplicate. The block holds the segment that
+                // triggered this ACK, so it is reported next (RFC 2018 §4, RFC 2883 §4).
                 self.stats.duplicate_segments += 1;
+                self.clock += 1;
+                self.touched[i] = self.clock;
                 return (Some(self.make_ack(Some((start, end)))), 0);
             }
             if end <= self.rcv_nxt + self.cfg.buffer {
                 self.insert_out_of_order(start, end);
             }
-            return (Some(self.make_ack(None)), 0);
+            let duplicate = overlap.map(|(_, _, part)| part);
+            return (Some(self.make_ack(duplicate)), 0);
         }
+        // In order; bytes below rcv_nxt, if any, were received before.
+        let duplicate = (start < self.rcv_nxt).then_some((start, self.rcv_nxt));
         let filled_hole = !self.out_of_order.is_empty();
         let before = self.rcv_nxt;
         self.rcv_nxt = end;
@@ -135,11 +149,12 @@ impl TcpReceiver {
                 if seg.len >= self.cfg.mss {
                     self.unacked_segments += 1;
                 }
-                filled_hole || self.unacked_segments >= d.every
+                let dsack = duplicate.is_some() && self.cfg.sack && self.cfg.dsack;
+                filled_hole || dsack || self.unacked_segments >= d.every
             }
         };
         if ack_now {
-            return (Some(self.make_ack(None)), delivered);
+            return (Some(self.make_ack(duplicate)), delivered);
         }
         if self.delack_deadline == SimTime::MAX {
             if let Some(d) = self.cfg.delayed_ack {
@@ -172,29 +187,48 @@ impl TcpReceiver {
         }
     }
 
+    /// The SACK option: the D-SACK block first (when enabled and `duplicate` is
+    /// given), then the out-of-order blocks, most recently changed first. Picks the
+    /// next most recent block in a pass over the blocks, at most 4 passes: no
+    /// allocation per ACK.
     fn sack_blocks(&self, duplicate: Option<(u64, u64)>) -> SackBlocks {
         let mut blocks = SackBlocks::default();
         if !self.cfg.sack {
             return blocks;
         }
         let max = if self.cfg.timestamps {
-            3
+            MAX_SACK_BLOCKS_WITH_TIMESTAMPS
         } else {
             MAX_SACK_BLOCKS
         };
-        if let Some(d) = duplicate.filter(|_| self.cfg.dsack) {
-            blocks.push(d.0, d.1);
+        if let Some((start, end)) = duplicate.filter(|_| self.cfg.dsack) {
+            blocks.push(start, end);
         }
-        let mut order: Vec<usize> = (0..self.out_of_order.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(self.touched[i]));
-        for i in order {
-            if blocks.len() == max {
+        // `touched` values are distinct (one clock tick per change), so "strictly
+        // older than the last one reported" walks them in order.
+        let mut older_than = u64::MAX;
+        while blocks.len() < max {
+            let next = self
+                .out_of_order
+                .iter()
+                .zip(&self.touched)
+                .filter(|&(_, &t)| t < older_than)
+                .max_by_key(|&(_, &t)| t);
+            let Some((&(start, end), &t)) = next else {
                 break;
-            }
-            let (s, e) = self.out_of_order[i];
-            blocks.push(s, e);
+            };
+            blocks.push(start, end);
+            older_than = t;
         }
         blocks
+    }
+
+    /// The first out-of-order block that [start, end) overlaps: its index, whether it
+    /// contains the whole range, and the overlapping (duplicate) part.
+    fn overlap(&self, start: u64, end: u64) -> Option<(usize, bool, (u64, u64))> {
+        let i = self.out_of_order.partition_point(|&(_, e)| e <= start);
+        let &(s, e) = self.out_of_order.get(i)?;
+        (s < end).then_some((i, s <= start && end <= e, (s.max(start), e.min(end))))
     }
 
     fn insert_out_of_order(&mut self, start: u64, end: u64) {
@@ -301,6 +335,141 @@ mod tests {
         );
         r.cfg.dsack = false;
         assert_eq!(blocks(&mut r, seg(0, 1000)), vec![(3000, 4000)]);
+    }
+
+    /// The ACK a segment [start, end) triggers: (cumulative ACK, SACK blocks).
+    fn ack_sack(r: &mut TcpReceiver, start: u64, end: u64) -> (u64, Vec<(u64, u64)>) {
+        let a = r
+            .on_segment(SimTime::ZERO, &seg(start, (end - start) as u32))
+            .0
+            .unwrap();
+        (a.ack, a.sack.as_slice().to_vec())
+    }
+
+    #[test]
+    fn rfc2018_section5_case3_every_other_segment_lost() {
+        // RFC 2018 §5, case 3: 500-byte segments from 5000; the 2nd, 4th, 6th and 8th
+        // are dropped. The receiver's ACKs, as the RFC lists them:
+        let mut r = receiver(false);
+        r.on_segment(SimTime::ZERO, &seg(0, 5000));
+        assert_eq!(ack_sack(&mut r, 5000, 5500), (5500, vec![]));
+        assert_eq!(ack_sack(&mut r, 6000, 6500), (5500, vec![(6000, 6500)]));
+        assert_eq!(
+            ack_sack(&mut r, 7000, 7500),
+            (5500, vec![(7000, 7500), (6000, 6500)])
+        );
+        assert_eq!(
+            ack_sack(&mut r, 8000, 8500),
+            (5500, vec![(8000, 8500), (7000, 7500), (6000, 6500)])
+        );
+        // "Suppose the 4th segment is received out of order": the merged block first.
+        assert_eq!(
+            ack_sack(&mut r, 6500, 7000),
+            (5500, vec![(6000, 7500), (8000, 8500)])
+        );
+        // "Suppose the 2nd segment is received": the ACK advances over the merged block.
+        assert_eq!(ack_sack(&mut r, 5500, 6000), (7500, vec![(8000, 8500)]));
+    }
+
+    #[test]
+    fn rfc2883_section4_1_1_duplicate_below_the_cumulative_ack() {
+        // RFC 2883 §4.1.1: the ACKs of 3000-3499 and 3500-3999 are lost, 3000-3499
+        // is retransmitted: ACK 4000 with the D-SACK block 3000-3500.
+        let mut r = receiver(false);
+        r.on_segment(SimTime::ZERO, &seg(0, 3000));
+        ack_sack(&mut r, 3000, 3500);
+        ack_sack(&mut r, 3500, 4000);
+        assert_eq!(ack_sack(&mut r, 3000, 3500), (4000, vec![(3000, 3500)]));
+        assert_eq!(r.stats.duplicate_segments, 1);
+    }
+
+    #[test]
+    fn rfc2883_section4_1_2_duplicate_then_the_sack_block() {
+        // RFC 2883 §4.1.2: 4000-4499 is lost, 4500-4999 arrives (ACKs lost);
+        // 3000-3499 is retransmitted: ACK 4000, D-SACK 3000-3500, then SACK 4500-5000.
+        let mut r = receiver(false);
+        r.on_segment(SimTime::ZERO, &seg(0, 3000));
+        ack_sack(&mut r, 3000, 3500);
+        ack_sack(&mut r, 3500, 4000);
+        assert_eq!(ack_sack(&mut r, 4500, 5000), (4000, vec![(4500, 5000)]));
+        assert_eq!(
+            ack_sack(&mut r, 3000, 3500),
+            (4000, vec![(3000, 3500), (4500, 5000)])
+        );
+    }
+
+    #[test]
+    fn rfc2883_section4_1_3_duplicate_of_out_of_order_data() {
+        // RFC 2883 §4.1.3: 4000-4499 is lost, 4500-4999 and 5000-5499 arrive, then
+        // 5000-5499 again: the D-SACK block, then the block containing it (§4 (2)).
+        let mut r = receiver(false);
+        r.on_segment(SimTime::ZERO, &seg(0, 3500));
+        assert_eq!(ack_sack(&mut r, 3500, 4000), (4000, vec![]));
+        assert_eq!(ack_sack(&mut r, 4500, 5000), (4000, vec![(4500, 5000)]));
+        assert_eq!(ack_sack(&mut r, 5000, 5500), (4000, vec![(4500, 5500)]));
+        assert_eq!(
+            ack_sack(&mut r, 5000, 5500),
+            (4000, vec![(5000, 5500), (4500, 5500)])
+        );
+        // With newer blocks, the containing block still comes second, then the rest
+        // most recent first.
+        ack_sack(&mut r, 6000, 6500);
+        ack_sack(&mut r, 7000, 7500);
+        assert_eq!(
+            ack_sack(&mut r, 4500, 5000),
+            (
+                4000,
+                vec![(4500, 5000), (4500, 5500), (7000, 7500), (6000, 6500)]
+            )
+        );
+    }
+
+    #[test]
+    fn rfc2883_section4_2_1_a_single_duplicate_subsegment() {
+        // RFC 2883 §4.2 example 4: 1000-1499 is delayed, 1500-1999 lost; the sender
+        // retransmits 1000-1999 as one segment after the delayed one arrived. Only
+        // the repeated half is reported (Linux `tcp_dsack_set(seq, rcv_nxt)`).
+        let mut r = receiver(false);
+        r.on_segment(SimTime::ZERO, &seg(0, 1000));
+        assert_eq!(ack_sack(&mut r, 2000, 2500), (1000, vec![(2000, 2500)]));
+        assert_eq!(ack_sack(&mut r, 1000, 1500), (1500, vec![(2000, 2500)]));
+        assert_eq!(ack_sack(&mut r, 1000, 2000), (2500, vec![(1000, 1500)]));
+        // With delayed ACKs, an in-order segment that repeats data is acknowledged
+        // at once, so that the D-SACK is not held back.
+        let mut d = receiver(true);
+        d.on_segment(SimTime::ZERO, &seg(0, 1000));
+        d.on_segment(SimTime::ZERO, &seg(1000, 1000));
+        assert_eq!(ack_sack(&mut d, 1500, 2500), (2500, vec![(1500, 2000)]));
+        d.cfg.dsack = false;
+        assert_eq!(d.on_segment(SimTime::ZERO, &seg(2500, 1000)).0, None);
+    }
+
+    #[test]
+    fn dsack_reports_the_overlap_with_an_out_of_order_block() {
+        // A segment overlapping the start of an out-of-order block: D-SACK for the
+        // overlap (Linux `tcp_data_queue_ofo`), then the merged block.
+        let mut r = receiver(false);
+        ack_sack(&mut r, 0, 3000);
+        ack_sack(&mut r, 4000, 5000);
+        assert_eq!(
+            ack_sack(&mut r, 3500, 4500),
+            (3000, vec![(4000, 4500), (3500, 5000)])
+        );
+        assert_eq!(r.stats.duplicate_segments, 0);
+    }
+
+    #[test]
+    fn without_dsack_the_block_of_a_duplicate_comes_first() {
+        // RFC 2018 §4: the first block holds the segment that triggered the ACK,
+        // even when that segment repeats data already held.
+        let mut r = receiver(false);
+        r.cfg.dsack = false;
+        ack_sack(&mut r, 1000, 2000);
+        ack_sack(&mut r, 3000, 4000);
+        assert_eq!(
+            ack_sack(&mut r, 1000, 2000),
+            (0, vec![(1000, 2000), (3000, 4000)])
+        );
     }
 
     fn ack_of(r: &mut TcpReceiver, s: TcpData) -> Option<u64> {

@@ -26,12 +26,26 @@
 //! Reno and NewReno alike). Without it, the duplicates that go-back-N provokes
 //! would start false fast retransmits, and Reno would halve twice for one window.
 //!
+//! * **SACK** (RFC 6675, `Recovery::Sack`, needs `tcp.sack`): scoreboard, IsLost,
+//!   pipe and NextSeg; entered on DupThresh duplicate acknowledgments (RFC 6675's
+//!   definition: ACKs bringing new SACK information) or as soon as the first
+//!   unacknowledged segment IsLost; ends when the cumulative ACK reaches
+//!   RecoveryPoint. No `recover` gate beyond RFC 6675 §5.1's (none while in `Loss`).
+//!   See `sack.rs`.
+//!
 //! Timeout (RFC 5681 §3.1, RFC 6298 §5): ssthresh from the controller on the
 //! first expiry for a segment only (repeated expiries only back off) and not when
 //! the timeout interrupts fast recovery of the same losses (as Linux), cwnd = 1,
-//! go-back-N from snd_una, state `Loss` until everything outstanding at the
-//! timeout is acknowledged. Duplicate ACKs in `Loss` are ignored, which keeps
-//! go-back-N from triggering false fast retransmits (as Linux does).
+//! state `Loss` until everything outstanding at the timeout is acknowledged; every
+//! segment not SACKed is presumed lost. Tahoe, Reno and NewReno resend by go-back-N
+//! from snd_una (skipping SACKed segments when `tcp.sack` is on); the SACK flavour
+//! resends only what its scoreboard marks lost (RFC 6675 §5.1, see `sack.rs`).
+//! Duplicate ACKs in `Loss` do not start fast retransmit, which keeps go-back-N from
+//! triggering false fast retransmits (as Linux does); with SACK they still clock out
+//! NextSeg as pipe falls.
+//!
+//! Each reduction (a fast retransmit, or a timeout that reduces ssthresh) starts the
+//! spurious-retransmission detectors that are enabled (`spurious.rs`).
 //!
 //! Counting is in segments (see `tcb.rs`); "one SMSS" is one segment.
 
@@ -94,12 +108,26 @@ impl TcpSender {
         }
     }
 
-    pub(super) fn on_dup_ack(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+    /// A duplicate ACK: RFC 5681 §2's definition for Tahoe, Reno and NewReno; for the
+    /// SACK flavour `sack_dupack` says whether it is one by RFC 6675 §2's.
+    pub(super) fn on_dup_ack(&mut self, now: SimTime, sack_dupack: bool, out: &mut Vec<TcpData>) {
+        if self.cfg.recovery == Recovery::Sack {
+            match self.tcb.ca_state {
+                CaState::Open | CaState::Disorder => {
+                    if sack_dupack {
+                        self.dupacks += 1;
+                        self.sack_loss_detection(now, out);
+                    }
+                }
+                // RFC 6675 (B)–(C): the scoreboard changed; send what pipe allows.
+                CaState::Recovery | CaState::Loss => self.transmit(now, out),
+            }
+            return;
+        }
         self.dupacks += 1;
         match self.tcb.ca_state {
             CaState::Open | CaState::Disorder => {
-                let sack_lost = self.cfg.recovery == Recovery::Sack && self.head_is_lost();
-                if self.dupacks < self.cfg.dupthresh && !sack_lost {
+                if self.dupacks < self.cfg.dupthresh {
                     self.set_ca_state(now, CaState::Disorder);
                     return;
                 }
@@ -109,35 +137,25 @@ impl TcpSender {
                 if self.recover.is_some_and(|r| self.tcb.snd_una <= r) {
                     return;
                 }
-                // SACK: a hole whose retransmission is still in flight from the last
-                // episode is being repaired; it does not start a new one (Linux only
-                // enters recovery for lost segments not yet retransmitted).
-                let repairing = self.sent.front().is_some_and(|s| s.rexmit_in_recovery);
-                if self.cfg.recovery == Recovery::Sack && repairing {
-                    return;
-                }
-                if self.dupacks == self.cfg.dupthresh || sack_lost {
+                if self.dupacks == self.cfg.dupthresh {
                     self.enter_fast_retransmit(now, out);
                 }
             }
             CaState::Recovery => {
                 // RFC 5681 §3.2 step 4: each further duplicate ACK means a segment
-                // has left the network; inflate cwnd and send if allowed. (SACK
-                // recovery counts pipe instead of inflating.)
-                if self.cfg.recovery != Recovery::Sack {
-                    self.tcb.cwnd += 1;
-                }
+                // has left the network; inflate cwnd and send if allowed.
+                self.tcb.cwnd += 1;
                 self.transmit(now, out);
             }
             CaState::Loss => {}
         }
     }
 
-    fn enter_fast_retransmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+    pub(super) fn enter_fast_retransmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         self.stats.fast_retransmits += 1;
         self.recover = Some(self.high_water());
         self.init_undo();
-        self.arm_eifel(now);
+        self.arm_eifel();
         match self.cfg.recovery {
             Recovery::Tahoe => {
                 self.set_ca_state(now, CaState::Loss);
@@ -154,12 +172,11 @@ impl TcpSender {
                 self.retransmit_first_unacked(now, out);
             }
             Recovery::Sack => {
+                // RFC 6675 §5 step 4.
                 self.set_ca_state(now, CaState::Recovery);
                 self.reduce_ssthresh(now);
                 self.tcb.cwnd = self.tcb.ssthresh;
-                self.start_sack_recovery();
-                // RFC 6675 §5 (4.3): the first segment presumed lost goes at once.
-                self.retransmit_first_unacked(now, out);
+                self.start_sack_recovery(now, out);
             }
         }
         self.transmit(now, out);
@@ -218,16 +235,20 @@ impl TcpSender {
         // fast recovery already reduced for the same losses (Linux
         // `tcp_enter_loss`; recomputing from FlightSize there would *raise*
         // ssthresh, since window inflation has grown the flight).
+        let prior = self.tcb.ca_state;
         let first_expiry = self.consecutive_timeouts == 0;
-        let same_episode = self.tcb.ca_state == CaState::Recovery;
+        let starts_episode = matches!(prior, CaState::Open | CaState::Disorder);
         self.consecutive_timeouts += 1;
+        // A timeout while F-RTO waits: F-RTO starts over, below (RFC 5682 §3.1 step 2
+        // returns to step 1).
+        self.frto = Frto::Off;
         self.set_ca_state(now, CaState::Loss);
-        if first_expiry && !same_episode {
+        if first_expiry && prior != CaState::Recovery {
             self.init_undo();
             self.reduce_ssthresh(now);
         }
-        if first_expiry {
-            self.arm_eifel(now);
+        if starts_episode {
+            self.arm_eifel();
         }
         self.tcb.cwnd = 1;
         self.tcb.cwnd_cnt = 0;
@@ -235,14 +256,23 @@ impl TcpSender {
         self.recover = Some(self.high_water());
         self.dupacks = 0;
         self.rto.back_off();
-        if self.cfg.frto && first_expiry {
-            // F-RTO (RFC 5682 step 1): only the first segment, then watch the ACKs.
-            self.frto = Frto::FirstAck;
+        self.mark_all_lost();
+        // F-RTO step 1, on a timeout that starts a loss episode or repeats one with no
+        // progress since (the first retransmission was lost too), as Linux
+        // `tcp_enter_loss`; not when the timeout interrupts fast recovery or strikes
+        // again after progress in timeout recovery (RFC 5682 §2.1 step 1).
+        if self.cfg.frto && (starts_episode || !first_expiry) {
+            let head_end = self.sent.front().map_or(0, |s| s.seq + s.len as u64);
+            self.frto = Frto::FirstAck {
+                rexmit_end: head_end,
+            };
             self.retransmit_first_unacked(now, out);
             return;
         }
-        // Go-back-N: everything after snd_una will be sent again.
-        self.tcb.snd_nxt = self.tcb.snd_una;
+        if self.cfg.recovery != Recovery::Sack {
+            // Go-back-N: everything after snd_una will be sent again.
+            self.tcb.snd_nxt = self.tcb.snd_una;
+        }
         self.transmit(now, out);
     }
 }

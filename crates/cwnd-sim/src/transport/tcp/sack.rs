@@ -1,132 +1,259 @@
-//! The SACK scoreboard and RFC 6675 loss recovery, and D-SACK-based undo.
+//! The SACK scoreboard (RFC 2018) and SACK-based loss recovery (RFC 6675), the
+//! `Recovery::Sack` flavour.
 //!
-//! * Scoreboard (RFC 2018, RFC 6675 §3): a segment entirely inside a SACK block is
-//!   marked SACKed. A block below the cumulative ACK, or inside the second block, is
-//!   a D-SACK block (RFC 2883 §4) and marks nothing.
-//! * IsLost (RFC 6675 §4): a segment with at least dupthresh SACKed segments above it
-//!   is lost (segment granularity: every segment but the last is full-sized).
-//! * Pipe (SetPipe): for every un-SACKed segment, 1 if not lost, plus 1 if it was
-//!   retransmitted in this recovery.
-//! * NextSeg: (1) the first lost segment not yet retransmitted in this recovery;
-//!   (2) new data, if the receive window allows; (3) the first un-SACKed segment below
-//!   the highest SACKed one not yet retransmitted. Rule (4), the rescue
-//!   retransmission, is not modelled.
-//! * Recovery (§5): entered on dupthresh duplicate ACKs or when the first
-//!   unacknowledged segment IsLost — unless that segment's retransmission from the
-//!   previous episode is still in flight; RecoveryPoint = highest sequence sent; ssthresh
-//!   and cwnd from the controller; while cwnd − pipe ≥ 1 segment, send NextSeg; ends
-//!   when the cumulative ACK reaches RecoveryPoint. No window inflation.
+//! Scoreboard: one entry per segment sent and not cumulatively acknowledged
+//! (`TcpSender::sent`), with flags `sacked`, `lost` and `rexmit` (a retransmission of
+//! it is in flight).
 //!
-//! D-SACK blocks go to the spurious-retransmission detector (`spurious.rs`).
+//! * **Update** (RFC 6675 §4; RFC 2018 §4): a segment at or above the cumulative ACK
+//!   lying wholly inside a SACK block is marked SACKed. The first block is a D-SACK block (RFC 2883 §4; detection as
+//!   Linux `tcp_check_dsack`) when it starts below the cumulative ACK or lies inside the
+//!   second block; it marks nothing and goes to the spurious-retransmission detector
+//!   (`spurious.rs`). Other blocks at or below the cumulative ACK are stale and ignored.
+//! * **IsLost** (§4): "DupThresh discontiguous SACKed sequences have arrived above
+//!   'SeqNum' or more than (DupThresh − 1) * SMSS bytes with sequence numbers greater
+//!   than 'SeqNum' have been SACKed". Marks are kept once set (SACK information only
+//!   grows: the receiver never reneges).
+//! * **SetPipe** (§4, computed in the same pass as IsLost): over the un-SACKed segments, 1 if not IsLost, plus 1 if its
+//!   retransmission is in flight. HighRxt is kept per segment (the `rexmit` flag, as
+//!   Linux's `TCPCB_SACKED_RETRANS`) rather than as one sequence number, so a segment
+//!   found lost after a later one went out under rule (3) is still repaired by rule (1).
+//! * **NextSeg** (§4): (1) the first segment IsLost, not SACKed, not being
+//!   retransmitted; (2) new data, if the application and the receive window allow;
+//!   (3) the first segment below the highest SACKed one neither SACKed nor being
+//!   retransmitted. Rule (4), the optional rescue retransmission, is not modelled.
+//!
+//! **Recovery** (§5):
+//! * Duplicate acknowledgment (§2): "a segment that arrives carrying a SACK block that
+//!   identifies previously unacknowledged and un-SACKed octets between HighACK and
+//!   HighData" — even if it also advances the cumulative ACK. A cumulative ACK resets
+//!   DupAcks first.
+//! * Outside recovery, each duplicate acknowledgment increments DupAcks; recovery starts
+//!   when DupAcks ≥ DupThresh (step 1) or IsLost(HighACK + 1) (step 2). Limited
+//!   Transmit (step 3, MAY) is not modelled, as for the other flavours.
+//! * Entry (step 4): RecoveryPoint = HighData (`recover`); ssthresh from the controller
+//!   and cwnd = ssthresh (4.2); the first unacknowledged segment is marked lost and
+//!   retransmitted at once, whatever pipe says (4.3) — unless its retransmission from
+//!   an earlier episode is still in flight (Linux `tcp_xmit_retransmit_queue` skips it;
+//!   RFC 6675 would send it again); then (C): while cwnd − pipe ≥ 1 segment, send
+//!   NextSeg.
+//! * During recovery (A)–(C): every ACK updates the scoreboard, pipe is recomputed and
+//!   NextSeg sent while cwnd − pipe ≥ 1 segment. No window inflation, no growth. A
+//!   cumulative ACK at or beyond RecoveryPoint ends recovery (A).
+//! * Timeout (§5.1 and Linux `tcp_enter_loss`): recovery ends, RecoveryPoint =
+//!   HighData, and no new recovery starts before the cumulative ACK reaches it (the
+//!   sender stays in `Loss` until then). RFC 6675 §5.1 recalls RFC 2018's SHOULD to
+//!   discard SACK information on a timeout (the receiver may have reneged) and notes
+//!   that it may be kept "as long as robust tests for reneging are present"; like Linux
+//!   (and ns-3) we keep the SACKed marks — this receiver never reneges — and mark every
+//!   other segment lost, clearing the in-flight retransmission marks. Loss recovery then
+//!   runs NextSeg under the slow-start cwnd, so only un-SACKed data is retransmitted.
+//!
+//! Cost: the scoreboard update visits the segments the blocks newly cover (the
+//! previous ACK's blocks are remembered, as Linux's `recv_sack_cache`); IsLost, SetPipe
+//! and one round of NextSeg are each one pass over the window (NextSeg keeps cursors
+//! within a round). No allocation per ACK.
 
 use super::sender::TcpSender;
 use super::tcb::CaState;
 use crate::packet::{TcpAck, TcpData};
 use crate::time::SimTime;
 
+/// What an ACK's SACK blocks newly reported.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackUpdate {
+    /// First and last byte (exclusive) of the segments newly marked SACKed.
+    pub newly_sacked: Option<(u64, u64)>,
+}
+
+impl SackUpdate {
+    /// RFC 6675 §2: the ACK is a duplicate acknowledgment.
+    pub fn is_dupack(&self) -> bool {
+        self.newly_sacked.is_some()
+    }
+}
+
 impl TcpSender {
-    /// Marks SACKed segments and handles D-SACK blocks.
-    pub(super) fn process_sack(&mut self, _now: SimTime, ack: &TcpAck) {
+    /// Update(): marks the segments the ACK's SACK blocks cover; a D-SACK block goes
+    /// to the spurious-retransmission detector. Called before the cumulative ACK is
+    /// applied (snd_una is still the prior value, as in Linux `tcp_sacktag_write_queue`).
+    /// Parts of a block that the previous ACK's blocks already covered are skipped
+    /// (their segments are marked; as Linux `recv_sack_cache`), so an ACK that only
+    /// extends a block costs the new segments, not the whole block.
+    pub(super) fn process_sack(&mut self, now: SimTime, ack: &TcpAck) -> SackUpdate {
         let blocks = ack.sack.as_slice();
+        let mut update = SackUpdate::default();
+        let previous = std::mem::take(&mut self.sack_cache);
         for (i, &(start, end)) in blocks.iter().enumerate() {
-            let dsack = end <= ack.ack
-                || (i == 0 && blocks.get(1).is_some_and(|&(s, e)| s <= start && end <= e));
-            if dsack {
-                self.on_dsack(start, end);
+            if i == 0 && is_dsack(blocks, ack.ack) {
+                self.on_dsack(now, start, end);
                 continue;
             }
-            let first = self.sent.partition_point(|s| s.seq + s.len as u64 <= start);
-            for s in self.sent.iter_mut().skip(first) {
-                if s.seq >= end {
-                    break;
+            self.sack_cache.push(start, end);
+            // Only what lies between HighACK and HighData counts (RFC 6675 §2).
+            let mut from = start.max(ack.ack);
+            while from < end {
+                // The next stretch of [from, end) that no previous block covered.
+                if let Some(&(_, e)) = previous
+                    .as_slice()
+                    .iter()
+                    .find(|&&(s, e)| s <= from && from < e)
+                {
+                    from = e;
+                    continue;
                 }
-                if s.seq >= start && s.seq + s.len as u64 <= end {
-                    s.sacked = true;
-                }
+                let upto = previous
+                    .as_slice()
+                    .iter()
+                    .filter(|&&(s, _)| s > from)
+                    .map(|&(s, _)| s)
+                    .min()
+                    .unwrap_or(end)
+                    .min(end);
+                self.mark_sacked(from, upto, (start, end), &mut update);
+                from = upto;
+            }
+        }
+        update
+    }
+
+    /// Marks the segments overlapping [from, upto) that lie wholly inside `block`.
+    fn mark_sacked(&mut self, from: u64, upto: u64, block: (u64, u64), update: &mut SackUpdate) {
+        let first = self.sent.partition_point(|s| s.seq + s.len as u64 <= from);
+        for s in self.sent.iter_mut().skip(first) {
+            let s_end = s.seq + s.len as u64;
+            if s.seq >= upto {
+                break;
+            }
+            if !s.sacked && s.seq >= block.0 && s_end <= block.1 {
+                s.sacked = true;
+                let (lo, hi) = update.newly_sacked.unwrap_or((s.seq, s_end));
+                update.newly_sacked = Some((lo.min(s.seq), hi.max(s_end)));
             }
         }
     }
 
-    /// Recomputes IsLost for every segment (one pass from the top).
-    pub(super) fn update_lost(&mut self) {
-        let mut sacked_above = 0;
-        let dupthresh = self.cfg.dupthresh;
-        for s in self.sent.iter_mut().rev() {
+    /// IsLost for every segment and SetPipe, in one pass from the top of the window.
+    /// Returns pipe (in segments) and the index of the highest SACKed segment.
+    pub(super) fn update_lost(&mut self) -> (u64, Option<usize>) {
+        let dupthresh = u64::from(self.cfg.dupthresh);
+        let byte_limit = (dupthresh - 1) * u64::from(self.cfg.mss);
+        let (mut sacked_bytes, mut runs, mut in_run) = (0u64, 0u64, false);
+        let (mut pipe, mut highest_sacked) = (0u64, None);
+        for (i, s) in self.sent.iter_mut().enumerate().rev() {
             if s.sacked {
-                sacked_above += 1;
-                s.lost = false;
-            } else if sacked_above >= dupthresh {
-                s.lost = true;
+                sacked_bytes += u64::from(s.len);
+                runs += u64::from(!in_run);
+                in_run = true;
+                highest_sacked = highest_sacked.or(Some(i));
+            } else {
+                in_run = false;
+                if runs >= dupthresh || sacked_bytes > byte_limit {
+                    s.lost = true;
+                }
+                pipe += u64::from(!s.lost) + u64::from(s.rexmit);
             }
         }
+        (pipe, highest_sacked)
     }
 
-    /// Whether the first unacknowledged segment IsLost.
-    pub(super) fn head_is_lost(&mut self) -> bool {
+    /// RFC 6675 §5 steps 1–2, on a duplicate acknowledgment outside recovery (DupAcks
+    /// already counted): starts recovery, or notes the disorder.
+    pub(super) fn sack_loss_detection(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         self.update_lost();
-        self.sent.front().is_some_and(|s| s.lost)
-    }
-
-    /// SetPipe, in segments.
-    fn pipe(&self) -> u64 {
-        self.sent
-            .iter()
-            .filter(|s| !s.sacked)
-            .map(|s| u64::from(!s.lost) + u64::from(s.rexmit_in_recovery))
-            .sum()
-    }
-
-    /// NextSeg rules (1) and (3): the segment to retransmit, if any.
-    fn next_retransmission(&self) -> Option<(u64, u32)> {
-        let rule1 = self
-            .sent
-            .iter()
-            .find(|s| s.lost && !s.sacked && !s.rexmit_in_recovery);
-        if let Some(s) = rule1 {
-            return Some((s.seq, s.len));
+        let head_lost = self.sent.front().is_some_and(|s| s.lost);
+        if self.dupacks >= self.cfg.dupthresh || head_lost {
+            self.enter_fast_retransmit(now, out);
+        } else {
+            self.set_ca_state(now, CaState::Disorder);
         }
-        None
     }
 
-    fn rule3(&self) -> Option<(u64, u32)> {
-        let highest_sacked = self.sent.iter().rposition(|s| s.sacked)?;
-        self.sent
-            .iter()
-            .take(highest_sacked)
-            .find(|s| !s.sacked && !s.rexmit_in_recovery)
-            .map(|s| (s.seq, s.len))
+    /// Step 4.3: the first unacknowledged segment is presumed lost and goes at once
+    /// (not if a retransmission of it is still in flight, as Linux).
+    pub(super) fn start_sack_recovery(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        let Some(head) = self.sent.front_mut() else {
+            return;
+        };
+        head.lost = true;
+        let head = *head;
+        if !head.sacked && !head.rexmit {
+            self.send_segment(now, head.seq, head.len, out);
+        }
     }
 
-    /// Sends while cwnd − pipe ≥ 1 segment (RFC 6675 §5 step 5).
+    /// Step (C): while cwnd − pipe ≥ 1 segment, send the segment NextSeg() names.
     pub(super) fn sack_transmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        self.update_lost();
-        let mut pipe = self.pipe();
-        while (self.tcb.cwnd as u64) > pipe {
-            if let Some((seq, len)) = self.next_retransmission() {
-                self.send_segment(now, seq, len, out);
+        let (mut pipe, highest_sacked) = self.update_lost();
+        let cwnd = u64::from(self.tcb.cwnd);
+        // Indices stay valid: nothing is removed while sending, new data goes at the
+        // back, above the highest SACKed segment.
+        let highest_sacked = highest_sacked.unwrap_or(0);
+        let (mut rule1, mut rule3) = (0, 0);
+        self.tcb.cwnd_limited = true;
+        while cwnd > pipe {
+            while self
+                .sent
+                .get(rule1)
+                .is_some_and(|s| !s.lost || s.sacked || s.rexmit)
+            {
+                rule1 += 1;
+            }
+            if let Some(s) = self.sent.get(rule1).copied() {
+                self.send_segment(now, s.seq, s.len, out);
             } else if let Some(len) = self.new_data_len() {
                 let seq = self.high_water();
                 self.send_segment(now, seq, len, out);
                 self.tcb.snd_nxt = self.high_water();
-            } else if let Some((seq, len)) = self.rule3() {
-                self.send_segment(now, seq, len, out);
             } else {
-                break;
+                while rule3 < highest_sacked && self.sent[rule3].sacked | self.sent[rule3].rexmit {
+                    rule3 += 1;
+                }
+                if rule3 >= highest_sacked {
+                    self.tcb.cwnd_limited = false;
+                    break;
+                }
+                let s = self.sent[rule3];
+                self.send_segment(now, s.seq, s.len, out);
             }
             pipe += 1;
         }
     }
 
-    /// Clears the per-recovery retransmission marks when an episode begins.
-    pub(super) fn start_sack_recovery(&mut self) {
+    /// After a timeout: every segment not SACKed is presumed lost, and no
+    /// retransmission is in flight any more (RFC 6675 §5.1 as Linux
+    /// `tcp_timeout_mark_lost`; see the module header).
+    pub(super) fn mark_all_lost(&mut self) {
         for s in &mut self.sent {
-            s.rexmit_in_recovery = false;
+            s.rexmit = false;
+            s.lost = !s.sacked;
         }
-        self.update_lost();
-        if let Some(head) = self.sent.front_mut() {
-            head.lost = true; // RFC 6675 §5 step 4.3: retransmit the first segment
-        }
-        self.tcb.snd_nxt = self.high_water();
-        debug_assert_eq!(self.tcb.ca_state, CaState::Recovery);
+    }
+}
+
+/// RFC 2883 §4 (sender side, as Linux `tcp_check_dsack`): the first block is a D-SACK
+/// block if it starts below the cumulative ACK, or lies within the second block.
+fn is_dsack(blocks: &[(u64, u64)], cumulative: u64) -> bool {
+    let Some(&(start, end)) = blocks.first() else {
+        return false;
+    };
+    start < cumulative || blocks.get(1).is_some_and(|&(s, e)| s <= start && end <= e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dsack_is_the_first_block_below_the_ack_or_inside_the_second() {
+        // RFC 2883 §4.1.1/§4.1.2: below the cumulative ACK.
+        assert!(is_dsack(&[(3000, 3500)], 4000));
+        assert!(is_dsack(&[(3000, 3500), (4500, 5000)], 4000));
+        // §4.1.3: above it, inside the second block.
+        assert!(is_dsack(&[(5000, 5500), (4500, 5500)], 4000));
+        // Ordinary SACK blocks.
+        assert!(!is_dsack(&[(4500, 5000)], 4000));
+        assert!(!is_dsack(&[(6000, 6500), (4500, 5500)], 4000));
+        assert!(!is_dsack(&[], 4000));
     }
 }

@@ -18,9 +18,10 @@ use std::collections::VecDeque;
 use super::cc::{AckEvent, AckSample, CaEvent, CongestionControl};
 use super::recovery::Recovery;
 use super::rto::{RtoConfig, RtoEstimator};
-use super::spurious::Frto;
+use super::sack::SackUpdate;
+use super::spurious::{Eifel, Frto};
 use super::tcb::{CaState, Tcb};
-use crate::packet::{TcpAck, TcpData};
+use crate::packet::{SackBlocks, TcpAck, TcpData};
 use crate::time::SimTime;
 
 /// Parameters of a sender, from the scenario.
@@ -35,14 +36,16 @@ pub struct SenderConfig {
     pub abc_limit: u32,
     pub recovery: Recovery,
     pub timestamps: bool,
-    /// Use the receiver's SACK blocks (RFC 2018 scoreboard).
+    /// Use the receiver's SACK blocks (RFC 2018 scoreboard; D-SACK blocks feed the
+    /// RFC 3708 detector).
     pub sack: bool,
     /// Undo a reduction when D-SACKs show every retransmission of the episode was
-    /// unnecessary (RFC 3708 detection, RFC 4015-style response).
+    /// unnecessary (RFC 3708 detection, RFC 4015-style response; `spurious.rs`).
     pub dsack_undo: bool,
-    /// Eifel detection of spurious retransmissions (RFC 3522; needs timestamps).
+    /// Eifel detection of spurious retransmissions, and undo (RFC 3522; needs
+    /// timestamps).
     pub eifel: bool,
-    /// F-RTO detection of spurious timeouts (RFC 5682).
+    /// F-RTO detection of spurious timeouts, and undo (RFC 5682).
     pub frto: bool,
     pub rto: RtoConfig,
     /// Bytes the application will hand over in all (`None`: unlimited).
@@ -62,8 +65,15 @@ pub struct SenderStats {
     pub fast_retransmits: u64,
     pub timeouts: u64,
     pub rtt_samples: u64,
-    /// Loss episodes found spurious by D-SACK and undone.
+    /// Reductions undone because a detector found them spurious (`spurious.rs`).
     pub spurious_undone: u64,
+    /// Loss episodes every retransmission of which D-SACKs reported unnecessary
+    /// (RFC 3708); counted whenever D-SACKs arrive, undone only with `dsack_undo`.
+    pub spurious_dsack: u64,
+    /// Loss episodes whose first retransmission Eifel found unnecessary (RFC 3522).
+    pub spurious_eifel: u64,
+    /// Timeouts F-RTO found spurious (RFC 5682).
+    pub spurious_frto: u64,
     /// Sums for the means reported in the summary, in nanoseconds.
     pub rtt_sum_ns: u128,
     pub base_rto_sum_ns: u128,
@@ -79,10 +89,12 @@ pub(super) struct SentSegment {
     pub retransmitted: bool,
     /// Reported received by a SACK block.
     pub sacked: bool,
-    /// Deemed lost by the SACK scoreboard (RFC 6675 IsLost).
+    /// Presumed lost: by the SACK scoreboard (RFC 6675 IsLost), or after a timeout.
     pub lost: bool,
-    /// Retransmitted during the current SACK recovery (RFC 6675 HighRxt).
-    pub rexmit_in_recovery: bool,
+    /// A retransmission of it is in flight (RFC 6675 "S1 <= HighRxt", per segment as
+    /// Linux's `TCPCB_SACKED_RETRANS`): set when resent, cleared by a timeout or a
+    /// D-SACK reporting the copy redundant.
+    pub rexmit: bool,
 }
 
 impl SentSegment {
@@ -110,10 +122,13 @@ pub struct TcpSender {
     pub(super) partial_ack_seen: bool,
     /// snd_una when the current loss episode began (Linux `undo_marker`).
     pub(super) undo_marker: Option<u64>,
-    /// Retransmissions of the episode not yet shown unnecessary by a D-SACK.
-    pub(super) undo_retrans: u32,
-    /// Eifel: TSval of the episode's first retransmission, until its ACK.
-    pub(super) eifel_ts: Option<SimTime>,
+    /// Retransmissions of the episode not yet shown unnecessary by a D-SACK (`None`:
+    /// none sent yet; Linux's −1).
+    pub(super) undo_retrans: Option<u32>,
+    /// Eifel detection state.
+    pub(super) eifel: Eifel,
+    /// The SACK blocks of the previous ACK (D-SACK block excluded), already applied.
+    pub(super) sack_cache: SackBlocks,
     /// F-RTO: which ACK after a timeout is awaited.
     pub(super) frto: Frto,
     peer_window: u64,
@@ -141,8 +156,9 @@ impl TcpSender {
             consecutive_timeouts: 0,
             partial_ack_seen: false,
             undo_marker: None,
-            undo_retrans: 0,
-            eifel_ts: None,
+            undo_retrans: None,
+            eifel: Eifel::Idle,
+            sack_cache: SackBlocks::default(),
             frto: Frto::Off,
             peer_window: u64::MAX,
             rto_deadline: SimTime::MAX,
@@ -183,9 +199,15 @@ impl TcpSender {
     }
 
     /// Sends what the windows allow: new data, or after a timeout the segments
-    /// between snd_nxt and high_water again (go-back-N).
+    /// between snd_nxt and high_water again (go-back-N). The SACK flavour sends by
+    /// pipe and NextSeg while recovering (RFC 6675); F-RTO sends nothing but its own
+    /// probes until it has decided (RFC 5682).
     pub(super) fn transmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        if self.cfg.recovery == Recovery::Sack && self.tcb.ca_state == CaState::Recovery {
+        if self.frto != Frto::Off {
+            return;
+        }
+        let recovering = matches!(self.tcb.ca_state, CaState::Recovery | CaState::Loss);
+        if self.cfg.recovery == Recovery::Sack && recovering {
             self.sack_transmit(now, out);
             return;
         }
@@ -248,11 +270,9 @@ impl TcpSender {
             if let Some(s) = self.sent.get_mut(i) {
                 s.sent = now;
                 s.retransmitted = true;
-                s.rexmit_in_recovery = true;
+                s.rexmit = true;
             }
-            if self.undo_marker.is_some() {
-                self.undo_retrans += 1;
-            }
+            self.count_retransmission(now, seq);
             self.stats.segments_retransmitted += 1;
             self.stats.bytes_retransmitted += len as u64;
         } else {
@@ -263,7 +283,7 @@ impl TcpSender {
                 retransmitted: false,
                 sacked: false,
                 lost: false,
-                rexmit_in_recovery: false,
+                rexmit: false,
             });
             self.high_water = seq + len as u64;
         }
@@ -289,14 +309,19 @@ impl TcpSender {
         }
         let window_changed = ack.window != self.peer_window;
         self.peer_window = ack.window;
-        if self.cfg.sack && !ack.sack.is_empty() {
-            self.process_sack(now, ack);
-        }
-        if self.frto != Frto::Off && self.frto_ack(now, ack, out) {
+        let sack = if self.cfg.sack && !ack.sack.is_empty() {
+            self.process_sack(now, ack)
+        } else {
+            SackUpdate::default()
+        };
+        if self.frto != Frto::Off && self.frto_ack(now, ack, sack, window_changed, out) {
             return;
         }
+        // RFC 6675 §2: an ACK bringing new SACK information is a duplicate
+        // acknowledgment for the SACK flavour, whatever else it does.
+        let sack_dupack = self.cfg.recovery == Recovery::Sack && sack.is_dupack();
         if ack.ack > self.tcb.snd_una {
-            self.on_new_ack(now, ack, out);
+            self.on_new_ack(now, ack, sack_dupack, out);
         } else if ack.ack == self.tcb.snd_una
             && self.high_water > self.tcb.snd_una
             && !window_changed
@@ -309,13 +334,23 @@ impl TcpSender {
                 duplicate: true,
             };
             self.cc.in_ack_event(&self.tcb, now, &event);
-            self.on_dup_ack(now, out);
+            self.on_dup_ack(now, sack_dupack, out);
+        } else if sack_dupack && ack.ack == self.tcb.snd_una {
+            self.on_dup_ack(now, true, out);
         } else if window_changed {
             self.transmit(now, out);
         }
     }
 
-    pub(super) fn on_new_ack(&mut self, now: SimTime, ack: &TcpAck, out: &mut Vec<TcpData>) {
+    /// An ACK of new data. `sack_dupack`: it also carries new SACK information and
+    /// the flavour is SACK (RFC 6675 §5: DupAcks is reset, then counts this ACK).
+    pub(super) fn on_new_ack(
+        &mut self,
+        now: SimTime,
+        ack: &TcpAck,
+        sack_dupack: bool,
+        out: &mut Vec<TcpData>,
+    ) {
         self.check_eifel(now, ack);
         let prior_in_flight = self.tcb.flight_segments();
         let acked_bytes = ack.ack - self.tcb.snd_una;
@@ -360,6 +395,10 @@ impl TcpSender {
             self.rto_deadline = SimTime::MAX;
         } else if restart_timer {
             self.rto_deadline = now + self.rto.rto();
+        }
+        if sack_dupack && matches!(self.tcb.ca_state, CaState::Open | CaState::Disorder) {
+            self.dupacks += 1;
+            self.sack_loss_detection(now, out);
         }
         if !was_recovering && self.tcb.ca_state != CaState::Recovery {
             self.cc.cong_avoid(&mut self.tcb, now, acked);
