@@ -26,3 +26,6 @@ pub mod store;
 pub mod streams;
 pub mod truth;
 pub mod tsn_set;
+
+#[cfg(test)]
+mod script_tests;
