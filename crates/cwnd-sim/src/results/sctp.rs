@@ -116,11 +116,18 @@ pub struct AssociationResult {
 }
 
 impl AssociationResult {
-    pub fn of(flow: &SctpFlow, trace: AssociationTrace, node_names: &[String], run_end: SimTime) -> Self {
+    pub fn of(
+        flow: &SctpFlow,
+        trace: AssociationTrace,
+        node_names: &[String],
+        run_end: SimTime,
+    ) -> Self {
         let a = &flow.association;
         let s = &a.sender;
         let finished = s.finished_at();
-        let end = finished.or(flow.stop.map(|t| t.min(run_end))).unwrap_or(run_end);
+        let end = finished
+            .or(flow.stop.map(|t| t.min(run_end)))
+            .unwrap_or(run_end);
 
         let mut events: Vec<EventResult> = s
             .events

@@ -41,7 +41,10 @@ impl<'de> Visitor<'de> for EndpointVisitor {
     type Value = Endpoint;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "a node name, or a list of node names for a multihomed SCTP endpoint")
+        write!(
+            f,
+            "a node name, or a list of node names for a multihomed SCTP endpoint"
+        )
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Endpoint, E> {
@@ -197,7 +200,10 @@ impl SctpSpec {
         if self.rwnd.0 < user {
             return Err(ScenarioError::new(
                 at("rwnd"),
-                format!("{} B is smaller than one full chunk ({user} B of user data)", self.rwnd.0),
+                format!(
+                    "{} B is smaller than one full chunk ({user} B of user data)",
+                    self.rwnd.0
+                ),
             ));
         }
         if self.dupthresh == 0 {
@@ -206,7 +212,10 @@ impl SctpSpec {
         if !(1..=2).contains(&self.abc_limit) {
             return Err(ScenarioError::new(
                 at("abc_limit"),
-                format!("{} is not allowed; RFC 9260 §7.2.1: L is 1 or 2", self.abc_limit),
+                format!(
+                    "{} is not allowed; RFC 9260 §7.2.1: L is 1 or 2",
+                    self.abc_limit
+                ),
             ));
         }
         let t = self.delayed_sack_timeout.0;
@@ -217,11 +226,17 @@ impl SctpSpec {
             ));
         }
         if self.delayed_sack_every == 0 {
-            return Err(ScenarioError::new(at("delayed_sack_every"), "must be at least 1"));
+            return Err(ScenarioError::new(
+                at("delayed_sack_every"),
+                "must be at least 1",
+            ));
         }
         super::validate::check_rto(&at("rto"), &self.rto)?;
         if self.heartbeat && self.heartbeat_interval.0 == SimTime::ZERO {
-            return Err(ScenarioError::new(at("heartbeat_interval"), "must be positive"));
+            return Err(ScenarioError::new(
+                at("heartbeat_interval"),
+                "must be positive",
+            ));
         }
         let rr = &self.rr;
         for (field, v) in [("rr.pef", rr.pef), ("rr.pef_step", rr.pef_step)] {
@@ -232,7 +247,10 @@ impl SctpSpec {
                 ));
             }
         }
-        for (field, on) in [("rr.recovery", rr.recovery), ("rr.adapt_dupthresh", rr.adapt_dupthresh)] {
+        for (field, on) in [
+            ("rr.recovery", rr.recovery),
+            ("rr.adapt_dupthresh", rr.adapt_dupthresh),
+        ] {
             if on && !rr.detection {
                 return Err(ScenarioError::new(
                     at(field),
@@ -272,7 +290,10 @@ impl super::spec::Scenario {
                 let path = address_path(&at(field), names.len(), k);
                 known_node(nodes, &path, name)?;
                 if names[..k].contains(name) {
-                    return Err(ScenarioError::new(path, format!("\"{name}\" is listed twice")));
+                    return Err(ScenarioError::new(
+                        path,
+                        format!("\"{name}\" is listed twice"),
+                    ));
                 }
             }
         }
@@ -319,5 +340,139 @@ fn address_path(field: &str, count: usize, k: usize) -> String {
         field.to_string()
     } else {
         format!("{field}[{k}]")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::Scenario;
+
+    const TWO_PATHS: &str = r#"
+        duration = "10s"
+        [[links]]
+        between = ["a0", "b0"]
+        bandwidth = "10Mbps"
+        delay = "5ms"
+        [[links]]
+        between = ["a1", "b1"]
+        bandwidth = "10Mbps"
+        delay = "5ms"
+        [[flows]]
+        from = ["a0", "a1"]
+        to = ["b0", "b1"]
+        transport = "sctp"
+    "#;
+
+    fn with(extra: &str) -> String {
+        TWO_PATHS.replace(
+            "transport = \"sctp\"",
+            &format!("transport = \"sctp\"\n{extra}"),
+        )
+    }
+
+    fn error_of(toml: &str) -> String {
+        Scenario::from_toml(toml).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_multihomed_association_is_accepted_and_round_trips_through_json() {
+        let s = Scenario::from_toml(TWO_PATHS).unwrap();
+        assert_eq!(s.flows[0].to.addresses(), ["b0", "b1"]);
+        let json = serde_json::to_string(&s).unwrap();
+        let back = Scenario::from_json(&json).unwrap();
+        assert_eq!(back.flows[0].from, s.flows[0].from);
+        assert!(json.contains(r#""to":["b0","b1"]"#), "{json}");
+    }
+
+    #[test]
+    fn address_lists_are_for_sctp_and_must_name_distinct_known_nodes() {
+        let tcp = TWO_PATHS.replace("transport = \"sctp\"", "");
+        assert_eq!(
+            error_of(&tcp),
+            "flows[0].from: a TCP flow has one address; lists of addresses are for SCTP (transport = \"sctp\")"
+        );
+        assert_eq!(
+            error_of(&TWO_PATHS.replace("[\"b0\", \"b1\"]", "[\"b0\", \"b9\"]")),
+            "flows[0].to[1]: \"b9\" is not a node; known nodes: a0, b0, a1, b1"
+        );
+        assert_eq!(
+            error_of(&TWO_PATHS.replace("[\"b0\", \"b1\"]", "[\"b0\", \"b0\"]")),
+            "flows[0].to[1]: \"b0\" is listed twice"
+        );
+        assert_eq!(
+            error_of(&TWO_PATHS.replace("[\"b0\", \"b1\"]", "[\"b0\", \"a1\"]")),
+            "flows[0].to[1]: \"a1\" is also the source; a flow joins two different nodes"
+        );
+        assert_eq!(
+            error_of(&TWO_PATHS.replace("[\"b0\", \"b1\"]", "[]")),
+            "flows[0].to: an empty list; give at least one node"
+        );
+    }
+
+    #[test]
+    fn bad_sctp_fields_name_the_field_the_value_and_what_is_allowed() {
+        let cases = [
+            ("sctp = { mtu = \"40B\" }", "flows[0].sctp.mtu: 40 B is outside 68 B ..= 65535 B (IPv4)"),
+            ("sctp = { streams = 0 }", "flows[0].sctp.streams: 0 is outside 1 ..= 65535"),
+            (
+                "sctp = { rwnd = \"1000B\" }",
+                "flows[0].sctp.rwnd: 1000 B is smaller than one full chunk (1452 B of user data)",
+            ),
+            ("sctp = { dupthresh = 0 }", "flows[0].sctp.dupthresh: must be at least 1"),
+            (
+                "sctp = { abc_limit = 3 }",
+                "flows[0].sctp.abc_limit: 3 is not allowed; RFC 9260 §7.2.1: L is 1 or 2",
+            ),
+            (
+                "sctp = { delayed_sack_timeout = \"600ms\" }",
+                "flows[0].sctp.delayed_sack_timeout: 0.600000000s is outside (0, 500ms]; RFC 9260 §6.2: at most 500 ms",
+            ),
+            ("sctp = { rto = { initial = \"0s\" } }", "flows[0].sctp.rto.initial: must be positive"),
+            ("sctp = { rr = { pef = 1.5, detection = true } }", "flows[0].sctp.rr.pef: 1.5 is outside [0, 1]"),
+            (
+                "sctp = { rr = { recovery = true } }",
+                "flows[0].sctp.rr.recovery: acts on what detection finds; set sctp.rr.detection = true",
+            ),
+            (
+                "sctp = { retransmit_to = \"elsewhere\" }",
+                "flows[0].sctp.retransmit_to: unknown variant \"elsewhere\", expected one of \"same\", \"alternate\", \"alternate_on_timeout\" (line 15)",
+            ),
+            ("cc = \"cubic\"", "flows[0].cc: SCTP has its own congestion control (RFC 9260 §7.2); remove `cc`"),
+            ("recovery = \"sack\"", "flows[0].recovery: SCTP recovers losses as RFC 9260 says; remove `recovery`"),
+            ("tcp = { sack = true }", "flows[0].tcp: TCP options on an SCTP flow; SCTP's go in the `sctp` table"),
+        ];
+        for (extra, expected) in cases {
+            assert_eq!(error_of(&with(extra)), expected, "{extra}");
+        }
+    }
+
+    #[test]
+    fn an_unreachable_destination_is_refused_when_built() {
+        let text = TWO_PATHS
+            .replace(
+                "duration = \"10s\"",
+                "duration = \"10s\"\nnodes = [{ name = \"b2\" }]",
+            )
+            .replace("[\"b0\", \"b1\"]", "[\"b0\", \"b2\"]");
+        let s = Scenario::from_toml(&text).unwrap();
+        let Err(e) = crate::scenario::build(&s, 1) else {
+            panic!("built");
+        };
+        assert_eq!(
+            e.to_string(),
+            "flows[0].to[1]: no route both ways between \"b2\" and any address of the sender; check links and routes"
+        );
+    }
+
+    #[test]
+    fn sctp_options_on_a_tcp_flow_are_refused() {
+        let tcp = TWO_PATHS
+            .replace("[\"a0\", \"a1\"]", "\"a0\"")
+            .replace("[\"b0\", \"b1\"]", "\"b0\"")
+            .replace("transport = \"sctp\"", "sctp = { streams = 2 }");
+        assert_eq!(
+            error_of(&tcp),
+            "flows[0].sctp: SCTP options on a TCP flow; set transport = \"sctp\" or remove them"
+        );
     }
 }

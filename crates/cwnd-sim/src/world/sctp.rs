@@ -60,9 +60,11 @@ impl World {
     /// and stop.
     pub fn add_associations(&mut self, associations: Vec<SctpFlow>) {
         for (k, a) in associations.iter().enumerate() {
-            self.queue.schedule(a.start, super::Event::AssociationStart(k as u32));
+            self.queue
+                .schedule(a.start, super::Event::AssociationStart(k as u32));
             if let Some(stop) = a.stop {
-                self.queue.schedule(stop, super::Event::AssociationStop(k as u32));
+                self.queue
+                    .schedule(stop, super::Event::AssociationStop(k as u32));
             }
         }
         self.recorder.add_associations(associations.len());
@@ -101,7 +103,14 @@ impl World {
     }
 
     /// An SCTP packet of flow `f` from `from` reaches its destination `at`.
-    pub(super) fn on_sctp_packet(&mut self, now: SimTime, at: NodeId, from: NodeId, f: FlowId, r: SctpRef) {
+    pub(super) fn on_sctp_packet(
+        &mut self,
+        now: SimTime,
+        at: NodeId,
+        from: NodeId,
+        f: FlowId,
+        r: SctpRef,
+    ) {
         let k = f as usize - self.flows.len();
         let body = self.sctp_store.take(r.body);
         let mut out = std::mem::take(&mut self.sctp_out);
@@ -152,7 +161,12 @@ impl World {
                 }
             }
             if data && !self.triggers.is_empty() {
-                let firsts: Vec<u64> = body.data.iter().filter(|c| c.copy == 0).map(|c| c.tsn).collect();
+                let firsts: Vec<u64> = body
+                    .data
+                    .iter()
+                    .filter(|c| c.copy == 0)
+                    .map(|c| c.tsn)
+                    .collect();
                 for tsn in firsts {
                     self.fire_triggers(now, f, tsn);
                 }
@@ -169,7 +183,8 @@ impl World {
         self.sctp_out = out;
         let a = &mut self.associations[k];
         if let Some(t) = a.timer.arm(a.association.deadline()) {
-            self.queue.schedule(t, super::Event::AssociationTimer(k as u32));
+            self.queue
+                .schedule(t, super::Event::AssociationTimer(k as u32));
         }
         if self.recorder.sampling == crate::scenario::spec::Sampling::Change {
             self.record_association(now, k, true);
@@ -188,14 +203,15 @@ impl World {
             fast_recovery: s.in_fast_recovery(),
         };
         self.path_snapshots.clear();
-        self.path_snapshots.extend(s.paths.iter().map(|p| PathSnapshot {
-            cwnd: p.cwnd,
-            ssthresh: p.ssthresh,
-            flight: p.flight,
-            srtt: p.rto.srtt().unwrap_or(SimTime::MAX),
-            rto: p.rto.rto(),
-            active: p.active,
-        }));
+        self.path_snapshots
+            .extend(s.paths.iter().map(|p| PathSnapshot {
+                cwnd: p.cwnd,
+                ssthresh: p.ssthresh,
+                flight: p.flight,
+                srtt: p.rto.srtt().unwrap_or(SimTime::MAX),
+                rto: p.rto.rto(),
+                active: p.active,
+            }));
         self.recorder.associations[k].record(now, snap, &self.path_snapshots, only_changes);
     }
 }

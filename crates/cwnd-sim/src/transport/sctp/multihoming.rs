@@ -15,8 +15,10 @@
 //!   it exceeds Association.Max.Retrans the peer is unreachable and the association
 //!   stops. An acknowledged chunk or heartbeat clears the counters and makes its
 //!   destination active.
-//! * Heartbeats (§8.3): every RTO + HB.interval, jittered uniformly by ±RTO/2, a
-//!   destination that carried no DATA for HB.interval gets a HEARTBEAT; its
+//! * Heartbeats (§8.3): a destination is idle when no chunk that can measure its RTT
+//!   — a first transmission of DATA; retransmissions cannot (Karn) — went to it in its
+//!   heartbeat period, RTO + HB.interval jittered uniformly by ±RTO/2; an idle
+//!   destination gets a HEARTBEAT at the end of the period; its
 //!   HEARTBEAT ACK gives an RTT sample. Active or not, every idle destination is
 //!   probed. Only the data sender heartbeats: the receiver has no data to place and
 //!   answers to the address it heard from (§6.4), which is a simplification.
@@ -92,6 +94,7 @@ impl SctpSender {
         };
         let rto = self.paths[p].rto.rto();
         let jitter = self.rng.random_range(0..=rto.as_nanos());
+        self.paths[p].heartbeat_period_start = from;
         self.paths[p].heartbeat_due = from + interval + SimTime(rto.as_nanos() / 2 + jitter);
     }
 
@@ -114,10 +117,12 @@ impl SctpSender {
             if self.paths[p].heartbeat_due > now {
                 continue;
             }
-            let interval = self.cfg.heartbeat_interval.unwrap_or(SimTime::MAX);
-            if let Some(last) = self.paths[p].last_data.filter(|&t| now - t < interval) {
-                // DATA went out within the period: not idle; count from there.
+            let start = self.paths[p].heartbeat_period_start;
+            if let Some(last) = self.paths[p].last_new_data.filter(|&t| t >= start) {
+                // New DATA went out within the period: not idle. The next period runs
+                // from that transmission, and only DATA after it counts in it.
                 self.schedule_heartbeat(last, p);
+                self.paths[p].heartbeat_period_start = last + SimTime(1);
                 continue;
             }
             self.schedule_heartbeat(now, p);

@@ -54,6 +54,10 @@ pub struct Path {
     pub heartbeat_pending: Option<(SimTime, SimTime)>,
     /// Last transmission of DATA on this path (for the idle-window rule).
     pub last_data: Option<SimTime>,
+    /// Last first transmission of DATA (a chunk that can measure the RTT), and when
+    /// the current heartbeat period began (§8.3 idleness).
+    pub last_new_data: Option<SimTime>,
+    pub heartbeat_period_start: SimTime,
     /// The chunk being timed (C5: one RTT measurement per round trip): TSN, send time.
     pub timed: Option<(u64, SimTime)>,
     pub stats: PathStats,
@@ -76,6 +80,8 @@ impl Path {
             heartbeat_due: SimTime::MAX,
             heartbeat_pending: None,
             last_data: None,
+            last_new_data: None,
+            heartbeat_period_start: SimTime::ZERO,
             timed: None,
             stats: PathStats::default(),
         }

@@ -311,6 +311,7 @@ impl SctpSender {
         if path.timed.is_none() {
             path.timed = Some((chunk.tsn, now));
         }
+        path.last_new_data = Some(now);
         self.peer_rwnd = self.peer_rwnd.saturating_sub(chunk.len as u64);
         self.outstanding_bytes += chunk.len as u64;
         self.stats.chunks_sent += 1;
