@@ -39,6 +39,8 @@ pub struct AssociationSummary {
     pub to: Vec<String>,
     /// Final state of the opening endpoint (`established`, `shut_down`, `aborted`…).
     pub state: &'static str,
+    /// Largest DATA chunk (bytes, header included): the unit of the windows.
+    pub pmdcs: u64,
     pub start: SimTime,
     /// Completion of a transfer (last byte acknowledged), else stop, else run end.
     pub end: SimTime,
@@ -198,6 +200,7 @@ impl AssociationResult {
             from: flow.from.clone(),
             to: flow.to.clone(),
             state: a.state.name(),
+            pmdcs: s.cfg.pmdcs(),
             start: flow.start,
             end,
             completion_time: finished.map(|t| t - flow.start),
