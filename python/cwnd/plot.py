@@ -69,9 +69,11 @@ def colors(n: int) -> list[tuple[float, float, float, float]]:
 
 
 def cwnd(results: Results, path: Path) -> Path:
-    """Congestion window (solid) and slow-start threshold (dashed) per flow."""
+    """Congestion window (solid) and slow-start threshold (dashed) per TCP flow, and
+    each SCTP path's window."""
     wide = results.series_wide
-    names = results.flow_names
+    sctp = set(results.association_names)
+    names = [n for n in results.flow_names if n not in sctp]
     with figure(path, f"{results.name}: congestion window", "time (s)", "segments") as ax:
         for name, color in zip(names, colors(len(names)), strict=True):
             f = wide[wide["flow"] == name]

@@ -374,3 +374,32 @@ fn rr_sctp_detection_matches_the_truth_on_a_reordering_path() {
     let effectiveness = t.detected_correct as f64 / t.spurious_events as f64;
     assert!(effectiveness >= 0.9, "{effectiveness} {t:?}");
 }
+
+#[test]
+fn rr_sctp_detects_a_spurious_timeout_and_slow_starts_back() {
+    // When TSN 300 is sent, the reverse link holds every SACK for 1.5 s (in order,
+    // for 10 ms of SACKs): all data arrives, but T3-rtx (RTO 1 s) expires. The
+    // timeout retransmits one chunk the receiver already holds: the truth calls the
+    // event spurious, its duplicate report lets detection agree, and Recovery sets
+    // ssthresh to the cwnd before the timeout (the plain association keeps half).
+    let stage = "{ kind = \"arq\", pv = 1.0, delay = { distribution = \"constant\", value = \"1.5s\" }, direction = \"reverse\", applies_to = \"acks\", start_on = { flow = \"a\", segment = 300 }, duration = \"10ms\" }";
+    let run = |rr: &str| assoc(&single(10, &format!("rwnd = \"72600B\"{rr}"), stage, ""));
+    let plain = run("");
+    let rr = run(", rr = { detection = true, recovery = true }");
+    for a in [&plain, &rr] {
+        assert_eq!(a.summary.sender.timeouts, 1);
+        assert_eq!(a.summary.truth.spurious_timeouts, 1);
+    }
+    let event = rr.events.iter().find(|e| e.kind == "timeout").unwrap();
+    let detected = event.detected.expect("detected");
+    let ps = &rr.path_series;
+    let before = ps.time.partition_point(|&t| t < event.time) - 1;
+    let after = ps.time.partition_point(|&t| t <= detected) - 1;
+    assert_eq!(ps.ssthresh[after], ps.cwnd[before]);
+    let pe = plain.events.iter().find(|e| e.kind == "timeout").unwrap();
+    let pp = &plain.path_series;
+    let before_plain = pp.time.partition_point(|&t| t < pe.time) - 1;
+    let after_plain = pp.time.partition_point(|&t| t <= pe.time) - 1;
+    // max(cwnd/2, 4 chunks) without RR-SCTP.
+    assert_eq!(pp.ssthresh[after_plain], (pp.cwnd[before_plain] / 2).max(4 * C));
+}
