@@ -162,6 +162,44 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return EXIT_BAD_INPUT if results.failures else EXIT_OK
 
 
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    from cwnd.report import write_index
+    from cwnd.studies import STUDIES, reproduce
+
+    if args.study == "all":
+        names = list(STUDIES)
+    elif args.study in STUDIES:
+        names = [args.study]
+    else:
+        allowed = ", ".join([*STUDIES, "all"])
+        raise BadInput(f"study: {args.study!r} is not a study; known: {allowed}")
+    out = Path(args.out)
+    reports = []
+    for name in names:
+        print(f"{name}: running ({'quick' if args.quick else 'full'} grid)")
+        report = reproduce(
+            STUDIES[name],
+            out,
+            quick=args.quick,
+            cache=args.cache,
+            fresh=args.fresh,
+            workers=args.workers,
+            cluster=args.cluster,
+        )
+        reports.append(report)
+        tally = ", ".join(
+            f"{sum(c.measured.verdict.value == v for c in report.claims)} {v}"
+            for v in ("agree", "disagree", "not measurable")
+        )
+        print(f"{name}: {report.runs} runs in {report.seconds:.0f} s; claims: {tally}")
+        print(f"{name}: written to {report.folder}/ (claims.md, figures, Parquet)")
+        for f in report.failures:
+            print(f"cwnd: failed: {name}: {f.point} seed {f.seed}: {f.error}", file=sys.stderr)
+    index = write_index(reports, out)
+    print(f"report: {index}")
+    return EXIT_INTERNAL if any(r.failures for r in reports) else EXIT_OK
+
+
 def bench_dumbbell(flows: int = 10, seconds: int = 60) -> dict[str, Any]:
     """The end-to-end benchmark of BENCHMARKS.md: `flows` NewReno flows through a
     100 Mb/s, 10 ms bottleneck with a 1-BDP (200-packet) DropTail queue."""
@@ -239,6 +277,20 @@ def parser() -> argparse.ArgumentParser:
         "--cache", metavar="DIR", help="run cache (default: $CWND_CACHE or ~/.cache/cwnd)"
     )
     sw.set_defaults(handler=cmd_sweep)
+
+    rep = sub.add_parser(
+        "reproduce", help="reproduce a published study: figures, data and claims table"
+    )
+    rep.add_argument("study", metavar="STUDY", help="outage, arq, or all")
+    rep.add_argument("--quick", action="store_true", help="reduced grid (fewer seeds/points)")
+    rep.add_argument("--out", metavar="DIR", default="results")
+    rep.add_argument("--fresh", action="store_true", help="ignore cached runs")
+    rep.add_argument("--workers", type=int, help="local processes (default: all cores)")
+    rep.add_argument("--cluster", metavar="tcp://HOST:8786", help="Dask scheduler")
+    rep.add_argument(
+        "--cache", metavar="DIR", help="run cache (default: $CWND_CACHE or ~/.cache/cwnd)"
+    )
+    rep.set_defaults(handler=cmd_reproduce)
 
     bench = sub.add_parser("bench", help="engine and end-to-end benchmarks")
     bench.add_argument("--events", type=int, default=20_000_000)
