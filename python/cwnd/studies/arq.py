@@ -261,6 +261,7 @@ def claim_veno_below_reno_short_delays(data: StudyData) -> Measured:
     c = cells(data)
     c = c[(c["pv"] > 0) & c["D"].isin([0.5, 1.0])]
     wide = c.pivot_table(index=["D", "p", "pv"], columns="cc", values="goodput_mbps")
+    wide = wide.dropna(subset=["reno", "veno"])
     below = wide["veno"] < wide["reno"]
     share = float(below.mean())
     ratio = float((wide["veno"] / wide["reno"]).mean())
