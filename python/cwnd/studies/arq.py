@@ -317,11 +317,17 @@ CLAIMS = [
 # --- figures ------------------------------------------------------------------------
 
 
-def _surface(data: StudyData, path: Path, column: str, label: str, title: str) -> None:
+def _surface(
+    data: StudyData, path: Path, column: str, label: str, title: str, log: bool = False
+) -> None:
+    from matplotlib.colors import LogNorm, Normalize
+
     c = cells(data)
     c = c[c["D"] == 2.0]
     p_levels, pv_levels = levels(data.quick)
     vmax = float(c[column].max())
+    # A log scale where the values span decades (cwnd from 1 to the 45-segment window).
+    norm = LogNorm(vmin=1, vmax=vmax) if log else Normalize(vmin=0, vmax=vmax)
     size = (9.6, 3.4)
     with panels(path.with_suffix(".png"), 1, 3, size=size, sharey=True, svg=True) as (fig, axes):
         mesh = None
@@ -330,7 +336,7 @@ def _surface(data: StudyData, path: Path, column: str, label: str, title: str) -
             grid = grid.reindex(index=p_levels, columns=pv_levels)
             # Both axes by level (the levels are not evenly spaced), labelled by value.
             x, y = np.arange(len(pv_levels) + 1), np.arange(len(p_levels) + 1)
-            mesh = ax.pcolormesh(x, y, grid.to_numpy(), cmap="viridis", vmin=0, vmax=vmax)
+            mesh = ax.pcolormesh(x, y, grid.to_numpy(), cmap="viridis", norm=norm)
             ax.set_yticks(y[:-1] + 0.5, [f"{p:g}" for p in p_levels])
             step = max(1, len(pv_levels) // 5)
             ax.set_xticks(x[:-1:step] + 0.5, [f"{pv * 100:g}" for pv in pv_levels[::step]])
@@ -348,8 +354,8 @@ def figure_throughput_surfaces(data: StudyData, path: Path) -> None:
 
 
 def figure_cwnd_surfaces(data: StudyData, path: Path) -> None:
-    _surface(data, path, "cwnd", "mean cwnd (segments)",
-             "Congestion window over (p, Pv), 10 s cells, mean over seeds")  # fmt: skip
+    _surface(data, path, "cwnd", "mean cwnd (segments, log scale)",
+             "Congestion window over (p, Pv), 10 s cells, mean over seeds", log=True)  # fmt: skip
 
 
 def figure_reno_veno_delays(data: StudyData, path: Path) -> None:
