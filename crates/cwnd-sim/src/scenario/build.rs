@@ -24,6 +24,7 @@ use crate::packet::{FlowId, NodeId, TCP_TIMESTAMP_OPTION};
 use crate::rng;
 use crate::scenario::spec::{AppliesToSpec, FlowSpec};
 use crate::time::SimTime;
+use crate::trace::pcap::Captures;
 use crate::trace::Recorder;
 use crate::transport::tcp::cc;
 use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
@@ -40,6 +41,8 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
         .enumerate()
         .map(|(i, n)| (n.as_str(), i as NodeId))
         .collect();
+    let captured: Vec<NodeId> = spec.trace.pcap.iter().map(|n| ids[n.as_str()]).collect();
+    let node_count = node_names.len();
 
     let mut links = Vec::with_capacity(2 * spec.links.len());
     let mut link_info = Vec::with_capacity(2 * spec.links.len());
@@ -153,7 +156,8 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
         flows,
         Recorder::new(&spec.trace, spec.flows.len()),
         triggers,
-    ))
+    )
+    .with_captures(Captures::new(node_count, &captured)))
 }
 
 fn link_direction(

@@ -301,6 +301,9 @@ pub struct TraceSpec {
     pub queues: bool,
     /// Record every data segment transmission (time, seq, retransmission).
     pub segments: bool,
+    /// Nodes to capture as pcap files: every packet each sends or receives
+    /// (see `trace::pcap` for the header layout).
+    pub pcap: Vec<String>,
 }
 
 impl Default for TraceSpec {
@@ -311,6 +314,7 @@ impl Default for TraceSpec {
             throughput_bin: Duration(crate::time::SimTime::from_millis(100)),
             queues: false,
             segments: false,
+            pcap: Vec::new(),
         }
     }
 }

@@ -158,6 +158,9 @@ impl Scenario {
                 "must be positive",
             ));
         }
+        for (i, name) in t.pcap.iter().enumerate() {
+            known_node(&nodes, &format!("trace.pcap[{i}]"), name)?;
+        }
         Ok(())
     }
 
@@ -623,6 +626,16 @@ mod tests {
         assert_eq!(s.flows[0].cc.name, "newreno");
         assert_eq!(s.flows[0].tcp.mss.0, 1460);
         assert_eq!(s.node_names(), vec!["h1", "h2"]);
+    }
+
+    #[test]
+    fn pcap_captures_name_known_nodes() {
+        let with = |nodes: &str| format!("{GOOD}\n[trace]\npcap = {nodes}\n");
+        assert!(Scenario::from_toml(&with(r#"["h1", "h2"]"#)).is_ok());
+        assert_eq!(
+            error_of(&with(r#"["h1", "hx"]"#)),
+            "trace.pcap[1]: \"hx\" is not a node; known nodes: h1, h2"
+        );
     }
 
     #[test]
