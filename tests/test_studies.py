@@ -32,6 +32,7 @@ def outage_runs(rows: list[tuple[str, float, float, float]]) -> StudyData:
             {
                 "cc": cc,
                 "d": d,
+                "window": 20,
                 "seed": 1,
                 "run": f"{cc}{d}",
                 "total_time": total,
@@ -42,7 +43,7 @@ def outage_runs(rows: list[tuple[str, float, float, float]]) -> StudyData:
             for cc, d, total, resumed in rows
         ]
     )
-    return injected("per_run", frame)
+    return injected("per_run/runs", frame)
 
 
 def test_outage_disconnection_times_come_from_the_segment_trace() -> None:
@@ -174,6 +175,8 @@ def test_quick_reproduce_writes_claims_figures_and_data(quick_report: Path) -> N
             assert b"<svg" in (folder / f"{spec.stem}.svg").read_bytes()[:500], spec.stem
         table = pd.read_parquet(folder / "runs.parquet")
         assert {"seed", "run", "fingerprint", "goodput_bps"} <= set(table.columns)
+        for spec in study.tables:
+            assert len(pd.read_parquet(folder / f"{spec.stem}.parquet")) > 0, spec.stem
     assert (quick_report / "index.html").is_file()
 
 

@@ -52,6 +52,7 @@ from cwnd.studies.study import (
     Study,
     StudyData,
     SweepPlan,
+    TableSpec,
     verdict,
 )
 from cwnd.sweep import Point
@@ -395,4 +396,5 @@ STUDY = Study(
     figures=FIGURES,
     claims=CLAIMS,
     seed_file="003_a58bbc63a5934f86.txt",
+    tables=[TableSpec("cells", cells)],
 )

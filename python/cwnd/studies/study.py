@@ -76,6 +76,15 @@ class FigureSpec:
 
 
 @dataclass(frozen=True)
+class TableSpec:
+    """A tidy table derived from the runs (e.g. one row per figure point), written as
+    `<stem>.parquet` beside the sweeps' own tables."""
+
+    stem: str
+    compute: Callable[[StudyData], pd.DataFrame]
+
+
+@dataclass(frozen=True)
 class Study:
     name: str
     title: str
@@ -87,6 +96,7 @@ class Study:
     sweeps: Callable[[bool], list[SweepPlan]]
     figures: list[FigureSpec]
     claims: list[Claim]
+    tables: list[TableSpec] = field(default_factory=list)
 
 
 @dataclass
@@ -181,6 +191,11 @@ def reproduce(
         if r.rows:
             r.write(folder / f"{plan.name}.parquet")
     data = StudyData(results, quick)
+    for table in study.tables:
+        try:
+            table.compute(data).to_parquet(folder / f"{table.stem}.parquet", index=False)
+        except (KeyError, ValueError, IndexError) as e:
+            failures.append(Failure({"table": table.stem}, -1, f"{type(e).__name__}: {e}"))
     figures = []
     for spec in study.figures:
         path = folder / spec.stem
