@@ -213,3 +213,26 @@ def test_per_run_tables_are_kept_on_request_and_read_back_tidy(
     assert list(more.frame("series").columns[:5]) == ["point", LOSS, "seed", "run", "flow"]
     with pytest.raises(ValueError, match="is not one of"):
         sweep(small_dict, grid=grid, cache=tmp_path, progress=False, tables=["nope"])
+
+
+def test_cli_sweep_writes_the_per_run_tables_asked_for(tmp_path: Path) -> None:
+    from conftest import SMALL
+
+    (tmp_path / "s.toml").write_text(SMALL)
+    (tmp_path / "sweep.toml").write_text(
+        f'scenario = "s.toml"\nseeds = 2\n[grid]\n"{LOSS}" = [0.01]\n'
+    )
+    out = tmp_path / "t.parquet"
+    args = ["--tables", "throughput,segments", "--cache", str(tmp_path / "c"), "--out", str(out)]
+    proc = subprocess.run(
+        [sys.executable, "-m", "cwnd", "sweep", str(tmp_path / "sweep.toml"), *args],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    import pandas as pd
+
+    tp = pd.read_parquet(tmp_path / "t.throughput.parquet")
+    segs = pd.read_parquet(tmp_path / "t.segments.parquet")
+    assert sorted(set(tp["seed"])) == [0, 1] and len(tp) == 2 * 50
+    assert set(segs[LOSS]) == {0.01} and len(segs) == pd.read_parquet(out)["segments_sent"].sum()

@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import cwnd
 from cwnd.scenario import Scenario
@@ -135,6 +135,16 @@ def load_sweep(path: str) -> dict[str, Any]:
     return sweep
 
 
+def _tables(text: str) -> list[str]:
+    from cwnd.sweep import TABLES
+
+    names = [n for n in text.split(",") if n]
+    for name in names:
+        if name not in TABLES:
+            raise argparse.ArgumentTypeError(f"{name!r} is not one of {', '.join(TABLES)}")
+    return names
+
+
 def cmd_sweep(args: argparse.Namespace) -> int:
     from cwnd.sweep import sweep
 
@@ -148,11 +158,16 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         fresh=args.fresh,
         workers=args.workers,
         cluster=args.cluster,
+        tables=args.tables,
     )
     out = Path(args.out or spec.get("out") or Path("results") / f"{Path(args.sweep).stem}.parquet")
     if results.rows:
         results.write(out)
         print(f"{len(results.rows)} rows written to {out}")
+        for name in args.tables:
+            path = out.with_name(f"{out.stem}.{name}.parquet")
+            results.frame(name).to_parquet(path, index=False)
+            print(f"{name} of every run written to {path}")
     print(
         f"runs: {results.computed} computed, {results.cached} from the cache, "
         f"{len(results.failures)} failed"
@@ -239,8 +254,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+class _Parser(argparse.ArgumentParser):
+    """Command-line mistakes are bad input too: one line, exit code 2 (argparse would
+    print the usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"cwnd: error: {self.prog}: {message}", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="cwnd",
         description="cwnd: a laboratory for transport protocols over hard networks.",
     )
@@ -267,6 +291,13 @@ def parser() -> argparse.ArgumentParser:
     sw.add_argument("sweep", metavar="SWEEP.toml")
     sw.add_argument("--out", metavar="FILE.parquet", help="table of results")
     sw.add_argument("--fresh", action="store_true", help="ignore cached runs")
+    sw.add_argument(
+        "--tables",
+        type=_tables,
+        default=[],
+        metavar="NAME[,NAME]",
+        help="per-run tables to keep and write beside the table: series, throughput, segments",
+    )
     sw.add_argument("--workers", type=int, help="local processes (default: all cores)")
     sw.add_argument(
         "--cluster",

@@ -26,8 +26,6 @@ import os
 import re
 import signal
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures import as_completed as pool_as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -274,6 +272,11 @@ def _executor(cluster: Any, workers: int | None) -> _Executor:
             return _Executor(target.submit, as_completed, lambda: None, options)
         client = Client(target)
         return _Executor(client.submit, as_completed, client.close, options)
+    # Imported here: the process-pool machinery is slow to import, and `import cwnd`
+    # should stay fast for those who never sweep.
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import as_completed as pool_as_completed
+
     pool = ProcessPoolExecutor(
         max_workers=workers or os.cpu_count() or 1, initializer=_ignore_interrupts
     )
