@@ -92,6 +92,7 @@ fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>>
         ld.set_item("bytes_sent", l.stats.bytes_sent)?;
         ld.set_item("packets_delivered", l.stats.packets_delivered)?;
         ld.set_item("drops_queue", l.stats.drops_queue)?;
+        ld.set_item("drops_early", l.stats.drops_early)?;
         ld.set_item("drops_impairment", l.stats.drops_impairment)?;
         links.append(ld)?;
     }

@@ -17,6 +17,7 @@ use crate::net::impair::{
 };
 use crate::net::link::{LinkDirection, LinkParams};
 use crate::net::queue::QueueLimit;
+use crate::net::red::Red;
 use crate::net::routing::RoutingTable;
 use crate::net::wifi::channel::WifiChannel;
 use crate::net::wifi::timing::Phy;
@@ -182,6 +183,15 @@ fn link_direction(
     };
     let mut link = LinkDirection::new(from, to, params, spec.trace.queues);
     let prefix = format!("links[{i}]");
+    if let Some(red) = &l.queue.red {
+        let dir_name = if dir == Direction::Forward {
+            "forward"
+        } else {
+            "reverse"
+        };
+        let stream = rng::stream(seed, &format!("{prefix}.queue.red.{dir_name}"));
+        link = link.with_red(Red::new(red.params(), l.bandwidth.0, stream));
+    }
     let (chain, triggers) = build_stages(spec, seed, &l.impairments, &prefix, Some(dir));
     link.impairments = chain;
     (link, triggers)
