@@ -129,6 +129,8 @@ pub struct RunResults {
     /// SCTP associations (flow ids after the TCP flows').
     pub associations: Vec<AssociationResult>,
     pub links: Vec<LinkResult>,
+    /// pcap files of the nodes named in `trace.pcap`: (node, file bytes).
+    pub pcaps: Vec<(String, Vec<u8>)>,
 }
 
 impl RunResults {

@@ -16,6 +16,7 @@ use crate::results::{AssociationResult, FlowResult, FlowSummary, LinkResult, Run
 use crate::scenario::spec::Sampling;
 use crate::time::SimTime;
 use crate::timer::LazyTimer;
+use crate::trace::pcap::Captures;
 use crate::trace::{FlowSnapshot, Recorder};
 use crate::transport::sctp::sender::Outgoing;
 use crate::transport::sctp::store::PacketStore;
@@ -183,6 +184,7 @@ pub struct World {
     pub associations: Vec<SctpFlow>,
     pub recorder: Recorder,
     triggers: Vec<Trigger>,
+    captures: Captures,
     queue: EventQueue<Event>,
     next_uid: u64,
     /// Reused output buffer of the sender being served.
@@ -232,6 +234,7 @@ impl World {
             flows,
             recorder,
             triggers,
+            captures: Captures::default(),
             queue,
             next_uid: 0,
             data_out: Vec::with_capacity(64),
@@ -240,6 +243,12 @@ impl World {
             sctp_out: Vec::new(),
             path_snapshots: Vec::new(),
         }
+    }
+
+    /// Captures packets at some nodes as pcap files (`trace.pcap`).
+    pub fn with_captures(mut self, captures: Captures) -> Self {
+        self.captures = captures;
+        self
     }
 
     /// Runs until the end time and returns what was recorded.
@@ -342,6 +351,7 @@ impl World {
 
     /// A packet reaches node `at`: deliver it to its agent or forward it.
     fn receive(&mut self, now: SimTime, at: NodeId, packet: Packet) {
+        self.captures.record(now, at, &packet);
         if packet.dst != at {
             self.forward(now, at, packet);
             return;
@@ -373,23 +383,38 @@ impl World {
             return;
         };
         let (flow, body) = (packet.flow, packet.sctp_body());
+        // A capture sees what leaves the node: not what its own full queue refuses,
+        // but what an impairment then loses on the way.
+        let copy = packet;
         match self.hops[edge as usize] {
             Hop::Link(l) => {
                 let l = l as usize;
                 match self.links[l].send(now, packet) {
                     SendOutcome::Accepted => self.schedule_link(l),
-                    SendOutcome::DroppedQueue => self.count_drop(flow, body, true),
-                    SendOutcome::DroppedImpairment => self.count_drop(flow, body, false),
+                    SendOutcome::DroppedQueue => {
+                        self.count_drop(flow, body, true);
+                        return;
+                    }
+                    SendOutcome::DroppedImpairment => {
+                        // Captured before an SCTP body goes back to the store.
+                        self.captures.record(now, at, &copy);
+                        self.count_drop(flow, body, false);
+                        return;
+                    }
                 }
             }
             Hop::Air { channel, to } => {
                 let c = channel as usize;
                 match self.channels[c].enqueue(now, at, to, packet) {
                     Enqueued::Accepted => self.schedule_channel(c),
-                    Enqueued::QueueFull => self.count_drop(flow, body, true),
+                    Enqueued::QueueFull => {
+                        self.count_drop(flow, body, true);
+                        return;
+                    }
                 }
             }
         }
+        self.captures.record(now, at, &copy);
     }
 
     /// A packet of `flow` was dropped by a full queue (`queue`) or an impairment.
@@ -530,6 +555,10 @@ impl World {
                 queue: link.take_queue_trace(),
             })
             .collect();
+        let pcaps = std::mem::take(&mut self.captures)
+            .into_files()
+            .map(|f| (self.node_names[f.node as usize].clone(), f.bytes))
+            .collect();
         RunResults {
             name: self.name,
             seed: self.seed,
@@ -540,6 +569,7 @@ impl World {
             flows,
             associations,
             links,
+            pcaps,
         }
     }
 }

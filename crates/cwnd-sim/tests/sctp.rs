@@ -401,5 +401,8 @@ fn rr_sctp_detects_a_spurious_timeout_and_slow_starts_back() {
     let before_plain = pp.time.partition_point(|&t| t < pe.time) - 1;
     let after_plain = pp.time.partition_point(|&t| t <= pe.time) - 1;
     // max(cwnd/2, 4 chunks) without RR-SCTP.
-    assert_eq!(pp.ssthresh[after_plain], (pp.cwnd[before_plain] / 2).max(4 * C));
+    assert_eq!(
+        pp.ssthresh[after_plain],
+        (pp.cwnd[before_plain] / 2).max(4 * C)
+    );
 }

@@ -322,3 +322,64 @@ fn the_primary_fails_after_path_max_retrans_and_data_moves_over() {
     assert!(!t.s.failed);
     let _ = now;
 }
+
+#[test]
+fn rr_does_not_call_a_mixed_window_spurious() {
+    // One Fast Recovery retransmits TSN 1 (reordered: its original arrives) and TSN 3
+    // (lost). Only 1 comes back as a duplicate: the event is not spurious.
+    let mut t = Script::new(1, |c| {
+        c.rr = RrConfig {
+            detection: true,
+            recovery: true,
+            ..RrConfig::OFF
+        }
+    });
+    t.avoidance(0, 20);
+    t.transmit(ms(0));
+    for top in 4..=6 {
+        t.sack(ms(100), 0, &[(2, 2), (4, top)], &[]);
+    }
+    // Both 1 and 3 had three misses: one event, two chunks.
+    assert_eq!(t.s.stats.chunks_fast_retransmitted, 2);
+    assert_eq!(t.s.events.len(), 1);
+    t.sack(ms(150), 2, &[(4, 6)], &[]); // the late original of 1 fills the hole
+    t.sack(ms(160), 2, &[(4, 6)], &[1]); // the retransmission of 1: a duplicate
+    t.sack(ms(170), 10, &[], &[]); // the retransmission of 3 fills its hole
+    assert_eq!(t.s.stats.spurious_detected, 0);
+    assert_eq!(t.s.paths[0].ssthresh, 10 * C);
+}
+
+#[test]
+fn rr_lowers_the_percentile_after_a_timeout_a_base_dupthresh_would_have_avoided() {
+    // Adaptation on, base dupthresh 3, the histogram raised to dupthresh 7 (samples of
+    // crf 6). TSN 1 is lost: four SACKs give it four misses, enough for the base but
+    // not for 7, so no fast retransmit; T3 fires. The timeout counts as avoidable and
+    // pef drops by pef_step · r/(1 + r) (r from the path's RTO and window).
+    let mut t = Script::new(1, |c| {
+        c.rr = RrConfig {
+            detection: true,
+            adapt_dupthresh: true,
+            pef: 0.5,
+            pef_step: 0.1,
+            ..RrConfig::OFF
+        }
+    });
+    for _ in 0..10 {
+        t.s.rr.adapter.record(6);
+    }
+    assert_eq!(t.s.dupthresh(), 7);
+    t.avoidance(0, 10);
+    t.transmit(ms(0));
+    for top in 2..=5 {
+        t.sack(ms(100), 0, &[(2, top)], &[]);
+    }
+    assert_eq!(t.s.stats.fast_retransmits, 0);
+    let before = t.s.rr.adapter.pef();
+    t.t3(ms(1100), 0);
+    assert_eq!(t.s.stats.avoidable_timeouts, 1);
+    let after = t.s.rr.adapter.pef();
+    // No RTT sample yet (TSN 1 was timed and never acknowledged): SRTT is taken as the
+    // RTO, 1 s; W = 10 chunks: r = (1 + 1·log2 10) / 1 = 4.3219; step 0.1 · r/(1 + r).
+    let r = 1.0 + 10f64.log2();
+    assert!((before - after - 0.1 * r / (1.0 + r)).abs() < 1e-9, "{before} {after}");
+}
