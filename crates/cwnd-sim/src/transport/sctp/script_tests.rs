@@ -342,9 +342,15 @@ fn rr_does_not_call_a_mixed_window_spurious() {
     // Both 1 and 3 had three misses: one event, two chunks.
     assert_eq!(t.s.stats.chunks_fast_retransmitted, 2);
     assert_eq!(t.s.events.len(), 1);
-    t.sack(ms(150), 2, &[(4, 6)], &[]); // the late original of 1 fills the hole
-    t.sack(ms(160), 2, &[(4, 6)], &[1]); // the retransmission of 1: a duplicate
-    t.sack(ms(170), 10, &[], &[]); // the retransmission of 3 fills its hole
+    // The late original of 1 fills its hole, and 7-14 arrive: the flight (8 chunks)
+    // drops below cwnd (10), so 3 is retransmitted.
+    let sent = t.sack(ms(150), 2, &[(4, 14)], &[]);
+    assert!(sent.contains(&(3, 0, 1)), "{sent:?}");
+    // The retransmission of 1 is a duplicate; 3 is still to come back: not spurious.
+    t.sack(ms(160), 2, &[(4, 14)], &[1]);
+    assert_eq!(t.s.stats.spurious_detected, 0);
+    // The retransmission of 3 fills its hole and is no duplicate.
+    t.sack(ms(170), 14, &[], &[]);
     assert_eq!(t.s.stats.spurious_detected, 0);
     assert_eq!(t.s.paths[0].ssthresh, 10 * C);
 }
@@ -381,5 +387,8 @@ fn rr_lowers_the_percentile_after_a_timeout_a_base_dupthresh_would_have_avoided(
     // No RTT sample yet (TSN 1 was timed and never acknowledged): SRTT is taken as the
     // RTO, 1 s; W = 10 chunks: r = (1 + 1·log2 10) / 1 = 4.3219; step 0.1 · r/(1 + r).
     let r = 1.0 + 10f64.log2();
-    assert!((before - after - 0.1 * r / (1.0 + r)).abs() < 1e-9, "{before} {after}");
+    assert!(
+        (before - after - 0.1 * r / (1.0 + r)).abs() < 1e-9,
+        "{before} {after}"
+    );
 }

@@ -596,7 +596,15 @@ impl SctpSender {
                 self.paths[p].flight -= c.size();
                 self.outstanding_bytes -= c.chunk.len as u64;
             }
-            ChunkState::Marked(_) => self.marked -= 1,
+            ChunkState::Marked(_) => {
+                self.marked -= 1;
+                if let Some(e) = c.event {
+                    let path = self.events[e as usize].path as usize;
+                    if let Some(found) = self.rr.on_acked_unsent(path, e) {
+                        self.on_spurious(now, found);
+                    }
+                }
+            }
             ChunkState::GapAcked => return,
         }
         self.acked[p] += c.size();
@@ -670,6 +678,7 @@ impl SctpSender {
             if let Some(c) = self.queue.get_mut(tsn) {
                 c.event = Some(event);
             }
+            self.rr.on_marked(p, event);
         }
         self.stats.chunks_fast_retransmitted += self.fr_marked.len() as u64;
         if entering {
@@ -714,6 +723,7 @@ impl SctpSender {
             c.misses = 0;
             c.fast_retransmitted = false;
             self.mark(tsn, Reason::Timeout);
+            self.rr.on_marked(p, event);
         }
         self.on_path_error(p, true);
         if !self.failed {

@@ -78,6 +78,23 @@ impl Rr {
         }
     }
 
+    /// `event` of `path` marked a chunk for retransmission.
+    pub fn on_marked(&mut self, path: usize, event: EventId) {
+        if self.cfg.detection {
+            self.trls[path].mark(event);
+        }
+    }
+
+    /// A chunk `event` of `path` marked was acknowledged before being retransmitted;
+    /// returns the event if that completed a spurious verdict.
+    pub fn on_acked_unsent(&mut self, path: usize, event: EventId) -> Option<Detected> {
+        (self.cfg.detection && self.trls[path].unmark(event)).then_some(Detected {
+            path,
+            event,
+            saved_cwnd: self.saved_cwnd[path],
+        })
+    }
+
     /// `tsn` was retransmitted for `event` of `path`.
     pub fn on_retransmitted(&mut self, path: usize, event: EventId, tsn: u64) {
         if self.cfg.detection {

@@ -16,6 +16,13 @@
 //! * when the entries of the latest event are all gone, every TSN it retransmitted
 //!   was received twice: no original was lost, and the event was spurious.
 //!
+//! One refinement the paper does not spell out: an event is judged only once every
+//! chunk it marked for retransmission has been retransmitted (or acknowledged before
+//! it was). A fast retransmit sends at once only what fits one packet and a timeout
+//! only one packet; the other marked chunks wait for cwnd. Without this, a window
+//! with a reordered TSN (retransmitted at once, soon reported duplicate) and a lost
+//! one (still waiting) would be called spurious by the first duplicate.
+//!
 //! Each entry keeps the TSN's missing-report count (crf) for the dupthresh
 //! adaptation: a retransmitted TSN's crf is used only once its duplicate report
 //! shows that it was reordered, not lost (§4.3).
@@ -49,6 +56,10 @@ pub struct Trl {
     /// The latest event of this destination, and whether it was found spurious.
     event: Option<EventId>,
     decided: bool,
+    /// Chunks the latest event marked that are neither retransmitted nor acknowledged.
+    pending: u32,
+    /// Whether a duplicate report removed an entry of the latest event.
+    confirmed: bool,
 }
 
 impl Trl {
@@ -72,17 +83,47 @@ impl Trl {
         }
         self.event = Some(event);
         self.decided = false;
+        self.pending = 0;
+        self.confirmed = false;
+    }
+
+    /// `event` marked one more chunk for retransmission.
+    pub fn mark(&mut self, event: EventId) {
+        if self.event == Some(event) {
+            self.pending += 1;
+        }
     }
 
     /// `tsn` was retransmitted for `event`; only the latest event's count.
     pub fn add(&mut self, event: EventId, tsn: u64) {
         if self.event == Some(event) {
+            self.pending = self.pending.saturating_sub(1);
             self.entries.push(Entry {
                 tsn,
                 marked: true,
                 crf: 0,
             });
         }
+    }
+
+    /// A chunk `event` marked was acknowledged before it was retransmitted; returns
+    /// whether that completes a spurious verdict.
+    pub fn unmark(&mut self, event: EventId) -> bool {
+        if self.event != Some(event) {
+            return false;
+        }
+        self.pending = self.pending.saturating_sub(1);
+        self.judge()
+    }
+
+    /// Spurious, once: duplicates came back, nothing of the event is left.
+    fn judge(&mut self) -> bool {
+        let spurious = !self.decided
+            && self.confirmed
+            && self.pending == 0
+            && !self.entries.iter().any(|e| e.marked);
+        self.decided |= spurious;
+        spurious
     }
 
     /// `tsn` was acknowledged after `crf` missing reports.
@@ -107,8 +148,8 @@ impl Trl {
             return DuplicateOutcome::Unknown;
         };
         let crf = self.entries.swap_remove(i).crf;
-        let spurious = !self.decided && !self.entries.iter().any(|e| e.marked);
-        self.decided |= spurious;
+        self.confirmed = true;
+        let spurious = self.judge();
         DuplicateOutcome::Latest { crf, spurious }
     }
 }
@@ -196,6 +237,42 @@ mod tests {
             t.on_duplicate(60),
             DuplicateOutcome::Latest { spurious: true, .. }
         ));
+    }
+
+    #[test]
+    fn an_event_is_judged_only_once_every_marked_chunk_is_resolved() {
+        // Event 0 marks 100 and 103; only 100 fits the first packet. Its duplicate
+        // alone decides nothing; 103 acknowledged before being retransmitted (its
+        // original arrived too) completes the verdict: spurious.
+        let mut t = Trl::default();
+        t.begin_event(0, 99);
+        t.mark(0);
+        t.mark(0);
+        t.add(0, 100);
+        assert_eq!(
+            t.on_duplicate(100),
+            DuplicateOutcome::Latest {
+                crf: 0,
+                spurious: false
+            }
+        );
+        assert!(t.unmark(0));
+        // Had 103 been retransmitted instead, its own duplicate would be needed.
+        let mut u = Trl::default();
+        u.begin_event(0, 99);
+        u.mark(0);
+        u.mark(0);
+        u.add(0, 100);
+        u.add(0, 103);
+        u.on_duplicate(100);
+        assert!(!u.unmark(1)); // another event's chunk: no effect
+        assert_eq!(
+            u.on_duplicate(103),
+            DuplicateOutcome::Latest {
+                crf: 0,
+                spurious: true
+            }
+        );
     }
 
     #[test]
