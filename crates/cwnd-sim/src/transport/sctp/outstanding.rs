@@ -65,10 +65,6 @@ impl Outstanding {
         }
     }
 
-    pub fn len(&self) -> usize {
-        self.chunks.len()
-    }
-
     pub fn is_empty(&self) -> bool {
         self.chunks.is_empty()
     }
@@ -100,10 +96,6 @@ impl Outstanding {
 
     pub fn iter(&self) -> impl Iterator<Item = &SentChunk> {
         self.chunks.iter()
-    }
-
-    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut SentChunk> {
-        self.chunks.iter_mut()
     }
 
     /// TSNs in [from, to] that are in the queue.

@@ -84,10 +84,6 @@ impl SctpReceiver {
         self.cfg.buffer
     }
 
-    pub fn cumulative_tsn(&self) -> u64 {
-        self.tsns.cumulative()
-    }
-
     /// Whether some copy of `tsn` has arrived.
     pub fn holds(&self, tsn: u64) -> bool {
         self.tsns.contains(tsn)

@@ -56,6 +56,7 @@ impl PacketStore {
     }
 
     /// Bodies currently in use (allocated and not released).
+    #[cfg(test)]
     pub fn in_use(&self) -> usize {
         self.bodies.len() - self.free.len()
     }

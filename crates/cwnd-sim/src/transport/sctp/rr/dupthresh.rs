@@ -65,6 +65,7 @@ impl DupthreshAdapter {
         self.pef
     }
 
+    #[cfg(test)]
     pub fn samples(&self) -> u64 {
         self.total
     }

@@ -59,16 +59,6 @@ impl Rr {
         }
     }
 
-    /// The latest event of `path`, if any.
-    pub fn latest_event(&self, path: usize) -> Option<EventId> {
-        self.trls[path].latest_event()
-    }
-
-    /// Entries in the Trl of `path`.
-    pub fn trl_len(&self, path: usize) -> usize {
-        self.trls[path].len()
-    }
-
     /// A retransmission event begins on `path` whose cwnd before the reduction was
     /// `cwnd`; `cumulative` is the cumulative TSN ack point.
     pub fn on_event(&mut self, path: usize, event: EventId, cumulative: u64, cwnd: u64) {

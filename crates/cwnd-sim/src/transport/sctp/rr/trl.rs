@@ -67,12 +67,9 @@ impl Trl {
         self.event
     }
 
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 
     /// A new event begins; `cumulative` is the cumulative TSN ack point.
