@@ -431,3 +431,39 @@ fn rr_sctp_raises_dupthresh_on_a_reordering_path() {
     );
     assert_eq!(adapt.summary.sender.avoidable_timeouts, 0);
 }
+
+#[test]
+fn sctp_under_random_loss_follows_the_square_root_law() {
+    // Bernoulli loss of DATA packets with probability p, a SACK per packet (b = 1),
+    // the rate set by loss (10 Mb/s is never reached). SCTP repairs all the losses of
+    // a window in one Fast Recovery, as SACK TCP does, and hardly ever times out, so
+    // the model is Mathis et al. (1997) without timeouts, rate = √(3/(2·b·p_e)) / RTT,
+    // with the run's mean RTT and p_e the rate of loss indications (fast retransmits
+    // + timeouts per chunk sent), below the packet loss rate. (PFTK, which adds
+    // Reno's timeouts, is 14-34 % below the measured rates here, as it is for
+    // NewReno in tests/pftk.rs.) ±10 %: the square-root law is exact for periodic
+    // losses; random ones move its constant by a few per cent.
+    for (p, seconds) in [(0.005, 400), (0.01, 300), (0.02, 200)] {
+        let stage = format!(
+            "{{ kind = \"bernoulli\", p = {p}, direction = \"forward\", applies_to = \"data\" }}"
+        );
+        let a = assoc(&single(seconds, "", &stage, ""));
+        let s = &a.summary;
+        let duration = (s.end - s.start).as_secs_f64();
+        let measured = s.sender.chunks_sent as f64 / duration;
+        let events = s.sender.fast_retransmits + s.sender.timeouts;
+        let p_e = events as f64 / s.sender.chunks_sent as f64;
+        let model = (1.5 / p_e).sqrt() / s.mean_rtt();
+        assert!(events >= 200, "p={p}: only {events} loss events");
+        assert!(
+            s.sender.timeouts * 20 < events,
+            "p={p}: {} timeouts",
+            s.sender.timeouts
+        );
+        let ratio = measured / model;
+        assert!(
+            (0.9..=1.1).contains(&ratio),
+            "p={p}: {measured:.1} chunks/s vs {model:.1} (ratio {ratio:.3})"
+        );
+    }
+}

@@ -7,14 +7,17 @@
 //! as soon as it is complete (§6.6). The application reads at once, so delivered
 //! bytes leave the receive buffer immediately; `held_bytes` is what waits.
 
+use std::collections::VecDeque;
+
 use super::chunk::DataChunk;
 
 #[derive(Clone, Debug)]
 pub struct Reassembly {
     /// Next stream sequence number to deliver, per stream.
     next_ssn: Vec<u32>,
-    /// Chunks received but not delivered, sorted by TSN.
-    held: Vec<DataChunk>,
+    /// Chunks received but not delivered, sorted by TSN (a deque: filling a hole
+    /// delivers from the front).
+    held: VecDeque<DataChunk>,
     held_bytes: u64,
 }
 
@@ -22,7 +25,7 @@ impl Reassembly {
     pub fn new(streams: u16) -> Self {
         Reassembly {
             next_ssn: vec![0; streams.max(1) as usize],
-            held: Vec::new(),
+            held: VecDeque::new(),
             held_bytes: 0,
         }
     }
