@@ -467,3 +467,34 @@ fn sctp_under_random_loss_follows_the_square_root_law() {
         );
     }
 }
+
+#[test]
+fn stop_ends_the_writes_and_the_association_shuts_down() {
+    // The application stops at 2 s: nothing new is sent after it, everything sent is
+    // delivered, and the association closes.
+    let a = assoc(&single(5, "rwnd = \"145200B\"", "", "stop = \"2s\""));
+    let chunks = a.chunks.as_ref().unwrap();
+    let last_new = (0..chunks.len())
+        .filter(|&i| chunks.copy[i] == 0)
+        .map(|i| chunks.time[i])
+        .max()
+        .unwrap();
+    assert!(last_new <= SimTime::from_secs(2));
+    let s = &a.summary;
+    assert_eq!(s.receiver.bytes_delivered, s.sender.bytes_sent);
+    assert_eq!(s.state, "shut_down");
+}
+
+#[test]
+fn interval_sampling_gives_a_row_per_interval() {
+    // 2 s sampled every 100 ms from 0: 21 rows for the association, 21 per path.
+    let text = multihomed(2, "", "").replace(
+        "[trace]\nsegments = true",
+        "[trace]\nsampling = \"interval\"\ninterval = \"100ms\"",
+    );
+    let a = assoc(&text);
+    assert_eq!(a.series.len(), 21);
+    assert_eq!(a.path_series.len(), 42);
+    let same_seed = assoc(&text);
+    assert_eq!(same_seed.series.delivered, a.series.delivered);
+}
