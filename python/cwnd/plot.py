@@ -94,9 +94,11 @@ def colors(n: int) -> list[tuple[float, float, float, float]]:
 
 
 def cwnd(results: Results, path: Path) -> Path:
-    """Congestion window (solid) and slow-start threshold (dashed) per flow."""
+    """Congestion window (solid) and slow-start threshold (dashed) per TCP flow, and
+    each SCTP path's window."""
     wide = results.series_wide
-    names = results.flow_names
+    sctp = set(results.association_names)
+    names = [n for n in results.flow_names if n not in sctp]
     with figure(path, f"{results.name}: congestion window", "time (s)", "segments") as ax:
         for name, color in zip(names, colors(len(names)), strict=True):
             f = wide[wide["flow"] == name]
@@ -111,9 +113,40 @@ def cwnd(results: Results, path: Path) -> Path:
                     linestyle="--",
                     label=f"{name} ssthresh",
                 )
+        _sctp_windows(results, ax)
         ax.set_xlim(0, results.duration)
         ax.set_ylim(bottom=0)
     return path
+
+
+def _sctp_windows(results: Results, ax: Axes) -> None:
+    """cwnd of every SCTP path, in full chunks (the counterpart of segments)."""
+    ps = results.path_series
+    keys = [(a, p) for a in results.association_names for p in sorted(set(ps["path"]))]
+    for (assoc, p), color in zip(keys, colors(len(keys)), strict=True):
+        f = ps[(ps["association"] == assoc) & (ps["path"] == p)]
+        if len(f):
+            label = f"{assoc} path {p} cwnd (chunks)"
+            ax.step(f["time"], f["cwnd"], where="post", color=color, label=label)
+
+
+def _sctp_tsns(results: Results, ax: Axes) -> None:
+    """TSN of every DATA chunk sent; retransmissions marked."""
+    chunks = results.chunks
+    names = results.association_names
+    for name, color in zip(names, colors(len(names)), strict=True):
+        c = chunks[chunks["association"] == name]
+        retx = c["retransmission"].to_numpy()
+        ax.plot(c["time"][~retx], c["tsn"][~retx], ".", ms=1.5, color=color, label=name)
+        if retx.any():
+            ax.plot(
+                c["time"][retx],
+                c["tsn"][retx],
+                "x",
+                ms=4,
+                color="black",
+                label=f"{name} retransmissions",
+            )
 
 
 def sequence(results: Results, path: Path) -> Path:
@@ -122,8 +155,9 @@ def sequence(results: Results, path: Path) -> Path:
     names = results.flow_names
     segs = results.segments
     title = f"{results.name}: sequence numbers"
-    if len(segs):
-        with figure(path, title, "time (s)", "segment number") as ax:
+    if len(segs) or len(results.chunks):
+        with figure(path, title, "time (s)", "segment number (SCTP: TSN)") as ax:
+            _sctp_tsns(results, ax)
             for name, color in zip(names, colors(len(names)), strict=True):
                 s = segs[segs["flow"] == name]
                 if not len(s):

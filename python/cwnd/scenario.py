@@ -115,6 +115,33 @@ class Scenario:
         self._spec["flows"].append(flow)
         return self
 
+    def sctp(
+        self,
+        src: str | list[str],
+        dst: str | list[str],
+        *,
+        name: str | None = None,
+        start: str | None = None,
+        stop: str | None = None,
+        app: str | dict[str, Any] = "bulk",
+        **options: Any,
+    ) -> Scenario:
+        """Adds an SCTP association. `src` and `dst` are a node or, for a multihomed
+        endpoint, a list of nodes (one per address; the first of `dst` is the primary
+        destination); extra keyword arguments go to its `sctp` table."""
+        flow: dict[str, Any] = {"from": src, "to": dst, "transport": "sctp"}
+        if name is not None:
+            flow["name"] = name
+        if start is not None:
+            flow["start"] = start
+        if stop is not None:
+            flow["stop"] = stop
+        flow["app"] = {"kind": app} if isinstance(app, str) else dict(app)
+        if options:
+            flow["sctp"] = dict(options)
+        self._spec["flows"].append(flow)
+        return self
+
     def route(self, at: str, to: str, via: str) -> Scenario:
         """Forces the next hop at `at` towards `to` through neighbour `via`."""
         self._spec.setdefault("routes", []).append({"at": at, "to": to, "via": via})

@@ -18,6 +18,9 @@ use crate::transport::tcp::receiver::ReceiverStats;
 use crate::transport::tcp::sender::SenderStats;
 use crate::world::Flow;
 
+mod sctp;
+pub use sctp::{AssociationResult, AssociationSummary, EventResult, PathResult, SpuriousTruth};
+
 #[derive(Clone, Debug)]
 pub struct FlowSummary {
     pub name: String,
@@ -123,6 +126,8 @@ pub struct RunResults {
     pub duration: SimTime,
     pub throughput_bin: SimTime,
     pub flows: Vec<FlowResult>,
+    /// SCTP associations (flow ids after the TCP flows').
+    pub associations: Vec<AssociationResult>,
     pub links: Vec<LinkResult>,
     /// pcap files of the nodes named in `trace.pcap`: (node, file bytes).
     pub pcaps: Vec<(String, Vec<u8>)>,
@@ -131,5 +136,9 @@ pub struct RunResults {
 impl RunResults {
     pub fn flow(&self, name: &str) -> Option<&FlowResult> {
         self.flows.iter().find(|f| f.summary.name == name)
+    }
+
+    pub fn association(&self, name: &str) -> Option<&AssociationResult> {
+        self.associations.iter().find(|a| a.summary.name == name)
     }
 }

@@ -223,14 +223,14 @@ impl LinkDirection {
     }
 
     /// Loses the packets in flight whose arrival falls in [from, until) — the link
-    /// went down under them. Returns the flows of the lost packets (rare: only when
-    /// an outage is triggered).
-    pub fn drop_in_flight(&mut self, from: SimTime, until: SimTime) -> Vec<FlowId> {
+    /// went down under them. Returns the lost packets (rare: only when an outage is
+    /// triggered).
+    pub fn drop_in_flight(&mut self, from: SimTime, until: SimTime) -> Vec<Packet> {
         let mut lost = Vec::new();
         self.in_flight.retain(|f| {
             let hit = from <= f.arrival && f.arrival < until;
             if hit {
-                lost.push(f.packet.flow);
+                lost.push(f.packet);
             }
             !hit
         });

@@ -23,14 +23,13 @@ use crate::net::wifi::channel::WifiChannel;
 use crate::net::wifi::timing::Phy;
 use crate::packet::{FlowId, NodeId, TCP_TIMESTAMP_OPTION};
 use crate::rng;
-use crate::scenario::spec::{AppliesToSpec, FlowSpec};
+use crate::scenario::spec::{AppliesToSpec, FlowSpec, TransportSpec};
 use crate::time::SimTime;
 use crate::trace::pcap::Captures;
 use crate::trace::Recorder;
 use crate::transport::tcp::cc;
 use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
 use crate::transport::tcp::recovery::Recovery;
-use crate::transport::tcp::rto::RtoConfig;
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};
 use crate::world::{Flow, Hop, LinkInfo, Trigger, TriggerTarget, World};
 
@@ -128,8 +127,17 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
     let link_to = |e: u32| edges[e as usize].1;
 
     let mut flows = Vec::with_capacity(spec.flows.len());
+    let mut associations = Vec::new();
     for (i, f) in spec.flows.iter().enumerate() {
-        let (src, dst) = (ids[f.from.as_str()], ids[f.to.as_str()]);
+        if f.transport == TransportSpec::Sctp {
+            let routed = |a: NodeId, b: NodeId| {
+                let forth = routes.path(a, b, link_to)?;
+                routes.path(b, a, link_to).map(|_| forth.len())
+            };
+            associations.push(super::sctp_build::sctp_flow(spec, seed, i, &ids, routed)?);
+            continue;
+        }
+        let (src, dst) = (ids[f.from.primary()], ids[f.to.primary()]);
         for (a, b, what) in [(src, dst, "data"), (dst, src, "ACKs")] {
             if routes.path(a, b, link_to).is_none() {
                 return Err(ScenarioError::new(
@@ -144,7 +152,8 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
         flows.push(tcp_flow(spec, i, f, src, dst));
     }
 
-    Ok(World::new(
+    let tcp_flows = flows.len();
+    let mut world = World::new(
         spec.name.clone().unwrap_or_else(|| "scenario".to_string()),
         seed,
         spec.duration.0,
@@ -155,10 +164,34 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
         hops,
         channels,
         flows,
-        Recorder::new(&spec.trace, spec.flows.len()),
+        Recorder::new(&spec.trace, tcp_flows),
         triggers,
     )
-    .with_captures(Captures::new(node_count, &captured)))
+    .with_captures(Captures::new(node_count, &captured));
+    world.add_associations(associations);
+    Ok(world)
+}
+
+/// Flow ids in scenario order: TCP flows are numbered first, in order, then SCTP
+/// associations (the world keeps them in two tables).
+pub fn flow_ids(spec: &Scenario) -> Vec<FlowId> {
+    let tcp = spec
+        .flows
+        .iter()
+        .filter(|f| f.transport == TransportSpec::Tcp)
+        .count();
+    let (mut next_tcp, mut next_sctp) = (0, tcp);
+    spec.flows
+        .iter()
+        .map(|f| {
+            let next = match f.transport {
+                TransportSpec::Tcp => &mut next_tcp,
+                TransportSpec::Sctp => &mut next_sctp,
+            };
+            *next += 1;
+            (*next - 1) as FlowId
+        })
+        .collect()
 }
 
 fn link_direction(
@@ -209,6 +242,7 @@ fn build_stages(
 ) -> (ImpairmentChain, Vec<(FlowId, u64, usize)>) {
     let mut chain = ImpairmentChain::default();
     let mut triggers = Vec::new();
+    let ids = flow_ids(spec);
     let dir_name = match dir {
         Some(Direction::Forward) => ".forward",
         Some(Direction::Reverse) => ".reverse",
@@ -223,7 +257,7 @@ fn build_stages(
         let flow_id = |name: &String| {
             (0..spec.flows.len())
                 .position(|k| spec.flow_name(k) == *name)
-                .map(|k| k as FlowId)
+                .map(|k| ids[k])
         };
         let stage: Box<dyn ImpairmentStage> = match stage {
             StageSpec::Bernoulli { schedule } => Box::new(BernoulliLoss::scheduled(
@@ -351,12 +385,7 @@ fn tcp_flow(spec: &Scenario, i: usize, f: &FlowSpec, src: NodeId, dst: NodeId) -
         dsack_undo: t.dsack_undo,
         eifel: t.eifel,
         frto: t.frto,
-        rto: RtoConfig {
-            initial: t.rto.initial.0,
-            min: t.rto.min.0,
-            max: t.rto.max.0,
-            granularity: t.rto.granularity.0,
-        },
+        rto: t.rto.config(),
         app_bytes,
     };
     let controller = cc::build(&f.cc).unwrap_or_else(|_| unreachable!("validated"));

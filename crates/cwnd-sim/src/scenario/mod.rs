@@ -3,6 +3,8 @@
 pub mod build;
 pub mod cc_spec;
 pub mod impairment_spec;
+pub mod sctp_build;
+pub mod sctp_spec;
 pub mod spec;
 pub mod validate;
 

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 pub use super::cc_spec::CcSpec;
 pub use super::impairment_spec::ImpairmentSpec;
+pub use super::sctp_spec::{Endpoint, SctpSpec, TransportSpec};
 use crate::units::{Duration, Rate, Size};
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -187,8 +188,13 @@ pub struct RouteSpec {
 pub struct FlowSpec {
     #[serde(default)]
     pub name: Option<String>,
-    pub from: String,
-    pub to: String,
+    /// The sender's node; for SCTP a list of nodes, one per address (multihoming).
+    pub from: Endpoint,
+    /// The receiver's node(s); for SCTP the first is the primary destination.
+    pub to: Endpoint,
+    /// `"tcp"` (default) or `"sctp"`.
+    #[serde(default)]
+    pub transport: TransportSpec,
     /// Congestion control: a name, or `{ name = "...", <parameters> }` (see
     /// `cc_spec` and each variant's file under `transport/tcp/cc/`).
     #[serde(default)]
@@ -205,6 +211,8 @@ pub struct FlowSpec {
     pub app: AppSpec,
     #[serde(default)]
     pub tcp: TcpSpec,
+    #[serde(default)]
+    pub sctp: SctpSpec,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
@@ -234,7 +242,7 @@ pub enum AppSpec {
 }
 
 /// TCP options of a flow. Defaults follow the RFCs; see docs/scenarios.md.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct TcpSpec {
     /// Maximum segment size (payload bytes). Default 1460 (1500-byte MTU);
@@ -300,8 +308,8 @@ impl Default for TcpSpec {
     }
 }
 
-/// RFC 6298 parameters; defaults are the RFC's.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+/// RFC 6298 parameters; defaults are the RFC's (and RFC 9260's for SCTP).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct RtoSpec {
     pub initial: Duration,
@@ -318,6 +326,18 @@ impl Default for RtoSpec {
             min: Duration(d.min),
             max: Duration(d.max),
             granularity: Duration(d.granularity),
+        }
+    }
+}
+
+impl RtoSpec {
+    /// The estimator's parameters.
+    pub fn config(&self) -> crate::transport::tcp::rto::RtoConfig {
+        crate::transport::tcp::rto::RtoConfig {
+            initial: self.initial.0,
+            min: self.min.0,
+            max: self.max.0,
+            granularity: self.granularity.0,
         }
     }
 }

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use super::impairment_spec::{DelaySpec, ReorderSpec, StageSpec};
-use super::spec::{AppSpec, ImpairmentSpec, RedSpec, Scenario};
+use super::spec::{AppSpec, ImpairmentSpec, RedSpec, RtoSpec, Scenario, SctpSpec, TransportSpec};
 use crate::time::SimTime;
 use crate::transport::tcp::cc;
 use crate::units::Duration;
@@ -408,17 +408,7 @@ impl Scenario {
         let mut names = HashMap::new();
         for (i, f) in self.flows.iter().enumerate() {
             let at = |field: &str| format!("flows[{i}].{field}");
-            known_node(nodes, &at("from"), &f.from)?;
-            known_node(nodes, &at("to"), &f.to)?;
-            if f.from == f.to {
-                return Err(ScenarioError::new(
-                    at("to"),
-                    format!(
-                        "\"{}\" is also the source; a flow joins two different nodes",
-                        f.to
-                    ),
-                ));
-            }
+            self.check_endpoints(i, nodes)?;
             if let Some(prev) = names.insert(self.flow_name(i), i) {
                 return Err(ScenarioError::new(
                     at("name"),
@@ -428,14 +418,6 @@ impl Scenario {
                     ),
                 ));
             }
-            cc::build(&f.cc).map_err(|(field, message)| {
-                let path = if field.is_empty() {
-                    at("cc")
-                } else {
-                    at(&format!("cc.{field}"))
-                };
-                ScenarioError::new(path, message)
-            })?;
             if f.start.0 >= self.duration.0 {
                 return Err(ScenarioError::new(
                     at("start"),
@@ -471,9 +453,33 @@ impl Scenario {
                     }
                 }
             }
-            self.check_tcp(i)?;
+            match f.transport {
+                TransportSpec::Sctp => self.check_sctp_flow(i)?,
+                TransportSpec::Tcp => self.check_tcp_flow(i)?,
+            }
         }
         Ok(())
+    }
+
+    /// Congestion control and TCP options of TCP flow `i`; no SCTP options.
+    fn check_tcp_flow(&self, i: usize) -> Result<(), ScenarioError> {
+        let f = &self.flows[i];
+        let at = |field: &str| format!("flows[{i}].{field}");
+        if f.sctp != SctpSpec::default() {
+            return Err(ScenarioError::new(
+                at("sctp"),
+                "SCTP options on a TCP flow; set transport = \"sctp\" or remove them",
+            ));
+        }
+        cc::build(&f.cc).map_err(|(field, message)| {
+            let path = if field.is_empty() {
+                at("cc")
+            } else {
+                at(&format!("cc.{field}"))
+            };
+            ScenarioError::new(path, message)
+        })?;
+        self.check_tcp(i)
     }
 
     fn check_tcp(&self, i: usize) -> Result<(), ScenarioError> {
@@ -536,23 +542,33 @@ impl Scenario {
                 "must be at least 1",
             ));
         }
-        if t.rto.initial.0 == SimTime::ZERO {
-            return Err(ScenarioError::new(at("rto.initial"), "must be positive"));
-        }
-        if t.rto.min.0 > t.rto.max.0 {
-            return Err(ScenarioError::new(
-                at("rto.min"),
-                format!("{} is larger than rto.max ({})", t.rto.min.0, t.rto.max.0),
-            ));
-        }
-        if t.rto.max.0 == SimTime::ZERO {
-            return Err(ScenarioError::new(at("rto.max"), "must be positive"));
-        }
-        Ok(())
+        check_rto(&at("rto"), &t.rto)
     }
 }
 
-fn known_node(nodes: &HashMap<String, usize>, path: &str, name: &str) -> Result<(), ScenarioError> {
+/// RTO parameters under `path` (`flows[0].tcp.rto`).
+pub fn check_rto(path: &str, rto: &RtoSpec) -> Result<(), ScenarioError> {
+    let at = |field: &str| format!("{path}.{field}");
+    if rto.initial.0 == SimTime::ZERO {
+        return Err(ScenarioError::new(at("initial"), "must be positive"));
+    }
+    if rto.min.0 > rto.max.0 {
+        return Err(ScenarioError::new(
+            at("min"),
+            format!("{} is larger than rto.max ({})", rto.min.0, rto.max.0),
+        ));
+    }
+    if rto.max.0 == SimTime::ZERO {
+        return Err(ScenarioError::new(at("max"), "must be positive"));
+    }
+    Ok(())
+}
+
+pub(super) fn known_node(
+    nodes: &HashMap<String, usize>,
+    path: &str,
+    name: &str,
+) -> Result<(), ScenarioError> {
     if nodes.contains_key(name) {
         return Ok(());
     }

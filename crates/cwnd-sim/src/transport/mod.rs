@@ -1,3 +1,4 @@
 //! Transport protocols.
 
+pub mod sctp;
 pub mod tcp;
