@@ -13,7 +13,7 @@ use numpy::IntoPyArray;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList};
 
 create_exception!(
     _cwnd,
@@ -92,11 +92,17 @@ fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>>
         ld.set_item("bytes_sent", l.stats.bytes_sent)?;
         ld.set_item("packets_delivered", l.stats.packets_delivered)?;
         ld.set_item("drops_queue", l.stats.drops_queue)?;
+        ld.set_item("drops_early", l.stats.drops_early)?;
         ld.set_item("drops_impairment", l.stats.drops_impairment)?;
         links.append(ld)?;
     }
     d.set_item("links", links)?;
     d.set_item("queues", queue_columns(py, &r)?)?;
+    let pcaps = PyDict::new(py);
+    for (node, bytes) in &r.pcaps {
+        pcaps.set_item(node, PyBytes::new(py, bytes))?;
+    }
+    d.set_item("pcaps", pcaps)?;
     Ok(d)
 }
 

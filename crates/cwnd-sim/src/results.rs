@@ -124,6 +124,8 @@ pub struct RunResults {
     pub throughput_bin: SimTime,
     pub flows: Vec<FlowResult>,
     pub links: Vec<LinkResult>,
+    /// pcap files of the nodes named in `trace.pcap`: (node, file bytes).
+    pub pcaps: Vec<(String, Vec<u8>)>,
 }
 
 impl RunResults {

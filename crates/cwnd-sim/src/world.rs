@@ -16,6 +16,7 @@ use crate::results::{FlowResult, FlowSummary, LinkResult, RunResults};
 use crate::scenario::spec::Sampling;
 use crate::time::SimTime;
 use crate::timer::LazyTimer;
+use crate::trace::pcap::Captures;
 use crate::trace::{FlowSnapshot, Recorder};
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
@@ -173,6 +174,7 @@ pub struct World {
     pub flows: Vec<Flow>,
     pub recorder: Recorder,
     triggers: Vec<Trigger>,
+    captures: Captures,
     queue: EventQueue<Event>,
     next_uid: u64,
     /// Reused output buffer of the sender being served.
@@ -218,10 +220,17 @@ impl World {
             flows,
             recorder,
             triggers,
+            captures: Captures::default(),
             queue,
             next_uid: 0,
             data_out: Vec::with_capacity(64),
         }
+    }
+
+    /// Captures packets at some nodes as pcap files (`trace.pcap`).
+    pub fn with_captures(mut self, captures: Captures) -> Self {
+        self.captures = captures;
+        self
     }
 
     /// Runs until the end time and returns what was recorded.
@@ -324,6 +333,7 @@ impl World {
 
     /// A packet reaches node `at`: deliver it to its agent or forward it.
     fn receive(&mut self, now: SimTime, at: NodeId, packet: Packet) {
+        self.captures.record(now, at, &packet);
         if packet.dst != at {
             self.forward(now, at, packet);
             return;
@@ -354,12 +364,18 @@ impl World {
             return;
         };
         let flow = packet.flow as usize;
+        // A capture sees what leaves the node: not what its own full queue refuses,
+        // but what an impairment then loses on the way.
+        let copy = packet;
         match self.hops[edge as usize] {
             Hop::Link(l) => {
                 let l = l as usize;
                 match self.links[l].send(now, packet) {
                     SendOutcome::Accepted => self.schedule_link(l),
-                    SendOutcome::DroppedQueue => self.flows[flow].drops_queue += 1,
+                    SendOutcome::DroppedQueue => {
+                        self.flows[flow].drops_queue += 1;
+                        return;
+                    }
                     SendOutcome::DroppedImpairment => self.flows[flow].drops_impairment += 1,
                 }
             }
@@ -367,10 +383,14 @@ impl World {
                 let c = channel as usize;
                 match self.channels[c].enqueue(now, at, to, packet) {
                     Enqueued::Accepted => self.schedule_channel(c),
-                    Enqueued::QueueFull => self.flows[flow].drops_queue += 1,
+                    Enqueued::QueueFull => {
+                        self.flows[flow].drops_queue += 1;
+                        return;
+                    }
                 }
             }
         }
+        self.captures.record(now, at, &copy);
     }
 
     fn new_packet(
@@ -499,6 +519,10 @@ impl World {
                 queue: link.take_queue_trace(),
             })
             .collect();
+        let pcaps = std::mem::take(&mut self.captures)
+            .into_files()
+            .map(|f| (self.node_names[f.node as usize].clone(), f.bytes))
+            .collect();
         RunResults {
             name: self.name,
             seed: self.seed,
@@ -508,6 +532,7 @@ impl World {
             throughput_bin: bin.unwrap_or(SimTime::from_millis(100)),
             flows,
             links,
+            pcaps,
         }
     }
 }

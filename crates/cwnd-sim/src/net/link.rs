@@ -15,6 +15,7 @@ use std::collections::VecDeque;
 
 use super::impair::{ImpairmentChain, PacketMeta, Verdict};
 use super::queue::{DropTail, QueueLimit, QueueTrace};
+use super::red::Red;
 use crate::packet::{FlowId, NodeId, Packet};
 use crate::time::SimTime;
 use crate::timer::LazyTimer;
@@ -27,7 +28,10 @@ pub struct LinkStats {
     pub bytes_sent: u64,
     /// Packets delivered to the far node.
     pub packets_delivered: u64,
+    /// Arrivals the queue refused: full, or dropped early by RED (also in
+    /// `drops_early`).
     pub drops_queue: u64,
+    pub drops_early: u64,
     pub drops_impairment: u64,
 }
 
@@ -36,7 +40,7 @@ pub struct LinkStats {
 pub enum SendOutcome {
     /// In flight; it will arrive at the far node.
     Accepted,
-    /// The output queue was full.
+    /// The output queue was full, or RED dropped the packet early.
     DroppedQueue,
     /// Transmitted, then lost on the medium by an impairment stage.
     DroppedImpairment,
@@ -62,6 +66,8 @@ pub struct LinkDirection {
     pub to: NodeId,
     params: LinkParams,
     queue: DropTail,
+    /// RED in front of the queue, if configured.
+    red: Option<Red>,
     busy_until: SimTime,
     in_flight: VecDeque<InFlight>,
     /// The engine event for the head of `in_flight`.
@@ -80,6 +86,7 @@ impl LinkDirection {
             to,
             params,
             queue: DropTail::new(params.queue, trace_queue),
+            red: None,
             busy_until: SimTime::ZERO,
             in_flight: VecDeque::new(),
             arrival_timer: LazyTimer::default(),
@@ -87,6 +94,12 @@ impl LinkDirection {
             held: Vec::new(),
             stats: LinkStats::default(),
         }
+    }
+
+    /// Puts RED in front of the output queue.
+    pub fn with_red(mut self, red: Red) -> Self {
+        self.red = Some(red);
+        self
     }
 
     pub fn params(&self) -> &LinkParams {
@@ -104,6 +117,14 @@ impl LinkDirection {
     /// Offers a packet at time `now`.
     pub fn send(&mut self, now: SimTime, packet: Packet) -> SendOutcome {
         self.queue.release(now);
+        if let Some(red) = &mut self.red {
+            let idle_since = (self.busy_until <= now).then_some(self.busy_until);
+            if red.on_arrival(now, self.queue.len(), idle_since) {
+                self.stats.drops_queue += 1;
+                self.stats.drops_early += 1;
+                return SendOutcome::DroppedQueue;
+            }
+        }
         let start = if self.busy_until <= now {
             now
         } else {

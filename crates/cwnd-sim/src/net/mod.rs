@@ -3,5 +3,6 @@
 pub mod impair;
 pub mod link;
 pub mod queue;
+pub mod red;
 pub mod routing;
 pub mod wifi;

@@ -17,6 +17,7 @@ use crate::net::impair::{
 };
 use crate::net::link::{LinkDirection, LinkParams};
 use crate::net::queue::QueueLimit;
+use crate::net::red::Red;
 use crate::net::routing::RoutingTable;
 use crate::net::wifi::channel::WifiChannel;
 use crate::net::wifi::timing::Phy;
@@ -24,6 +25,7 @@ use crate::packet::{FlowId, NodeId, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION};
 use crate::rng;
 use crate::scenario::spec::{AppliesToSpec, FlowSpec};
 use crate::time::SimTime;
+use crate::trace::pcap::Captures;
 use crate::trace::Recorder;
 use crate::transport::tcp::cc;
 use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
@@ -40,6 +42,8 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
         .enumerate()
         .map(|(i, n)| (n.as_str(), i as NodeId))
         .collect();
+    let captured: Vec<NodeId> = spec.trace.pcap.iter().map(|n| ids[n.as_str()]).collect();
+    let node_count = node_names.len();
 
     let mut links = Vec::with_capacity(2 * spec.links.len());
     let mut link_info = Vec::with_capacity(2 * spec.links.len());
@@ -153,7 +157,8 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
         flows,
         Recorder::new(&spec.trace, spec.flows.len()),
         triggers,
-    ))
+    )
+    .with_captures(Captures::new(node_count, &captured)))
 }
 
 fn link_direction(
@@ -178,6 +183,15 @@ fn link_direction(
     };
     let mut link = LinkDirection::new(from, to, params, spec.trace.queues);
     let prefix = format!("links[{i}]");
+    if let Some(red) = &l.queue.red {
+        let dir_name = if dir == Direction::Forward {
+            "forward"
+        } else {
+            "reverse"
+        };
+        let stream = rng::stream(seed, &format!("{prefix}.queue.red.{dir_name}"));
+        link = link.with_red(Red::new(red.params(), l.bandwidth.0, stream));
+    }
     let (chain, triggers) = build_stages(spec, seed, &l.impairments, &prefix, Some(dir));
     link.impairments = chain;
     (link, triggers)

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use super::impairment_spec::{DelaySpec, ReorderSpec, StageSpec};
-use super::spec::{AppSpec, ImpairmentSpec, Scenario};
+use super::spec::{AppSpec, ImpairmentSpec, RedSpec, Scenario};
 use crate::time::SimTime;
 use crate::transport::tcp::cc;
 use crate::units::Duration;
@@ -158,6 +158,9 @@ impl Scenario {
                 "must be positive",
             ));
         }
+        for (i, name) in t.pcap.iter().enumerate() {
+            known_node(&nodes, &format!("trace.pcap[{i}]"), name)?;
+        }
         Ok(())
     }
 
@@ -299,6 +302,9 @@ impl Scenario {
                         "give exactly one of `packets` or `bytes`",
                     ))
                 }
+            }
+            if let Some(red) = &l.queue.red {
+                check_red(&at("queue.red"), red)?;
             }
             for (j, imp) in l.impairments.iter().enumerate() {
                 self.check_impairment(&format!("links[{i}].impairments[{j}]"), imp)?;
@@ -589,6 +595,39 @@ fn check_delay(path: &str, delay: &DelaySpec) -> Result<(), ScenarioError> {
     Ok(())
 }
 
+fn check_red(path: &str, red: &RedSpec) -> Result<(), ScenarioError> {
+    let err =
+        |field: &str, message: String| Err(ScenarioError::new(format!("{path}.{field}"), message));
+    if !(red.min_th >= 0.0 && red.min_th.is_finite()) {
+        return err(
+            "min_th",
+            format!("{} must be a number of packets ≥ 0", red.min_th),
+        );
+    }
+    if !(red.max_th > red.min_th && red.max_th.is_finite()) {
+        return err(
+            "max_th",
+            format!("{} must be above min_th ({})", red.max_th, red.min_th),
+        );
+    }
+    if !(red.max_p > 0.0 && red.max_p <= 1.0) {
+        return err(
+            "max_p",
+            format!("{} is not a probability in (0, 1]", red.max_p),
+        );
+    }
+    if !(red.w_q > 0.0 && red.w_q <= 1.0) {
+        return err(
+            "w_q",
+            format!("{} must be in (0, 1] (Floyd recommends 0.002)", red.w_q),
+        );
+    }
+    if red.mean_packet.0 == 0 {
+        return err("mean_packet", "must be positive, e.g. \"500B\"".to_string());
+    }
+    Ok(())
+}
+
 fn probability(path: &str, p: f64) -> Result<(), ScenarioError> {
     if (0.0..=1.0).contains(&p) {
         Ok(())
@@ -625,6 +664,16 @@ mod tests {
         assert_eq!(s.flows[0].cc.name, "newreno");
         assert_eq!(s.flows[0].tcp.mss.0, 1460);
         assert_eq!(s.node_names(), vec!["h1", "h2"]);
+    }
+
+    #[test]
+    fn pcap_captures_name_known_nodes() {
+        let with = |nodes: &str| format!("{GOOD}\n[trace]\npcap = {nodes}\n");
+        assert!(Scenario::from_toml(&with(r#"["h1", "h2"]"#)).is_ok());
+        assert_eq!(
+            error_of(&with(r#"["h1", "hx"]"#)),
+            "trace.pcap[1]: \"hx\" is not a node; known nodes: h1, h2"
+        );
     }
 
     #[test]
