@@ -32,6 +32,8 @@ pub enum Event {
     /// The head packet of a link direction's in-flight list arrives.
     Arrival(u32),
     SenderTimer(FlowId),
+    /// The pacing gate of a flow's sender opens (`transport::tcp::pacing`).
+    PacingTimer(FlowId),
     ReceiverTimer(FlowId),
     FlowStart(FlowId),
     FlowStop(FlowId),
@@ -60,6 +62,7 @@ impl Event {
             Event::AssociationStart(k) => (8, k),
             Event::AssociationStop(k) => (9, k),
             Event::AssociationTimer(k) => (10, k),
+            Event::PacingTimer(f) => (11, f),
         };
         (kind << 32) | id as u64
     }
@@ -79,6 +82,7 @@ pub struct Flow {
     pub drops_queue: u64,
     pub drops_impairment: u64,
     sender_timer: LazyTimer,
+    pacing_timer: LazyTimer,
     receiver_timer: LazyTimer,
 }
 
@@ -108,6 +112,7 @@ impl Flow {
             drops_queue: 0,
             drops_impairment: 0,
             sender_timer: LazyTimer::default(),
+            pacing_timer: LazyTimer::default(),
             receiver_timer: LazyTimer::default(),
         }
     }
@@ -273,6 +278,14 @@ impl World {
                 if flow.sender_timer.fire(now) {
                     let mut out = std::mem::take(&mut self.data_out);
                     flow.sender.on_timer(now, &mut out);
+                    self.flush_sender(now, f, out);
+                }
+            }
+            Event::PacingTimer(f) => {
+                let flow = &mut self.flows[f as usize];
+                if flow.pacing_timer.fire(now) {
+                    let mut out = std::mem::take(&mut self.data_out);
+                    flow.sender.on_pacing_timer(now, &mut out);
                     self.flush_sender(now, f, out);
                 }
             }
@@ -447,8 +460,8 @@ impl World {
         }
     }
 
-    /// Puts the segments a sender produced on the network, re-arms its timer and
-    /// traces its state.
+    /// Puts the segments a sender produced on the network, re-arms its timers (RTO,
+    /// and pacing when the gate held segments back) and traces its state.
     fn flush_sender(&mut self, now: SimTime, f: FlowId, mut out: Vec<TcpData>) {
         let (src, dst, header) = {
             let flow = &self.flows[f as usize];
@@ -468,6 +481,9 @@ impl World {
         let flow = &mut self.flows[f as usize];
         if let Some(t) = flow.sender_timer.arm(flow.sender.rto_deadline()) {
             self.queue.schedule(t, Event::SenderTimer(f));
+        }
+        if let Some(t) = flow.pacing_timer.arm(flow.sender.pacing_deadline()) {
+            self.queue.schedule(t, Event::PacingTimer(f));
         }
         let snap = flow.snapshot();
         self.recorder.on_change(f as usize, now, snap);

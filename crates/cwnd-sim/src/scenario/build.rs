@@ -21,7 +21,7 @@ use crate::net::red::Red;
 use crate::net::routing::RoutingTable;
 use crate::net::wifi::channel::WifiChannel;
 use crate::net::wifi::timing::Phy;
-use crate::packet::{FlowId, NodeId, TCP_TIMESTAMP_OPTION};
+use crate::packet::{FlowId, NodeId, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION};
 use crate::rng;
 use crate::scenario::spec::{AppliesToSpec, FlowSpec, TransportSpec};
 use crate::time::SimTime;
@@ -149,7 +149,7 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
                 ));
             }
         }
-        flows.push(tcp_flow(spec, i, f, src, dst));
+        flows.push(tcp_flow(spec, seed, i, f, src, dst));
     }
 
     let tcp_flows = flows.len();
@@ -350,7 +350,7 @@ fn rfc3390_initial_window(mss: u32) -> u32 {
     ((4 * mss).min((2 * mss).max(4380)) / mss).max(1)
 }
 
-fn tcp_flow(spec: &Scenario, i: usize, f: &FlowSpec, src: NodeId, dst: NodeId) -> Flow {
+fn tcp_flow(spec: &Scenario, seed: u64, i: usize, f: &FlowSpec, src: NodeId, dst: NodeId) -> Flow {
     let t = &f.tcp;
     // With timestamps the option takes 12 B of each segment (the MTU is kept).
     let mss = if t.timestamps {
@@ -374,6 +374,12 @@ fn tcp_flow(spec: &Scenario, i: usize, f: &FlowSpec, src: NodeId, dst: NodeId) -
     };
     let sender_cfg = SenderConfig {
         mss,
+        header: TCP_IP_HEADER
+            + if t.timestamps {
+                TCP_TIMESTAMP_OPTION
+            } else {
+                0
+            },
         initial_window: t
             .initial_window
             .unwrap_or_else(|| rfc3390_initial_window(mss)),
@@ -388,7 +394,8 @@ fn tcp_flow(spec: &Scenario, i: usize, f: &FlowSpec, src: NodeId, dst: NodeId) -
         rto: t.rto.config(),
         app_bytes,
     };
-    let controller = cc::build(&f.cc).unwrap_or_else(|_| unreachable!("validated"));
+    let rng = rng::stream(seed, &format!("flows[{i}].cc"));
+    let controller = cc::build(&f.cc, rng).unwrap_or_else(|_| unreachable!("validated"));
     let receiver_cfg = ReceiverConfig {
         buffer: t.rwnd.0,
         delayed_ack: t.delayed_ack.then_some(DelayedAck {

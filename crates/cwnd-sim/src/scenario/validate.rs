@@ -471,7 +471,9 @@ impl Scenario {
                 "SCTP options on a TCP flow; set transport = \"sctp\" or remove them",
             ));
         }
-        cc::build(&f.cc).map_err(|(field, message)| {
+        // Only the parameters are checked: the controller and its stream are dropped.
+        let rng = crate::rng::stream(0, "flows.cc");
+        cc::build(&f.cc, rng).map_err(|(field, message)| {
             let path = if field.is_empty() {
                 at("cc")
             } else {

@@ -130,3 +130,29 @@ start = "{second_start}"
 "#
     )
 }
+
+/// Seeds of the random-loss comparisons.
+pub const SEEDS: u64 = 10;
+
+/// Goodput (Mb/s) of one flow (`flow_extra` in its table) over 10 Mb/s, 100 ms RTT
+/// with 1 % Bernoulli loss of data packets, for seeds 1..=SEEDS, 120 s each.
+pub fn random_loss_goodput(flow_extra: &str) -> Vec<f64> {
+    let impair = "impairments = [{ kind = \"bernoulli\", p = 0.01, direction = \"forward\", applies_to = \"data\" }]";
+    (1..=SEEDS)
+        .map(|seed| {
+            let r = run(
+                &single_path("10Mbps", 49.0, 100, 120, flow_extra, impair),
+                seed,
+            );
+            r.flows[0].summary.goodput_bps() / 1e6
+        })
+        .collect()
+}
+
+/// Mean and sample standard deviation.
+pub fn mean_sd(x: &[f64]) -> (f64, f64) {
+    let n = x.len() as f64;
+    let mean = x.iter().sum::<f64>() / n;
+    let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, var.sqrt())
+}

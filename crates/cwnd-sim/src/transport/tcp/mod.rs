@@ -2,6 +2,8 @@
 //! control.
 
 pub mod cc;
+mod pacing;
+pub mod rate;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;

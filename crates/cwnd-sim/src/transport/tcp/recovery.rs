@@ -47,6 +47,13 @@
 //! Each reduction (a fast retransmit, or a timeout that reduces ssthresh) starts the
 //! spurious-retransmission detectors that are enabled (`spurious.rs`).
 //!
+//! A controller with `cong_control` (BBR) owns cwnd: recovery then neither sets cwnd
+//! to ssthresh (+ dupthresh), nor inflates or deflates it; only a timeout (and Tahoe's
+//! fast retransmit, which is one) sets cwnd = 1, as Linux (see `cc/mod.rs`).
+//!
+//! On loss detection the controller is asked for ssthresh before the state changes,
+//! as Linux `tcp_enter_recovery`/`tcp_enter_loss` do.
+//!
 //! Counting is in segments (see `tcb.rs`); "one SMSS" is one segment.
 
 use super::cc::CaEvent;
@@ -89,6 +96,9 @@ impl Recovery {
 
 impl TcpSender {
     pub(super) fn set_ca_state(&mut self, now: SimTime, state: CaState) {
+        if state == CaState::Open {
+            self.reno_sacked = 0;
+        }
         if self.tcb.ca_state != state {
             self.cc.set_state(&self.tcb, now, state);
             self.tcb.ca_state = state;
@@ -102,9 +112,14 @@ impl TcpSender {
         self.tcb.ssthresh = self.cc.ssthresh(&self.tcb, now).max(2);
     }
 
+    /// Resends the first unacknowledged segment, presumed lost (Linux marks the head
+    /// lost for a sender without SACK: `tcp_mark_head_lost`).
     fn retransmit_first_unacked(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        if let Some(head) = self.sent.front().copied() {
-            self.send_segment(now, head.seq, head.len, out);
+        if let Some(head) = self.sent.front_mut() {
+            self.marked_lost += u64::from(!head.lost);
+            head.lost = true;
+            let (seq, len) = (head.seq, head.len);
+            self.send_segment(now, seq, len, out);
         }
     }
 
@@ -125,6 +140,15 @@ impl TcpSender {
             return;
         }
         self.dupacks += 1;
+        if !self.cfg.sack {
+            // Linux `tcp_add_reno_sack`: the duplicate stands for a segment received
+            // out of order, hence delivered (at most all but the missing one).
+            let most = (self.sent.len() as u32).saturating_sub(1);
+            if self.reno_sacked < most {
+                self.reno_sacked += 1;
+                self.rate.count_delivered(&mut self.tcb, now, 1);
+            }
+        }
         match self.tcb.ca_state {
             CaState::Open | CaState::Disorder => {
                 if self.dupacks < self.cfg.dupthresh {
@@ -144,7 +168,9 @@ impl TcpSender {
             CaState::Recovery => {
                 // RFC 5681 §3.2 step 4: each further duplicate ACK means a segment
                 // has left the network; inflate cwnd and send if allowed.
-                self.tcb.cwnd += 1;
+                if !self.model_based {
+                    self.tcb.cwnd += 1;
+                }
                 self.transmit(now, out);
             }
             CaState::Loss => {}
@@ -158,24 +184,28 @@ impl TcpSender {
         self.arm_eifel();
         match self.cfg.recovery {
             Recovery::Tahoe => {
-                self.set_ca_state(now, CaState::Loss);
                 self.reduce_ssthresh(now);
+                self.set_ca_state(now, CaState::Loss);
                 self.tcb.cwnd = 1;
                 self.tcb.cwnd_cnt = 0;
                 self.tcb.snd_nxt = self.tcb.snd_una;
             }
             Recovery::Reno | Recovery::NewReno => {
-                self.set_ca_state(now, CaState::Recovery);
                 self.reduce_ssthresh(now);
-                self.tcb.cwnd = self.tcb.ssthresh + self.cfg.dupthresh;
+                self.set_ca_state(now, CaState::Recovery);
+                if !self.model_based {
+                    self.tcb.cwnd = self.tcb.ssthresh + self.cfg.dupthresh;
+                }
                 self.partial_ack_seen = false;
                 self.retransmit_first_unacked(now, out);
             }
             Recovery::Sack => {
                 // RFC 6675 §5 step 4.
-                self.set_ca_state(now, CaState::Recovery);
                 self.reduce_ssthresh(now);
-                self.tcb.cwnd = self.tcb.ssthresh;
+                self.set_ca_state(now, CaState::Recovery);
+                if !self.model_based {
+                    self.tcb.cwnd = self.tcb.ssthresh;
+                }
                 self.start_sack_recovery(now, out);
             }
         }
@@ -203,13 +233,17 @@ impl TcpSender {
                 if self.cfg.recovery == Recovery::NewReno && !full {
                     // RFC 6582 step 5: partial ACK.
                     self.retransmit_first_unacked(now, out);
-                    self.tcb.cwnd = self.tcb.cwnd.saturating_sub(acked) + 1;
+                    if !self.model_based {
+                        self.tcb.cwnd = self.tcb.cwnd.saturating_sub(acked) + 1;
+                    }
                     let restart = !self.partial_ack_seen;
                     self.partial_ack_seen = true;
                     return restart;
                 }
-                self.tcb.cwnd = self.tcb.ssthresh;
-                self.tcb.cwnd_cnt = 0;
+                if !self.model_based {
+                    self.tcb.cwnd = self.tcb.ssthresh;
+                    self.tcb.cwnd_cnt = 0;
+                }
                 self.dupacks = 0;
                 self.set_ca_state(now, CaState::Open);
                 self.cc
@@ -242,11 +276,11 @@ impl TcpSender {
         // A timeout while F-RTO waits: F-RTO starts over, below (RFC 5682 §3.1 step 2
         // returns to step 1).
         self.frto = Frto::Off;
-        self.set_ca_state(now, CaState::Loss);
         if first_expiry && prior != CaState::Recovery {
             self.init_undo();
             self.reduce_ssthresh(now);
         }
+        self.set_ca_state(now, CaState::Loss);
         if starts_episode {
             self.arm_eifel();
         }
@@ -255,6 +289,7 @@ impl TcpSender {
         self.cc.cwnd_event(&mut self.tcb, now, CaEvent::Loss);
         self.recover = Some(self.high_water());
         self.dupacks = 0;
+        self.reno_sacked = 0;
         self.rto.back_off();
         self.mark_all_lost();
         // F-RTO step 1, on a timeout that starts a loss episode or repeats one with no

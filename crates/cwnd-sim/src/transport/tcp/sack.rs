@@ -110,15 +110,23 @@ impl TcpSender {
                     .min()
                     .unwrap_or(end)
                     .min(end);
-                self.mark_sacked(from, upto, (start, end), &mut update);
+                self.mark_sacked(now, from, upto, (start, end), &mut update);
                 from = upto;
             }
         }
         update
     }
 
-    /// Marks the segments overlapping [from, upto) that lie wholly inside `block`.
-    fn mark_sacked(&mut self, from: u64, upto: u64, block: (u64, u64), update: &mut SackUpdate) {
+    /// Marks the segments overlapping [from, upto) that lie wholly inside `block`
+    /// (each is delivered then, for rate estimation).
+    fn mark_sacked(
+        &mut self,
+        now: SimTime,
+        from: u64,
+        upto: u64,
+        block: (u64, u64),
+        update: &mut SackUpdate,
+    ) {
         let first = self.sent.partition_point(|s| s.seq + s.len as u64 <= from);
         for s in self.sent.iter_mut().skip(first) {
             let s_end = s.seq + s.len as u64;
@@ -127,6 +135,7 @@ impl TcpSender {
             }
             if !s.sacked && s.seq >= block.0 && s_end <= block.1 {
                 s.sacked = true;
+                self.rate.on_delivered(&mut self.tcb, now, &s.tx, s.sent);
                 let (lo, hi) = update.newly_sacked.unwrap_or((s.seq, s_end));
                 update.newly_sacked = Some((lo.min(s.seq), hi.max(s_end)));
             }
@@ -140,6 +149,7 @@ impl TcpSender {
         let byte_limit = (dupthresh - 1) * u64::from(self.cfg.mss);
         let (mut sacked_bytes, mut runs, mut in_run) = (0u64, 0u64, false);
         let (mut pipe, mut highest_sacked) = (0u64, None);
+        let mut newly_lost = 0;
         for (i, s) in self.sent.iter_mut().enumerate().rev() {
             if s.sacked {
                 sacked_bytes += u64::from(s.len);
@@ -148,12 +158,14 @@ impl TcpSender {
                 highest_sacked = highest_sacked.or(Some(i));
             } else {
                 in_run = false;
-                if runs >= dupthresh || sacked_bytes > byte_limit {
+                if !s.lost && (runs >= dupthresh || sacked_bytes > byte_limit) {
                     s.lost = true;
+                    newly_lost += 1;
                 }
                 pipe += u64::from(!s.lost) + u64::from(s.rexmit);
             }
         }
+        self.marked_lost += newly_lost;
         (pipe, highest_sacked)
     }
 
@@ -175,6 +187,7 @@ impl TcpSender {
         let Some(head) = self.sent.front_mut() else {
             return;
         };
+        self.marked_lost += u64::from(!head.lost);
         head.lost = true;
         let head = *head;
         if !head.sacked && !head.rexmit {
@@ -182,8 +195,9 @@ impl TcpSender {
         }
     }
 
-    /// Step (C): while cwnd − pipe ≥ 1 segment, send the segment NextSeg() names.
-    pub(super) fn sack_transmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+    /// Step (C): while cwnd − pipe ≥ 1 segment, send the segment NextSeg() names (when
+    /// the pacing gate, if `paced`, lets it go).
+    pub(super) fn sack_transmit(&mut self, now: SimTime, paced: bool, out: &mut Vec<TcpData>) {
         let (mut pipe, highest_sacked) = self.update_lost();
         let cwnd = u64::from(self.tcb.cwnd);
         // Indices stay valid: nothing is removed while sending, new data goes at the
@@ -199,22 +213,28 @@ impl TcpSender {
             {
                 rule1 += 1;
             }
-            if let Some(s) = self.sent.get(rule1).copied() {
-                self.send_segment(now, s.seq, s.len, out);
+            // (seq, len, new data?)
+            let next = if let Some(s) = self.sent.get(rule1) {
+                Some((s.seq, s.len, false))
             } else if let Some(len) = self.new_data_len() {
-                let seq = self.high_water();
-                self.send_segment(now, seq, len, out);
-                self.tcb.snd_nxt = self.high_water();
+                Some((self.high_water(), len, true))
             } else {
                 while rule3 < highest_sacked && self.sent[rule3].sacked | self.sent[rule3].rexmit {
                     rule3 += 1;
                 }
-                if rule3 >= highest_sacked {
-                    self.tcb.cwnd_limited = false;
-                    break;
-                }
-                let s = self.sent[rule3];
-                self.send_segment(now, s.seq, s.len, out);
+                let s = self.sent.get(rule3).filter(|_| rule3 < highest_sacked);
+                s.map(|s| (s.seq, s.len, false))
+            };
+            let Some((seq, len, new_data)) = next else {
+                self.tcb.cwnd_limited = false;
+                break;
+            };
+            if !self.pacing_gate(now, paced) {
+                break;
+            }
+            self.send_segment(now, seq, len, out);
+            if new_data {
+                self.tcb.snd_nxt = self.high_water();
             }
             pipe += 1;
         }
@@ -226,6 +246,7 @@ impl TcpSender {
     pub(super) fn mark_all_lost(&mut self) {
         for s in &mut self.sent {
             s.rexmit = false;
+            self.marked_lost += u64::from(!s.sacked && !s.lost);
             s.lost = !s.sacked;
         }
     }

@@ -18,6 +18,7 @@ const MSS: u64 = 1000;
 fn sender(recovery: Recovery, iw: u32, set: impl FnOnce(&mut SenderConfig)) -> TcpSender {
     let mut cfg = SenderConfig {
         mss: MSS as u32,
+        header: 40,
         initial_window: iw,
         dupthresh: 3,
         abc_limit: 1,
@@ -163,6 +164,7 @@ fn scoreboard(entries: &[(u32, bool)]) -> TcpSender {
             sacked,
             lost: false,
             rexmit: false,
+            tx: Default::default(),
         });
         seq += u64::from(len);
     }

@@ -19,6 +19,7 @@ fn sender_with(recovery: Recovery, initial_window: u32, dsack_undo: bool) -> Tcp
     let sack = recovery == Recovery::Sack;
     let cfg = SenderConfig {
         mss: MSS as u32,
+        header: 40,
         initial_window,
         dupthresh: 3,
         abc_limit: 1,
@@ -299,6 +300,7 @@ fn a_real_loss_is_not_undone() {
 fn eifel_sender() -> TcpSender {
     let cfg = SenderConfig {
         mss: MSS as u32,
+        header: 40,
         initial_window: 10,
         dupthresh: 3,
         abc_limit: 1,

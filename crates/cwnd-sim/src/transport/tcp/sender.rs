@@ -12,10 +12,18 @@
 //! and the congestion controller the age of the newest (the one that triggered
 //! the ACK, free of delayed-ACK wait). With timestamps, the echoed TSval gives the
 //! sample for both, retransmissions included (RFC 7323 §4).
+//!
+//! Every transmission is stamped for delivery-rate estimation (`rate.rs`); a
+//! controller with `cong_control` (BBR) gets a rate sample on every ACK, owns cwnd
+//! through recovery, and is given Linux's in-flight count (`packets_in_flight`). A
+//! controller that reports a pacing rate has its segments paced (`pacing.rs`): the
+//! owner wakes the sender at `pacing_deadline()` when the pacing gate held it back.
 
 use std::collections::VecDeque;
 
-use super::cc::{AckEvent, AckSample, CaEvent, CongestionControl};
+use super::cc::{AckEvent, AckSample, CaEvent, CongestionControl, RateSample};
+use super::pacing::Pacer;
+use super::rate::{mark_app_limited, RateEstimator, TxStamp};
 use super::recovery::Recovery;
 use super::rto::{RtoConfig, RtoEstimator};
 use super::sack::SackUpdate;
@@ -28,6 +36,9 @@ use crate::time::SimTime;
 #[derive(Clone, Debug)]
 pub struct SenderConfig {
     pub mss: u32,
+    /// TCP/IP header bytes of a data segment (options included): a segment's IP
+    /// packet is `len + header` bytes, the size pacing counts.
+    pub header: u32,
     /// Initial window in segments.
     pub initial_window: u32,
     /// Duplicate ACKs that trigger a fast retransmit.
@@ -95,6 +106,8 @@ pub(super) struct SentSegment {
     /// Linux's `TCPCB_SACKED_RETRANS`): set when resent, cleared by a timeout or a
     /// D-SACK reporting the copy redundant.
     pub rexmit: bool,
+    /// Delivery-rate stamp of the latest transmission (`rate.rs`).
+    pub tx: TxStamp,
 }
 
 impl SentSegment {
@@ -131,6 +144,19 @@ pub struct TcpSender {
     pub(super) sack_cache: SackBlocks,
     /// F-RTO: which ACK after a timeout is awaited.
     pub(super) frto: Frto,
+    /// The controller owns cwnd through `cong_control` (see `cc/mod.rs`).
+    pub(super) model_based: bool,
+    /// Delivery-rate estimator (`rate.rs`).
+    pub(super) rate: RateEstimator,
+    pub(super) pacer: Pacer,
+    /// Segments ever marked lost (Linux `tp->lost`), for the rate sample's losses.
+    pub(super) marked_lost: u64,
+    /// Without SACK, the segments duplicate ACKs report as having left the network
+    /// (Linux's Reno `sacked_out` emulation): counted delivered, and out of the
+    /// in-flight count that model-based controllers are given.
+    pub(super) reno_sacked: u32,
+    /// `marked_lost` and the in-flight count when the ACK being processed arrived.
+    ack_start: (u64, u32),
     peer_window: u64,
     /// Bytes the application has made available (grows up to `app_bytes`).
     app_limit: u64,
@@ -144,7 +170,14 @@ impl TcpSender {
     pub fn new(cfg: SenderConfig, cc: Box<dyn CongestionControl>) -> Self {
         let mut tcb = Tcb::new(cfg.mss, cfg.initial_window);
         tcb.abc_limit = cfg.abc_limit;
+        tcb.header = cfg.header;
         TcpSender {
+            model_based: cc.has_cong_control(),
+            rate: RateEstimator::default(),
+            pacer: Pacer::default(),
+            marked_lost: 0,
+            reno_sacked: 0,
+            ack_start: (0, 0),
             rto: RtoEstimator::new(cfg.rto),
             app_limit: 0,
             tcb,
@@ -180,6 +213,18 @@ impl TcpSender {
         self.rto_deadline
     }
 
+    /// When the pacing gate lets the sender go on (`SimTime::MAX`: not waiting).
+    pub fn pacing_deadline(&self) -> SimTime {
+        self.pacer.deadline()
+    }
+
+    /// The pacing timer fired at `now`.
+    pub fn on_pacing_timer(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        if self.pacer.blocked && self.pacer.allows(now) {
+            self.transmit(now, out);
+        }
+    }
+
     /// When every byte of a finite transfer was acknowledged.
     pub fn finished_at(&self) -> Option<SimTime> {
         self.finished_at
@@ -203,17 +248,34 @@ impl TcpSender {
     /// pipe and NextSeg while recovering (RFC 6675); F-RTO sends nothing but its own
     /// probes until it has decided (RFC 5682).
     pub(super) fn transmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        self.pacer.blocked = false;
         if self.frto != Frto::Off {
             return;
         }
+        let paced = self.cc.metrics().pacing_rate.is_some();
         let recovering = matches!(self.tcb.ca_state, CaState::Recovery | CaState::Loss);
         if self.cfg.recovery == Recovery::Sack && recovering {
-            self.sack_transmit(now, out);
-            return;
+            self.sack_transmit(now, paced, out);
+        } else {
+            self.window_transmit(now, paced, out);
         }
+        if self.model_based {
+            self.check_app_limited();
+        }
+    }
+
+    /// Sends by the window (everything but SACK recovery).
+    fn window_transmit(&mut self, now: SimTime, paced: bool, out: &mut Vec<TcpData>) {
         let mss = self.cfg.mss as u64;
+        // Model-based controllers: the segments duplicate ACKs announced gone are
+        // not in flight (Linux `tcp_packets_in_flight`).
+        let left = if self.model_based && !self.cfg.sack {
+            self.reno_sacked
+        } else {
+            0
+        };
         loop {
-            let window = (self.tcb.cwnd as u64 * mss).min(self.peer_window);
+            let window = ((self.tcb.cwnd + left) as u64 * mss).min(self.peer_window);
             let seq = self.tcb.snd_nxt;
             let len = if seq < self.high_water {
                 match self.segment_at(seq) {
@@ -237,9 +299,55 @@ impl TcpSender {
                 self.tcb.cwnd_limited = (self.tcb.cwnd as u64 * mss) <= self.peer_window;
                 break;
             }
+            if !self.pacing_gate(now, paced) {
+                break;
+            }
             self.send_segment(now, seq, len as u32, out);
             self.tcb.snd_nxt = seq + len;
         }
+    }
+
+    /// Whether a segment may leave now; notes the wait when pacing holds it back.
+    pub(super) fn pacing_gate(&mut self, now: SimTime, paced: bool) -> bool {
+        if paced && !self.pacer.allows(now) {
+            self.pacer.blocked = true;
+            return false;
+        }
+        true
+    }
+
+    /// Rate estimation §3.4 (Linux `tcp_rate_check_app_limited`): less than a segment
+    /// of new data, cwnd not filled and every lost segment resent.
+    fn check_app_limited(&mut self) {
+        let unsent = self.app_limit.saturating_sub(self.high_water);
+        if unsent >= u64::from(self.cfg.mss) {
+            return;
+        }
+        let in_flight = self.packets_in_flight();
+        let repaired = self.sent.iter().all(|s| !s.lost || s.rexmit || s.sacked);
+        if in_flight < self.tcb.cwnd && repaired {
+            mark_app_limited(&mut self.tcb, in_flight);
+        }
+    }
+
+    /// Segments in the network as Linux counts them (`tcp_packets_in_flight`):
+    /// outstanding − SACKed − lost + retransmitted; without SACK, duplicate ACKs
+    /// stand for SACKed segments (`reno_sacked`). For the SACK flavour outside `Open`
+    /// this is RFC 6675's pipe (same definition).
+    pub(super) fn packets_in_flight(&mut self) -> u32 {
+        if self.tcb.ca_state == CaState::Open {
+            return self.sent.len() as u32;
+        }
+        if self.cfg.recovery == Recovery::Sack {
+            return self.update_lost().0 as u32;
+        }
+        let counted: u32 = self
+            .sent
+            .iter()
+            .map(|s| u32::from(!s.sacked && !s.lost) + u32::from(s.rexmit))
+            .sum();
+        let left = if self.cfg.sack { 0 } else { self.reno_sacked };
+        counted.saturating_sub(left)
     }
 
     /// Length of the next new segment, if the application and the receive window
@@ -265,12 +373,17 @@ impl TcpSender {
         out: &mut Vec<TcpData>,
     ) {
         let retransmission = seq < self.high_water;
+        let tx = self.rate.on_send(&mut self.tcb, now, self.sent.is_empty());
+        if let Some(rate) = self.cc.metrics().pacing_rate {
+            self.pacer.on_sent(now, len + self.cfg.header, rate);
+        }
         if retransmission {
             let i = self.sent.partition_point(|s| s.end() <= seq);
             if let Some(s) = self.sent.get_mut(i) {
                 s.sent = now;
                 s.retransmitted = true;
                 s.rexmit = true;
+                s.tx = tx;
             }
             self.count_retransmission(now, seq);
             self.stats.segments_retransmitted += 1;
@@ -284,6 +397,7 @@ impl TcpSender {
                 sacked: false,
                 lost: false,
                 rexmit: false,
+                tx,
             });
             self.high_water = seq + len as u64;
         }
@@ -306,6 +420,9 @@ impl TcpSender {
         self.stats.acks_received += 1;
         if ack.ack > self.high_water {
             return; // acknowledges data never sent: not from this connection
+        }
+        if self.model_based {
+            self.ack_start = (self.marked_lost, self.packets_in_flight());
         }
         let window_changed = ack.window != self.peer_window;
         self.peer_window = ack.window;
@@ -335,11 +452,37 @@ impl TcpSender {
             };
             self.cc.in_ack_event(&self.tcb, now, &event);
             self.on_dup_ack(now, sack_dupack, out);
+            self.model_update(now, None, out);
         } else if sack_dupack && ack.ack == self.tcb.snd_una {
             self.on_dup_ack(now, true, out);
-        } else if window_changed {
-            self.transmit(now, out);
+            self.model_update(now, None, out);
+        } else {
+            if self.model_based {
+                // Nothing for the model; the sample of what it SACKed is dropped.
+                self.rate.take_sample(&mut self.tcb, now);
+            }
+            if window_changed {
+                self.transmit(now, out);
+            }
         }
+    }
+
+    /// A model-based controller's `cong_control` for the ACK being processed, then
+    /// what its new window and pacing rate allow (nothing for other controllers).
+    fn model_update(&mut self, now: SimTime, rtt: Option<SimTime>, out: &mut Vec<TcpData>) {
+        if !self.model_based {
+            return;
+        }
+        let (lost_before, prior_in_flight) = self.ack_start;
+        let rs = RateSample {
+            delivery: self.rate.take_sample(&mut self.tcb, now),
+            rtt,
+            losses: (self.marked_lost - lost_before) as u32,
+            prior_in_flight,
+            in_flight: self.packets_in_flight(),
+        };
+        self.cc.cong_control(&mut self.tcb, now, &rs);
+        self.transmit(now, out);
     }
 
     /// An ACK of new data. `sack_dupack`: it also carries new SACK information and
@@ -354,10 +497,17 @@ impl TcpSender {
         self.check_eifel(now, ack);
         let prior_in_flight = self.tcb.flight_segments();
         let acked_bytes = ack.ack - self.tcb.snd_una;
-        let (acked, oldest_sent, newest_sent, any_retransmitted) = self.pop_acked(ack.ack);
+        let (acked, oldest_sent, newest_sent, any_retransmitted) = self.pop_acked(now, ack.ack);
         self.tcb.snd_una = ack.ack;
         self.tcb.snd_nxt = self.tcb.snd_nxt.max(ack.ack);
-        self.tcb.delivered += acked as u64;
+        if !self.cfg.sack && acked > 0 {
+            // Linux `tcp_remove_reno_sacks`: the ACK covers the segments the
+            // duplicates stood for (already counted delivered), all but the one it
+            // was waiting for.
+            let delivered = acked.saturating_sub(self.reno_sacked).max(1);
+            self.rate.count_delivered(&mut self.tcb, now, delivered);
+            self.reno_sacked -= self.reno_sacked.min(acked - 1);
+        }
 
         let (rto_rtt, cc_rtt) = match ack.ts_ecr {
             Some(echo) if self.cfg.timestamps => (Some(now - echo), Some(now - echo)),
@@ -400,10 +550,14 @@ impl TcpSender {
             self.dupacks += 1;
             self.sack_loss_detection(now, out);
         }
-        if !was_recovering && self.tcb.ca_state != CaState::Recovery {
-            self.cc.cong_avoid(&mut self.tcb, now, acked);
+        if self.model_based {
+            self.model_update(now, cc_rtt, out);
+        } else {
+            if !was_recovering && self.tcb.ca_state != CaState::Recovery {
+                self.cc.cong_avoid(&mut self.tcb, now, acked);
+            }
+            self.transmit(now, out);
         }
-        self.transmit(now, out);
         if self.finished_at.is_none()
             && self.cfg.app_bytes.is_some()
             && self.tcb.snd_una >= self.app_limit
@@ -412,13 +566,23 @@ impl TcpSender {
         }
     }
 
-    /// Removes acknowledged segments; returns (count, oldest send time, newest send
-    /// time, whether any of them had been retransmitted).
-    fn pop_acked(&mut self, ack: u64) -> (u32, Option<SimTime>, Option<SimTime>, bool) {
+    /// Removes acknowledged segments (delivered, unless SACKed before); returns
+    /// (count, oldest send time, newest send time, whether any of them had been
+    /// retransmitted).
+    fn pop_acked(
+        &mut self,
+        now: SimTime,
+        ack: u64,
+    ) -> (u32, Option<SimTime>, Option<SimTime>, bool) {
         let (mut count, mut oldest, mut newest, mut retx) = (0u32, None, None, false);
         while let Some(front) = self.sent.front_mut() {
             if front.end() <= ack {
                 let s = self.sent.pop_front().unwrap_or_else(|| unreachable!());
+                if !self.cfg.sack {
+                    self.rate.sample(&s.tx, s.sent); // counted by the caller
+                } else if !s.sacked {
+                    self.rate.on_delivered(&mut self.tcb, now, &s.tx, s.sent);
+                }
                 count += 1;
                 oldest = oldest.or(Some(s.sent));
                 newest = Some(newest.map_or(s.sent, |n: SimTime| n.max(s.sent)));

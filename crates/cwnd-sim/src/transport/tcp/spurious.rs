@@ -66,7 +66,8 @@
 //! If the sender is still recovering it returns to `Open`: the lost marks are cleared
 //! and transmission resumes with new data (RFC 4015 step 2, SND.NXT = SND.MAX: no
 //! more go-back-N). Fast recovery's window inflation is recovery's, not the
-//! controller's, so it is removed (cwnd = ssthresh) before `undo_cwnd` is asked. RFC
+//! controller's, so it is removed (cwnd = ssthresh) before `undo_cwnd` is asked (not
+//! for a controller with `cong_control`, whose cwnd recovery never inflates). RFC
 //! 4015's own window (cwnd = FlightSize + min(bytes_acked, IW), ssthresh = pipe_prev)
 //! and its RTO adaptation are not used; the RTT estimator carries on with its samples.
 
@@ -193,7 +194,7 @@ impl TcpSender {
     pub(super) fn undo_reduction(&mut self, now: SimTime) {
         let recovering = matches!(self.tcb.ca_state, CaState::Recovery | CaState::Loss);
         let inflated = matches!(self.cfg.recovery, Recovery::Reno | Recovery::NewReno);
-        if inflated && self.tcb.ca_state == CaState::Recovery {
+        if inflated && self.tcb.ca_state == CaState::Recovery && !self.model_based {
             self.tcb.cwnd = self.tcb.ssthresh;
         }
         self.tcb.cwnd = self.cc.undo_cwnd(&self.tcb).max(1);

@@ -28,6 +28,9 @@ pub enum CaState {
 #[derive(Clone, Debug)]
 pub struct Tcb {
     pub mss: u32,
+    /// TCP/IP header bytes of a data segment, options included: `mss + header` is
+    /// the IP packet (Linux `tcp_mss_to_mtu`), for rates in bytes on the wire.
+    pub header: u32,
     /// Congestion window in segments.
     pub cwnd: u32,
     /// Fraction of a segment accumulated towards the next increment.
@@ -50,8 +53,14 @@ pub struct Tcb {
     pub srtt: Option<SimTime>,
     /// Smallest RTT sample ever seen (SimTime::MAX before the first).
     pub min_rtt: SimTime,
-    /// Segments cumulatively acknowledged so far.
+    /// Segments delivered so far: cumulatively acknowledged or SACKed, each counted
+    /// once (Linux `tp->delivered`; see `rate.rs`).
     pub delivered: u64,
+    /// When `delivered` last grew (Linux `delivered_mstamp`).
+    pub delivered_time: SimTime,
+    /// Application-limited until `delivered` passes this mark (Linux
+    /// `tp->app_limited`, 0 there meaning `None`; see `rate.rs`).
+    pub app_limited: Option<u64>,
     /// Whether the sender was limited by cwnd (not by the application or the
     /// receiver window) the last time it stopped sending: controllers grow cwnd
     /// only when it is really in use (RFC 7661, Linux `tcp_is_cwnd_limited`).
@@ -62,6 +71,7 @@ impl Tcb {
     pub fn new(mss: u32, initial_window: u32) -> Self {
         Tcb {
             mss,
+            header: 0,
             cwnd: initial_window,
             cwnd_cnt: 0,
             ssthresh: INFINITE_SSTHRESH,
@@ -75,6 +85,8 @@ impl Tcb {
             srtt: None,
             min_rtt: SimTime::MAX,
             delivered: 0,
+            delivered_time: SimTime::ZERO,
+            app_limited: Some(0),
             cwnd_limited: true,
         }
     }

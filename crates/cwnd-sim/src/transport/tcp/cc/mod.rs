@@ -15,18 +15,33 @@
 //! 1. `pkts_acked` with the RTT sample (Karn-filtered) and segments acked;
 //! 2. `in_ack_event`;
 //! 3. recovery processing by the sender (may end Recovery/Loss via `set_state`);
-//! 4. in `Open`/`Disorder`/`Loss`, `cong_control` if the controller implements it,
-//!    else `cong_avoid` (only when the window was in use).
+//! 4. for a controller with `has_cong_control`, `cong_control`; otherwise, in
+//!    `Open`/`Disorder`/`Loss`, `cong_avoid` (only when the window was in use).
 //!
-//! On a duplicate ACK: `in_ack_event` only. On loss detection the sender sets the
-//! new state, calls `set_state`, then `ssthresh` (which must *return* the new
-//! threshold, not set it — as ns-3 documents for `GetSsThresh`), and on an RTO
-//! also `cwnd_event(Loss)`.
+//! On a duplicate ACK: `in_ack_event`, recovery processing, then `cong_control` for a
+//! controller that has it. On loss detection the sender asks `ssthresh` (which must
+//! *return* the new threshold, not set it — as ns-3 documents for `GetSsThresh`),
+//! then sets the new state and calls `set_state` (Linux `tcp_enter_recovery` and
+//! `tcp_enter_loss`: ssthresh first, then `tcp_set_ca_state`), and on an RTO also
+//! `cwnd_event(Loss)`.
+//!
+//! A controller with `has_cong_control` (BBR; Linux's ops with `.cong_control`) owns
+//! cwnd in every state: `cong_control` runs on every ACK, after recovery processing,
+//! with a delivery-rate sample (`rate.rs`), and loss recovery leaves cwnd alone — no
+//! cwnd = ssthresh (+ dupthresh) on a fast retransmit, no window inflation, no
+//! deflation when recovery ends (Linux skips PRR and `tcp_end_cwnd_reduction` for
+//! such controllers) — except that a timeout still sets cwnd = 1 (Linux
+//! `tcp_enter_loss`). Its window is compared with Linux's in-flight count
+//! (`tcp_packets_in_flight`; `TcpSender::packets_in_flight`).
+//!
+//! Pacing: when `metrics().pacing_rate` is `Some`, the sender paces its segments at
+//! that rate (`pacing.rs`); otherwise it sends as the windows allow.
 //!
 //! Dispatch is through `Box<dyn CongestionControl>`, built once per flow: one
 //! indirect call per ACK costs nothing measurable beside the rest of the ACK path,
 //! and it keeps each variant in its own file without a central match per hook.
 
+mod bbr;
 mod bic;
 mod compound;
 mod cubic;
@@ -37,7 +52,9 @@ mod scalable;
 mod vegas;
 mod veno;
 mod westwood;
+mod windowed_max;
 
+pub use bbr::{Bbr, BbrConfig, Mode as BbrMode};
 pub use bic::Bic;
 pub use compound::{Compound, CompoundConfig};
 pub use cubic::{Cubic, CubicConfig};
@@ -49,7 +66,9 @@ pub use vegas::{Vegas, VegasConfig};
 pub use veno::{Veno, VenoConfig};
 pub use westwood::{Westwood, WestwoodConfig, WestwoodPlusConfig};
 
+use super::rate::Delivery;
 use super::tcb::{CaState, Tcb};
+use crate::rng::RngStream;
 use crate::scenario::cc_spec::{parse_params, CcSpec};
 use crate::time::SimTime;
 
@@ -84,22 +103,25 @@ pub enum CaEvent {
     CompleteRecovery,
 }
 
-/// Delivery-rate sample for model-based controllers (Linux `struct rate_sample`).
+/// What `cong_control` is told on every ACK (Linux `struct rate_sample`).
 #[derive(Clone, Copy, Debug)]
 pub struct RateSample {
-    /// Segments delivered over `interval`.
-    pub delivered: u64,
-    pub interval: SimTime,
+    /// The delivery-rate sample (`rate.rs`).
+    pub delivery: Delivery,
+    /// RTT measured by this ACK, if a valid (Karn) sample exists.
     pub rtt: Option<SimTime>,
-    pub is_app_limited: bool,
-    pub acked: u32,
+    /// Segments newly marked lost while processing this ACK.
+    pub losses: u32,
+    /// Segments in flight before this ACK (Linux `tcp_packets_in_flight`).
     pub prior_in_flight: u32,
+    /// Segments in flight after its processing, before anything new is sent.
+    pub in_flight: u32,
 }
 
-/// Observable controller state for traces (never read back by the sender).
+/// Observable controller state: for traces, and the pacing rate for the sender.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CcMetrics {
-    /// Pacing rate in bytes per second, if the controller paces.
+    /// Pacing rate in bytes per second of IP packets, if the controller paces.
     pub pacing_rate: Option<u64>,
 }
 
@@ -131,10 +153,14 @@ pub trait CongestionControl: Send {
 
     fn cwnd_event(&mut self, _tcb: &mut Tcb, _now: SimTime, _event: CaEvent) {}
 
-    /// Model-based control (BBR): replaces `cong_avoid` when it returns true.
-    fn cong_control(&mut self, _tcb: &mut Tcb, _now: SimTime, _rs: &RateSample) -> bool {
+    /// Whether this controller owns cwnd through `cong_control` (see the module
+    /// header); Linux: the ops table has `.cong_control`.
+    fn has_cong_control(&self) -> bool {
         false
     }
+
+    /// Model-based control (BBR), on every ACK when `has_cong_control` is true.
+    fn cong_control(&mut self, _tcb: &mut Tcb, _now: SimTime, _rs: &RateSample) {}
 
     fn metrics(&self) -> CcMetrics {
         CcMetrics::default()
@@ -164,11 +190,16 @@ pub const KNOWN: &[&str] = &[
     "highspeed",
     "scalable",
     "hybla",
+    "bbr",
 ];
 
-/// Builds the controller a scenario names, with its parameters. The error is
-/// (parameter path relative to the `cc` table, message).
-pub fn build(spec: &CcSpec) -> Result<Box<dyn CongestionControl>, (String, String)> {
+/// Builds the controller a scenario names, with its parameters and its own random
+/// stream (only BBR draws from it). The error is (parameter path relative to the
+/// `cc` table, message).
+pub fn build(
+    spec: &CcSpec,
+    rng: RngStream,
+) -> Result<Box<dyn CongestionControl>, (String, String)> {
     match spec.name.as_str() {
         "reno" | "newreno" | "tahoe" => {
             parse_params::<NoParams>(&spec.params)?;
@@ -219,6 +250,11 @@ pub fn build(spec: &CcSpec) -> Result<Box<dyn CongestionControl>, (String, Strin
             cfg.check()?;
             Ok(Box::new(Westwood::plus(cfg)))
         }
+        "bbr" => {
+            let cfg = parse_params::<BbrConfig>(&spec.params)?;
+            cfg.check()?;
+            Ok(Box::new(Bbr::new(cfg, rng)))
+        }
         other => Err((
             String::new(),
             format!(
@@ -240,10 +276,11 @@ mod tests {
 
     #[test]
     fn every_known_name_builds_and_only_those() {
+        let rng = || crate::rng::stream(1, "flows[0].cc");
         for name in KNOWN {
-            assert!(build(&CcSpec::named(name)).is_ok(), "{name}");
+            assert!(build(&CcSpec::named(name), rng()).is_ok(), "{name}");
         }
-        let err = build(&CcSpec::named("warp")).err().unwrap().1;
+        let err = build(&CcSpec::named("warp"), rng()).err().unwrap().1;
         for name in KNOWN {
             assert!(err.contains(name), "{name} missing from: {err}");
         }
