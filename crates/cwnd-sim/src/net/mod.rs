@@ -5,3 +5,4 @@ pub mod link;
 pub mod queue;
 pub mod routing;
 pub mod wifi;
+pub mod wimax;
