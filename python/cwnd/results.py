@@ -62,6 +62,13 @@ class Results:
 
         return pd.DataFrame(self._raw["links"])
 
+    @cached_property
+    def channels(self) -> pd.DataFrame:
+        """One row per shared medium (802.11 channel, 802.16 cell) with its counters."""
+        import pandas as pd
+
+        return pd.DataFrame(self._raw["channels"])
+
     def _columns(self, key: str, index: str, names: list[str]) -> pd.DataFrame:
         import pandas as pd
 
@@ -108,13 +115,16 @@ class Results:
 
     def write(self, out: str | Path, figures: bool = True) -> list[Path]:
         """Writes summary.csv, links.csv, series.parquet, throughput.parquet (and
-        segments/queues when traced) and, with `figures`, the PNG figures; returns
-        the paths written."""
+        channels.csv when the scenario has shared media, segments/queues when traced)
+        and, with `figures`, the PNG figures; returns the paths written."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         written = [out / "summary.csv", out / "links.csv"]
         self.summary.to_csv(written[0], index=False)
         self.links.to_csv(written[1], index=False)
+        if len(self.channels):
+            written.append(out / "channels.csv")
+            self.channels.to_csv(written[-1], index=False)
         tables = {"series": self.series_wide, "throughput": self.throughput}
         if len(self.segments):
             tables["segments"] = self.segments

@@ -96,6 +96,17 @@ fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>>
         links.append(ld)?;
     }
     d.set_item("links", links)?;
+    let channels = PyList::empty(py);
+    for c in &r.channels {
+        let cd = PyDict::new(py);
+        cd.set_item("name", &c.name)?;
+        cd.set_item("kind", c.kind)?;
+        for &(counter, value) in &c.counters {
+            cd.set_item(counter, value)?;
+        }
+        channels.append(cd)?;
+    }
+    d.set_item("channels", channels)?;
     d.set_item("queues", queue_columns(py, &r)?)?;
     Ok(d)
 }

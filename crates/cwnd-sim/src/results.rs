@@ -113,6 +113,15 @@ pub struct LinkResult {
     pub queue: Option<QueueTrace>,
 }
 
+/// Counters of a shared medium: an 802.11 channel or an 802.16 cell.
+pub struct ChannelResult {
+    pub name: String,
+    /// "802.11b" or "802.16".
+    pub kind: &'static str,
+    /// (counter, value), in a fixed order per kind.
+    pub counters: Vec<(&'static str, u64)>,
+}
+
 pub struct RunResults {
     pub name: String,
     pub seed: u64,
@@ -124,6 +133,7 @@ pub struct RunResults {
     pub throughput_bin: SimTime,
     pub flows: Vec<FlowResult>,
     pub links: Vec<LinkResult>,
+    pub channels: Vec<ChannelResult>,
 }
 
 impl RunResults {

@@ -9,10 +9,11 @@ use crate::engine::EventQueue;
 use crate::net::link::{LinkDirection, SendOutcome};
 use crate::net::routing::RoutingTable;
 use crate::net::wifi::channel::{Enqueued, WifiChannel};
+use crate::net::wimax::cell::{self, WimaxCell};
 use crate::packet::{
     FlowId, NodeId, Packet, Payload, TcpAck, TcpData, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION,
 };
-use crate::results::{FlowResult, FlowSummary, LinkResult, RunResults};
+use crate::results::{ChannelResult, FlowResult, FlowSummary, LinkResult, RunResults};
 use crate::scenario::spec::Sampling;
 use crate::time::SimTime;
 use crate::timer::LazyTimer;
@@ -33,6 +34,8 @@ pub enum Event {
     Sample,
     /// The next slot decision or frame arrival of a wireless channel.
     Channel(u32),
+    /// The next frame or packet arrival of an 802.16 cell.
+    Cell(u32),
 }
 
 impl Event {
@@ -46,6 +49,7 @@ impl Event {
             Event::FlowStop(f) => (5, f),
             Event::Sample => (6, 0),
             Event::Channel(c) => (7, c),
+            Event::Cell(c) => (8, c),
         };
         (kind << 32) | id as u64
     }
@@ -145,7 +149,15 @@ pub enum TriggerTarget {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hop {
     Link(u32),
-    Air { channel: u32, to: NodeId },
+    Air {
+        channel: u32,
+        to: NodeId,
+    },
+    /// Between an 802.16 base station and one of its subscribers.
+    Wimax {
+        cell: u32,
+        to: NodeId,
+    },
 }
 
 /// Names of a link direction, for results.
@@ -165,6 +177,7 @@ pub struct World {
     /// Route edges: `routes` gives an index into this table.
     pub hops: Vec<Hop>,
     pub channels: Vec<WifiChannel>,
+    pub cells: Vec<WimaxCell>,
     pub flows: Vec<Flow>,
     pub recorder: Recorder,
     triggers: Vec<Trigger>,
@@ -186,6 +199,7 @@ impl World {
         routes: RoutingTable,
         hops: Vec<Hop>,
         channels: Vec<WifiChannel>,
+        cells: Vec<WimaxCell>,
         flows: Vec<Flow>,
         recorder: Recorder,
         triggers: Vec<Trigger>,
@@ -210,6 +224,7 @@ impl World {
             routes,
             hops,
             channels,
+            cells,
             flows,
             recorder,
             triggers,
@@ -260,6 +275,7 @@ impl World {
             }
             Event::FlowStop(f) => self.flows[f as usize].sender.stop(),
             Event::Channel(c) => self.on_channel(now, c as usize),
+            Event::Cell(c) => self.on_cell(now, c as usize),
             Event::Sample => {
                 for (i, flow) in self.flows.iter().enumerate() {
                     if flow.start <= now {
@@ -295,6 +311,24 @@ impl World {
             self.receive(now, node, packet);
         }
         self.schedule_channel(c);
+    }
+
+    fn on_cell(&mut self, now: SimTime, c: usize) {
+        let mut received = Vec::new();
+        self.cells[c].on_event(now, &mut received);
+        for lost in std::mem::take(&mut self.cells[c].dropped) {
+            self.flows[lost.flow as usize].drops_impairment += 1;
+        }
+        for (node, packet) in received {
+            self.receive(now, node, packet);
+        }
+        self.schedule_cell(c);
+    }
+
+    fn schedule_cell(&mut self, c: usize) {
+        if let Some(t) = self.cells[c].event_to_schedule() {
+            self.queue.schedule(t, Event::Cell(c as u32));
+        }
     }
 
     fn schedule_channel(&mut self, c: usize) {
@@ -355,6 +389,13 @@ impl World {
                 match self.channels[c].enqueue(now, at, to, packet) {
                     Enqueued::Accepted => self.schedule_channel(c),
                     Enqueued::QueueFull => self.flows[flow].drops_queue += 1,
+                }
+            }
+            Hop::Wimax { cell: c, to } => {
+                let c = c as usize;
+                match self.cells[c].enqueue(now, at, to, packet) {
+                    cell::Enqueued::Accepted => self.schedule_cell(c),
+                    cell::Enqueued::QueueFull => self.flows[flow].drops_queue += 1,
                 }
             }
         }
@@ -483,6 +524,17 @@ impl World {
                 queue: link.take_queue_trace(),
             })
             .collect();
+        let wifi = self.channels.iter().map(|c| ChannelResult {
+            name: c.name.clone(),
+            kind: "802.11b",
+            counters: c.stats.counters(),
+        });
+        let wimax = self.cells.iter().map(|c| ChannelResult {
+            name: c.name.clone(),
+            kind: "802.16",
+            counters: c.stats.counters(),
+        });
+        let channels = wifi.chain(wimax).collect();
         RunResults {
             name: self.name,
             seed: self.seed,
@@ -492,6 +544,7 @@ impl World {
             throughput_bin: bin.unwrap_or(SimTime::from_millis(100)),
             flows,
             links,
+            channels,
         }
     }
 }

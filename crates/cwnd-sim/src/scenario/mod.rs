@@ -5,6 +5,7 @@ pub mod cc_spec;
 pub mod impairment_spec;
 pub mod spec;
 pub mod validate;
+pub mod wimax_spec;
 
 pub use build::{build, run_toml};
 pub use spec::Scenario;

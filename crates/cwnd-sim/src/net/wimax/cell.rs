@@ -83,6 +83,32 @@ pub struct CellStats {
     pub bursts_per_mcs: [u64; 7],
 }
 
+impl CellStats {
+    /// The counters by name, for results.
+    pub fn counters(&self) -> Vec<(&'static str, u64)> {
+        let mut v = vec![
+            ("frames", self.frames),
+            ("packets_delivered", self.packets_delivered),
+            ("packets_lost", self.packets_lost),
+            ("arq_retransmissions", self.arq_retransmissions),
+            ("queue_drops", self.queue_drops),
+            ("blocks", self.blocks),
+            ("blocks_in_error", self.blocks_in_error),
+        ];
+        const BURSTS: [&str; 7] = [
+            "bursts_bpsk_1_2",
+            "bursts_qpsk_1_2",
+            "bursts_qpsk_3_4",
+            "bursts_16qam_1_2",
+            "bursts_16qam_3_4",
+            "bursts_64qam_2_3",
+            "bursts_64qam_3_4",
+        ];
+        v.extend(BURSTS.iter().copied().zip(self.bursts_per_mcs));
+        v
+    }
+}
+
 /// What became of a packet handed to a station.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Enqueued {
@@ -116,14 +142,22 @@ struct Connection {
 
 impl Connection {
     /// PDU bytes that may be sent in a frame starting at `start`, counting new
-    /// packets queued at or before `cutoff`.
-    fn eligible_bytes(&self, start: SimTime, cutoff: Option<SimTime>) -> u64 {
+    /// packets queued at or before `cutoff`, up to `limit` (the queue is not walked
+    /// further than a burst can reach).
+    fn eligible_bytes(&self, start: SimTime, cutoff: Option<SimTime>, limit: u64) -> u64 {
         let retx = self.retransmit.iter().take_while(|p| p.retry_at <= start);
         let new = self
             .queue
             .iter()
             .take_while(|p| cutoff.is_some_and(|c| p.enqueued <= c));
-        retx.chain(new).map(|p| p.remaining as u64).sum()
+        let mut sum = 0;
+        for p in retx.chain(new) {
+            sum += p.remaining as u64;
+            if sum >= limit {
+                return limit;
+            }
+        }
+        sum
     }
 
     fn is_empty(&self) -> bool {
@@ -323,11 +357,15 @@ impl WimaxCell {
                 Way::Down => &self.down[s],
                 Way::Up => &self.up[s],
             };
-            let want = conn.eligible_bytes(start, cutoff).min(budget);
-            if want == 0 || symbol + preamble >= end {
-                continue;
+            if symbol + preamble >= end {
+                break;
             }
             let per_symbol = self.state[s].mcs.bytes_per_symbol() as u64;
+            let room = (end - symbol - preamble) * per_symbol;
+            let want = conn.eligible_bytes(start, cutoff, room.min(budget));
+            if want == 0 {
+                continue;
+            }
             let data_symbols = want.div_ceil(per_symbol).min(end - symbol - preamble);
             let bytes = want.min(data_symbols * per_symbol);
             budget -= bytes;

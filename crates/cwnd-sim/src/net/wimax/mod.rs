@@ -11,3 +11,4 @@ pub mod fading;
 pub mod frame;
 pub mod mcs;
 pub mod ofdm;
+pub mod profile;
