@@ -1,5 +1,6 @@
 # cwnd: two commands set everything up on a fresh machine (Python 3.11, Rust, make).
-#   make run   — build, then reproduce every study/scenario into results/
+#   make run   — build, then reproduce every study (results/index.html) and run the
+#                example scenarios (results/scenarios/)
 #   make test  — build, then every Rust and Python test
 
 PYTHON ?= python3
@@ -22,7 +23,8 @@ build: venv
 	$(BIN)/maturin develop --release --quiet
 
 run: build
-	$(BIN)/cwnd run-all scenarios --out results
+	$(BIN)/cwnd reproduce all --out results
+	$(BIN)/cwnd run-all scenarios --out results/scenarios
 
 test: build
 	cargo test --workspace --release

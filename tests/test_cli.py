@@ -109,3 +109,12 @@ def test_run_all_keeps_going_past_a_failing_scenario(tmp_path: Path) -> None:
     assert (tmp_path / "out" / "c_good" / "summary.csv").exists()
     index = (tmp_path / "out" / "index.md").read_text()
     assert "a_good" in index and "c_good" in index
+
+
+def test_command_line_mistakes_are_one_line() -> None:
+    assert_bad_input(cwnd("run"), "cwnd run", "SCENARIO.toml")
+    assert_bad_input(cwnd("run", "x.toml", "--seed", "abc"), "--seed", "'abc'")
+    assert_bad_input(
+        cwnd("sweep", "s.toml", "--tables", "series,nope"),
+        "--tables: 'nope' is not one of series, throughput, segments",
+    )

@@ -184,3 +184,55 @@ def test_run_key_depends_on_scenario_and_seed(small_dict: dict[str, Any]) -> Non
     assert run_key(small_dict, 1) == run_key(copy.deepcopy(small_dict), 1)
     assert run_key(small_dict, 1) != run_key(small_dict, 2)
     assert run_key(small_dict, 1) != run_key(other, 1)
+
+
+def test_per_run_tables_are_kept_on_request_and_read_back_tidy(
+    small_dict: dict[str, Any], tmp_path: Path
+) -> None:
+    grid = {LOSS: [0.0, 0.02]}
+    r = sweep(
+        small_dict, grid=grid, seeds=[1, 2], cache=tmp_path, progress=False, tables=["throughput"]
+    )
+    tp = r.frame("throughput")
+    assert set(tp[LOSS]) == {0.0, 0.02} and set(tp["seed"]) == {1, 2}
+    assert set(tp["flow"]) == {"f1"}
+    # 5 s in 100 ms bins, per run; the bins add up to the run's delivered bytes.
+    assert len(tp) == 4 * 50
+    for key, run in tp.groupby("run"):
+        delivered = r.table.set_index("run").loc[key, "bytes_delivered"]
+        assert run["goodput_bps"].sum() * 0.1 / 8 == pytest.approx(delivered, rel=1e-9)
+    # A sweep that did not keep the table computes the runs again to get it.
+    again = sweep(small_dict, grid=grid, seeds=[1], cache=tmp_path, progress=False)
+    assert again.cached == 2
+    with pytest.raises(ValueError, match="not kept"):
+        again.frame("series")
+    more = sweep(
+        small_dict, grid=grid, seeds=[1], cache=tmp_path, progress=False, tables=["series"]
+    )
+    assert (more.computed, more.cached) == (2, 0)
+    assert list(more.frame("series").columns[:5]) == ["point", LOSS, "seed", "run", "flow"]
+    with pytest.raises(ValueError, match="is not one of"):
+        sweep(small_dict, grid=grid, cache=tmp_path, progress=False, tables=["nope"])
+
+
+def test_cli_sweep_writes_the_per_run_tables_asked_for(tmp_path: Path) -> None:
+    from conftest import SMALL
+
+    (tmp_path / "s.toml").write_text(SMALL)
+    (tmp_path / "sweep.toml").write_text(
+        f'scenario = "s.toml"\nseeds = 2\n[grid]\n"{LOSS}" = [0.01]\n'
+    )
+    out = tmp_path / "t.parquet"
+    args = ["--tables", "throughput,segments", "--cache", str(tmp_path / "c"), "--out", str(out)]
+    proc = subprocess.run(
+        [sys.executable, "-m", "cwnd", "sweep", str(tmp_path / "sweep.toml"), *args],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    import pandas as pd
+
+    tp = pd.read_parquet(tmp_path / "t.throughput.parquet")
+    segs = pd.read_parquet(tmp_path / "t.segments.parquet")
+    assert sorted(set(tp["seed"])) == [0, 1] and len(tp) == 2 * 50
+    assert set(segs[LOSS]) == {0.01} and len(segs) == pd.read_parquet(out)["segments_sent"].sum()

@@ -17,7 +17,10 @@ Usage (from the project venv, after `make build`):
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import math
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -148,6 +151,154 @@ def profile_losses(draws: int = 10_000_000, seed: int = 7) -> dict[str, tuple[fl
     return out
 
 
+# ---------------------------------------------------------------------------
+# 802.11b DCF: Bianchi (2000), "Performance Analysis of the IEEE 802.11 Distributed
+# Coordination Function", JSAC 18(3), eqs. (7), (9), (13); timing of 802.11b at
+# 11 Mb/s with 1 Mb/s control frames and the long preamble (192 µs), 1500-byte IP
+# packets + 36 B of MAC overhead, slot 20 µs, SIFS 10 µs, DIFS 50 µs, δ = 1 µs.
+SLOT_US, SIFS_US, DIFS_US, DELTA_US, PLCP_US = 20.0, 10.0, 50.0, 1.0, 192.0
+
+
+def airtime_us(nbytes: int, rate_mbps: float) -> float:
+    return PLCP_US + nbytes * 8 / rate_mbps
+
+
+def dcf_times_us(access: str) -> tuple[float, float]:
+    """(T_s, T_c) of a 1500-byte packet, Bianchi §IV."""
+    data, ack = airtime_us(1500 + 36, 11.0), airtime_us(14, 1.0)
+    rts, cts = airtime_us(20, 1.0), airtime_us(14, 1.0)
+    ts = data + SIFS_US + DELTA_US + ack + DIFS_US + DELTA_US
+    if access == "basic":
+        return ts, data + DIFS_US + DELTA_US
+    handshake = rts + SIFS_US + DELTA_US + cts + SIFS_US + DELTA_US
+    return handshake + ts, rts + DIFS_US + DELTA_US
+
+
+def bianchi_mbps(n: int, access: str, w: int = 32, m: int = 5) -> float:
+    def tau_of(p: float) -> float:
+        return 2 * (1 - 2 * p) / ((1 - 2 * p) * (w + 1) + p * w * (1 - (2 * p) ** m))
+
+    lo, hi = 0.0, 1.0
+    for _ in range(200):
+        tau = (lo + hi) / 2
+        if tau_of(1 - (1 - tau) ** (n - 1)) > tau:
+            lo = tau
+        else:
+            hi = tau
+    tau = (lo + hi) / 2
+    p_tr = 1 - (1 - tau) ** n
+    p_s = n * tau * (1 - tau) ** (n - 1) / p_tr
+    ts, tc = dcf_times_us(access)
+    slot_time = (1 - p_tr) * SLOT_US + p_tr * p_s * ts + p_tr * (1 - p_s) * tc
+    return p_s * p_tr * 1500 * 8 / slot_time
+
+
+def dcf_simulated() -> list[dict[str, str]]:
+    """cwnd's DCF, from the `dcf_saturation` example."""
+    out = subprocess.run(
+        ["cargo", "run", "--quiet", "--release", "-p", "cwnd-sim", "--example", "dcf_saturation"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return list(csv.DictReader(io.StringIO(out)))
+
+
+def figure_dcf(path: Path) -> None:
+    import matplotlib.pyplot as plt
+
+    rows = dcf_simulated()
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    for access, label, colour in [("basic", "basic access", "C0"), ("rts_cts", "RTS/CTS", "C1")]:
+        ns = np.arange(1, 51)
+        ax.plot(ns, [bianchi_mbps(int(n), access) for n in ns], colour, label=f"Bianchi, {label}")
+        pts = [(int(r["stations"]), float(r["mbps"])) for r in rows if r["access"] == access]
+        ax.plot(*zip(*pts, strict=True), "o", color=colour, mfc="none", label=f"cwnd, {label}")
+        worst = max(abs(y / bianchi_mbps(n, access) - 1) for n, y in pts)
+        print(f"DCF {access}: largest deviation from Bianchi {100 * worst:.2f} %")
+    ax.set_xlabel("stations (saturated)")
+    ax.set_ylabel("throughput (Mb/s of IP packets)")
+    ax.set_title("802.11b at 11 Mb/s, 1500-byte packets, long preamble")
+    ax.set_ylim(0, 7)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+# ---------------------------------------------------------------------------
+# 802.16: TCP goodput over a cell against the SNR.
+def wimax_scenario(snr_db: float, fading: dict[str, float] | None) -> dict:
+    cell: dict = {
+        "name": "radio",
+        "base_station": "bs",
+        "subscribers": ["ss"],
+        "snr_db": snr_db,
+        "downlink_cap": "30Mbps",
+        "uplink_cap": "26.4Mbps",
+    }
+    if fading:
+        cell["fading"] = fading
+    return {
+        "duration": "12s",
+        "links": [{"between": ["server", "bs"], "bandwidth": "100Mbps", "delay": "1ms"}],
+        "wimax": [cell],
+        "flows": [
+            {
+                "name": "f",
+                "from": "server",
+                "to": "ss",
+                "cc": "newreno",
+                "tcp": {"delayed_ack": True, "sack": True},
+            }
+        ],
+    }
+
+
+def frame_capacity_mbps(snr_db: float) -> float:
+    """TCP payload rate of the downlink at the AMC's scheme, no errors: 170 symbols
+    of blocks per 5 ms frame, 1460 payload bytes per 1510-byte PDU."""
+    block = MCS[amc_index(np.array([snr_db]))[0]][4]
+    return DL_DATA_SYMBOLS * block * 8 / FRAME_S * 1460 / PDU_BYTES / 1e6
+
+
+def figure_wimax(path: Path) -> None:
+    import matplotlib.pyplot as plt
+
+    import cwnd
+
+    snrs = np.arange(0, 37, 2)
+    curves = {
+        "constant SNR": None,
+        "line of sight (K = 10, 2 branches)": {"k_factor": 10.0, "branches": 2},
+        "no line of sight (Rayleigh, 2 branches)": {"k_factor": 0.0, "branches": 2},
+    }
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    fine = np.linspace(0, 36, 721)
+    ax.plot(fine, [frame_capacity_mbps(x) for x in fine], "k-", lw=1, label="frame arithmetic")
+    for (label, fading), marker in zip(curves.items(), "osd", strict=True):
+        goodput = []
+        for snr in snrs:
+            r = cwnd.run(wimax_scenario(float(snr), fading), seed=1)
+            tp = r.throughput
+            goodput.append(tp[tp["time"] >= 2.0]["goodput_bps"].mean() / 1e6)
+        ax.plot(snrs, goodput, marker + "--", mfc="none", label=f"cwnd TCP, {label}")
+        points = zip(snrs, goodput, strict=True)
+        print(f"WiMAX {label}: " + ", ".join(f"{s}:{g:.2f}" for s, g in points))
+    for snr in sorted({snr for snr, _, _ in PROFILES.values()}):
+        ax.axvline(snr, color="0.85", lw=0.8, zorder=0)
+    ax.set_xlabel("mean SNR (dB)")
+    ax.set_ylabel("TCP goodput (Mb/s)")
+    ax.set_title("802.16 OFDM-256, 20 MHz, 5 ms, downlink, AMC margin 2 dB")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--losses", action="store_true", help="only print the loss table")
@@ -157,6 +308,9 @@ def main() -> None:
         print(f"  {name:11s} {bler:.4g}  {loss:.4g}")
     if args.losses:
         return
+    FIGURES.mkdir(parents=True, exist_ok=True)
+    figure_dcf(FIGURES / "dcf_saturation.png")
+    figure_wimax(FIGURES / "wimax_throughput.png")
 
 
 if __name__ == "__main__":

@@ -2,13 +2,14 @@
 
 A fast, deterministic packet-level simulator of TCP (and, later, SCTP) over links that
 lose, delay, reorder and disconnect. Describe a scenario in TOML or with `Scenario`,
-run it with `run`, and look at the `Results`.
+run it with `run`, and look at the `Results`; run many with `sweep`.
 """
 
 from cwnd._cwnd import ScenarioError, __version__
 from cwnd.results import Results
 from cwnd.run import check, run
 from cwnd.scenario import Scenario, load_scenario
+from cwnd.sweep import sweep
 
 __all__ = [
     "Results",
@@ -18,4 +19,5 @@ __all__ = [
     "check",
     "load_scenario",
     "run",
+    "sweep",
 ]

@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import cwnd
 from cwnd.scenario import Scenario
@@ -135,6 +135,16 @@ def load_sweep(path: str) -> dict[str, Any]:
     return sweep
 
 
+def _tables(text: str) -> list[str]:
+    from cwnd.sweep import TABLES
+
+    names = [n for n in text.split(",") if n]
+    for name in names:
+        if name not in TABLES:
+            raise argparse.ArgumentTypeError(f"{name!r} is not one of {', '.join(TABLES)}")
+    return names
+
+
 def cmd_sweep(args: argparse.Namespace) -> int:
     from cwnd.sweep import sweep
 
@@ -148,11 +158,16 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         fresh=args.fresh,
         workers=args.workers,
         cluster=args.cluster,
+        tables=args.tables,
     )
     out = Path(args.out or spec.get("out") or Path("results") / f"{Path(args.sweep).stem}.parquet")
     if results.rows:
         results.write(out)
         print(f"{len(results.rows)} rows written to {out}")
+        for name in args.tables:
+            path = out.with_name(f"{out.stem}.{name}.parquet")
+            results.frame(name).to_parquet(path, index=False)
+            print(f"{name} of every run written to {path}")
     print(
         f"runs: {results.computed} computed, {results.cached} from the cache, "
         f"{len(results.failures)} failed"
@@ -160,6 +175,44 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     for f in results.failures:
         print(f"cwnd: failed: point {f.point} seed {f.seed}: {f.error}", file=sys.stderr)
     return EXIT_BAD_INPUT if results.failures else EXIT_OK
+
+
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    from cwnd.report import write_index
+    from cwnd.studies import STUDIES, reproduce
+
+    if args.study == "all":
+        names = list(STUDIES)
+    elif args.study in STUDIES:
+        names = [args.study]
+    else:
+        allowed = ", ".join([*STUDIES, "all"])
+        raise BadInput(f"study: {args.study!r} is not a study; known: {allowed}")
+    out = Path(args.out)
+    reports = []
+    for name in names:
+        print(f"{name}: running ({'quick' if args.quick else 'full'} grid)")
+        report = reproduce(
+            STUDIES[name],
+            out,
+            quick=args.quick,
+            cache=args.cache,
+            fresh=args.fresh,
+            workers=args.workers,
+            cluster=args.cluster,
+        )
+        reports.append(report)
+        tally = ", ".join(
+            f"{sum(c.measured.verdict.value == v for c in report.claims)} {v}"
+            for v in ("agree", "disagree", "not measurable")
+        )
+        print(f"{name}: {report.runs} runs in {report.seconds:.0f} s; claims: {tally}")
+        print(f"{name}: written to {report.folder}/ (claims.md, figures, Parquet)")
+        for f in report.failures:
+            print(f"cwnd: failed: {name}: {f.point} seed {f.seed}: {f.error}", file=sys.stderr)
+    index = write_index(reports, out)
+    print(f"report: {index}")
+    return EXIT_INTERNAL if any(r.failures for r in reports) else EXIT_OK
 
 
 def bench_dumbbell(flows: int = 10, seconds: int = 60) -> dict[str, Any]:
@@ -201,8 +254,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+class _Parser(argparse.ArgumentParser):
+    """Command-line mistakes are bad input too: one line, exit code 2 (argparse would
+    print the usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"cwnd: error: {self.prog}: {message}", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="cwnd",
         description="cwnd: a laboratory for transport protocols over hard networks.",
     )
@@ -229,6 +291,13 @@ def parser() -> argparse.ArgumentParser:
     sw.add_argument("sweep", metavar="SWEEP.toml")
     sw.add_argument("--out", metavar="FILE.parquet", help="table of results")
     sw.add_argument("--fresh", action="store_true", help="ignore cached runs")
+    sw.add_argument(
+        "--tables",
+        type=_tables,
+        default=[],
+        metavar="NAME[,NAME]",
+        help="per-run tables to keep and write beside the table: series, throughput, segments",
+    )
     sw.add_argument("--workers", type=int, help="local processes (default: all cores)")
     sw.add_argument(
         "--cluster",
@@ -239,6 +308,20 @@ def parser() -> argparse.ArgumentParser:
         "--cache", metavar="DIR", help="run cache (default: $CWND_CACHE or ~/.cache/cwnd)"
     )
     sw.set_defaults(handler=cmd_sweep)
+
+    rep = sub.add_parser(
+        "reproduce", help="reproduce a published study: figures, data and claims table"
+    )
+    rep.add_argument("study", metavar="STUDY", help="outage, arq, or all")
+    rep.add_argument("--quick", action="store_true", help="reduced grid (fewer seeds/points)")
+    rep.add_argument("--out", metavar="DIR", default="results")
+    rep.add_argument("--fresh", action="store_true", help="ignore cached runs")
+    rep.add_argument("--workers", type=int, help="local processes (default: all cores)")
+    rep.add_argument("--cluster", metavar="tcp://HOST:8786", help="Dask scheduler")
+    rep.add_argument(
+        "--cache", metavar="DIR", help="run cache (default: $CWND_CACHE or ~/.cache/cwnd)"
+    )
+    rep.set_defaults(handler=cmd_reproduce)
 
     bench = sub.add_parser("bench", help="engine and end-to-end benchmarks")
     bench.add_argument("--events", type=int, default=20_000_000)

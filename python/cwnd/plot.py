@@ -39,8 +39,18 @@ STYLE = {
 
 
 @contextmanager
-def figure(path: Path, title: str, xlabel: str, ylabel: str) -> Iterator[Axes]:
-    """Yields the axes of a new figure in the project style, then saves it."""
+def panels(
+    path: Path,
+    nrows: int = 1,
+    ncols: int = 1,
+    *,
+    size: tuple[float, float] | None = None,
+    sharex: bool = False,
+    sharey: bool = False,
+    svg: bool = False,
+) -> Iterator[tuple[Figure, np.ndarray]]:
+    """Yields a new figure in the project style and its axes (a 2-D array), then
+    saves it to `path` (and to `path` with suffix .svg when `svg`)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -48,17 +58,32 @@ def figure(path: Path, title: str, xlabel: str, ylabel: str) -> Iterator[Axes]:
 
     with plt.rc_context(STYLE):
         fig: Figure
-        fig, ax = plt.subplots()
+        fig, axes = plt.subplots(
+            nrows, ncols, figsize=size, sharex=sharex, sharey=sharey, squeeze=False
+        )
+        try:
+            yield fig, axes
+            for ax in axes.flat:
+                if ax.get_legend() is None and ax.get_legend_handles_labels()[0]:
+                    ax.legend(loc="best", ncols=2 if len(ax.get_lines()) > 6 else 1)
+            fig.savefig(path)
+            if svg:
+                fig.savefig(path.with_suffix(".svg"))
+        finally:
+            plt.close(fig)
+
+
+@contextmanager
+def figure(
+    path: Path, title: str, xlabel: str, ylabel: str, *, svg: bool = False
+) -> Iterator[Axes]:
+    """Yields the axes of a new one-panel figure in the project style, then saves it."""
+    with panels(path, svg=svg) as (_, axes):
+        ax = axes[0, 0]
         ax.set_title(title)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
-        try:
-            yield ax
-            if ax.get_legend_handles_labels()[0]:
-                ax.legend(loc="best", ncols=2 if len(ax.get_lines()) > 6 else 1)
-            fig.savefig(path)
-        finally:
-            plt.close(fig)
+        yield ax
 
 
 def colors(n: int) -> list[tuple[float, float, float, float]]:

@@ -113,10 +113,16 @@ class Results:
         links = [f"{link['name']} {link['direction']}" for link in self._raw["links"]]
         return self._columns("queues", "link", links)
 
+    @property
+    def pcaps(self) -> dict[str, bytes]:
+        """pcap files of the nodes named in `trace.pcap`, by node (file contents)."""
+        return dict(self._raw["pcaps"])
+
     def write(self, out: str | Path, figures: bool = True) -> list[Path]:
         """Writes summary.csv, links.csv, series.parquet, throughput.parquet (and
-        channels.csv when the scenario has shared media, segments/queues when traced)
-        and, with `figures`, the PNG figures; returns the paths written."""
+        channels.csv when the scenario has shared media, segments/queues when traced,
+        `<node>.pcap` for captured nodes) and, with `figures`, the PNG figures; returns
+        the paths written."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         written = [out / "summary.csv", out / "links.csv"]
@@ -133,6 +139,10 @@ class Results:
         for name, frame in tables.items():
             path = out / f"{name}.parquet"
             frame.to_parquet(path, index=False)
+            written.append(path)
+        for node, data in self.pcaps.items():
+            path = out / f"{node}.pcap"
+            path.write_bytes(data)
             written.append(path)
         if figures:
             from cwnd import plot

@@ -10,6 +10,10 @@ cluster. Each finished run is written to the cache at once, keyed by (scenario
 hash, seed, cwnd version), so an interrupted or partly failed sweep loses nothing and
 a rerun computes only what is missing. A failing point is recorded with its error and
 the others go on.
+
+On request (`tables=("series", "throughput", "segments")`) each run's time series are
+kept too, in the cache beside its summary, and `SweepResults.frame(name)` gives them as
+one tidy table with the point's fields as columns.
 """
 
 from __future__ import annotations
@@ -22,8 +26,6 @@ import os
 import re
 import signal
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures import as_completed as pool_as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,6 +38,9 @@ if TYPE_CHECKING:
 
 Point = dict[str, Any]
 SpecBuilder = Callable[[Point], dict[str, Any]]
+
+#: The per-run tables a sweep can keep (see `Results` for their columns).
+TABLES = ("series", "throughput", "segments")
 
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
@@ -91,8 +96,9 @@ def run_key(spec: dict[str, Any], seed: int) -> str:
     return h.hexdigest()[:32]
 
 
-def run_one(spec_json: str, seed: int) -> dict[str, Any]:
-    """Runs one (scenario, seed) in a worker; returns plain data (picklable, JSON-able).
+def run_one(spec_json: str, seed: int, tables: Sequence[str] = ()) -> dict[str, Any]:
+    """Runs one (scenario, seed) in a worker; returns plain data (picklable): the
+    summaries, and the columns of the named `tables` under "tables".
 
     Errors are returned, not raised, so that one bad point never stops a sweep.
     """
@@ -105,6 +111,7 @@ def run_one(spec_json: str, seed: int) -> dict[str, Any]:
         "fingerprint": raw["fingerprint"],
         "events": raw["events"],
         "flows": raw["flows"],
+        "tables": {name: raw[name] for name in tables},
     }
 
 
@@ -116,19 +123,57 @@ class Failure:
 
 
 @dataclass
+class Run:
+    """One finished run of a sweep: its point (and the point's index), seed and key."""
+
+    order: int
+    point: Point
+    seed: int
+    key: str
+    flows: list[str]
+
+
+@dataclass
 class SweepResults:
-    """One tidy table: a row per (point, seed, flow), the point's fields as columns."""
+    """One tidy table: a row per (point, seed, flow), the point's fields as columns;
+    and, when the sweep kept them, the runs' time series (`frame`)."""
 
     rows: list[dict[str, Any]] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
     computed: int = 0
     cached: int = 0
+    runs: list[Run] = field(default_factory=list)
+    store: RunCache | None = None
 
     @property
     def table(self) -> pd.DataFrame:
         import pandas as pd
 
         return pd.DataFrame(self.rows)
+
+    def frame(self, name: str) -> pd.DataFrame:
+        """The per-run table `name` (one of `TABLES`, kept by `sweep(tables=...)`) of
+        every run, with columns point, <point fields>, seed, run, flow (by name), then
+        the table's own columns."""
+        import pandas as pd
+
+        if self.store is None:
+            raise ValueError("this sweep kept no per-run tables")
+        frames = []
+        for run in sorted(self.runs, key=lambda r: (r.order, r.seed)):
+            columns = self.store.get_table(run.key, name)
+            if columns is None:
+                raise ValueError(f"{name}: not kept for run {run.key}; sweep with tables=")
+            frame = pd.DataFrame(columns)
+            ids = frame.pop("flow").to_numpy().astype("int64")
+            frame.insert(0, "flow", [run.flows[i] for i in ids])
+            frame.insert(0, "run", run.key)
+            frame.insert(0, "seed", run.seed)
+            for i, (path, value) in enumerate(run.point.items()):
+                frame.insert(i, path, [value] * len(frame))
+            frame.insert(0, "point", run.order)
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
     def write(self, path: str | Path) -> Path:
         """Writes the table as Parquet."""
@@ -154,25 +199,51 @@ class RunCache:
         return json.loads(path.read_text())
 
     def put(self, key: str, value: dict[str, Any]) -> None:
+        """Stores a run: its tables first, so that a summary in the cache always
+        has the tables it was computed with."""
+        import numpy as np
+
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
+        for name, columns in value.get("tables", {}).items():
+            target = self._table_path(key, name)
+            tmp = target.with_name(f"{target.stem}.tmp{os.getpid()}.npz")
+            np.savez_compressed(tmp, **columns)
+            tmp.replace(target)
+        summary = {k: v for k, v in value.items() if k != "tables"}
         tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps(value, allow_nan=True))
+        tmp.write_text(json.dumps(summary, allow_nan=True))
         tmp.replace(path)
 
+    def _table_path(self, key: str, name: str) -> Path:
+        return self.folder / key[:2] / f"{key}.{name}.npz"
 
-def _rows(
-    order: int, point: Point, seed: int, key: str, result: dict[str, Any]
-) -> list[dict[str, Any]]:
-    """Table rows of one run; `order` (the point's index) keeps the table's order
-    independent of which run finished first."""
-    rows = []
+    def has_tables(self, key: str, names: Sequence[str]) -> bool:
+        return all(self._table_path(key, name).is_file() for name in names)
+
+    def get_table(self, key: str, name: str) -> dict[str, Any] | None:
+        """The columns of one kept table of a run, or None."""
+        import numpy as np
+
+        path = self._table_path(key, name)
+        if not path.is_file():
+            return None
+        with np.load(path) as data:
+            return {column: data[column] for column in data.files}
+
+
+def _add_run(
+    results: SweepResults, order: int, point: Point, seed: int, key: str, result: dict[str, Any]
+) -> None:
+    """Adds one run's rows to the table; `order` (the point's index) keeps the table's
+    order independent of which run finished first."""
     for flow in result["flows"]:
         row: dict[str, Any] = {"point": order, **point}
         row.update(seed=seed, run=key, fingerprint=result["fingerprint"])
         row.update({f"flow.{k}" if k in point else k: v for k, v in flow.items()})
-        rows.append(row)
-    return rows
+        results.rows.append(row)
+    names = [flow["name"] for flow in result["flows"]]
+    results.runs.append(Run(order, point, seed, key, names))
 
 
 def _ignore_interrupts() -> None:
@@ -201,6 +272,11 @@ def _executor(cluster: Any, workers: int | None) -> _Executor:
             return _Executor(target.submit, as_completed, lambda: None, options)
         client = Client(target)
         return _Executor(client.submit, as_completed, client.close, options)
+    # Imported here: the process-pool machinery is slow to import, and `import cwnd`
+    # should stay fast for those who never sweep.
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import as_completed as pool_as_completed
+
     pool = ProcessPoolExecutor(
         max_workers=workers or os.cpu_count() or 1, initializer=_ignore_interrupts
     )
@@ -222,6 +298,7 @@ def sweep(
     workers: int | None = None,
     cluster: Any = None,
     progress: bool = True,
+    tables: Sequence[str] = (),
 ) -> SweepResults:
     """Runs every point of `grid` (or `points`) with every seed.
 
@@ -230,9 +307,14 @@ def sweep(
     `distributed.Client` or a cluster object; without it `CWND_DASK_SCHEDULER` is
     used, else a local process pool with `workers` processes (default: all cores).
     Finished runs are cached in `cache` (default `default_cache_dir()`); `fresh`
-    ignores (and overwrites) cached runs.
+    ignores (and overwrites) cached runs. `tables` names the per-run tables to keep
+    (from `TABLES`); read them back with `SweepResults.frame`.
     """
     from cwnd.run import to_spec
+
+    unknown = sorted(set(tables) - set(TABLES))
+    if unknown:
+        raise ValueError(f"tables: {unknown[0]!r} is not one of {list(TABLES)}")
 
     if not callable(base):
         base = to_spec(base)
@@ -240,7 +322,7 @@ def sweep(
     if not all_points:
         all_points = [{}]
     store = RunCache(Path(cache) if cache else default_cache_dir())
-    results = SweepResults()
+    results = SweepResults(store=store)
     todo: list[tuple[int, Point, int, str, str]] = []
     for order, point in enumerate(all_points):
         try:
@@ -252,12 +334,12 @@ def sweep(
         for seed in seeds:
             key = run_key(spec, seed)
             hit = None if fresh else store.get(key)
-            if hit is not None and hit.get("ok"):
-                results.rows += _rows(order, point, seed, key, hit)
+            if hit is not None and hit.get("ok") and store.has_tables(key, tables):
+                _add_run(results, order, point, seed, key, hit)
                 results.cached += 1
             else:
                 todo.append((order, point, seed, key, json.dumps(spec)))
-    _execute(todo, results, store, workers, cluster, progress)
+    _execute(todo, results, store, workers, cluster, progress, tuple(tables))
     results.rows.sort(key=lambda row: (row["point"], row["seed"]))
     return results
 
@@ -269,6 +351,7 @@ def _execute(
     workers: int | None,
     cluster: Any,
     progress: bool,
+    tables: tuple[str, ...],
 ) -> None:
     if not todo:
         return
@@ -298,14 +381,16 @@ def _execute(
         with bar:
             task = bar.add_task("runs", total=len(todo), failed=0)
             for order, point, seed, key, spec_json in todo:
-                future = executor.submit(run_one, spec_json, seed, **executor.submit_options)
+                future = executor.submit(
+                    run_one, spec_json, seed, tables, **executor.submit_options
+                )
                 pending[future] = (order, point, seed, key)
             for future in executor.as_completed(list(pending)):
                 order, point, seed, key = pending.pop(future)
                 result = future.result()
                 if result["ok"]:
                     store.put(key, result)
-                    results.rows += _rows(order, point, seed, key, result)
+                    _add_run(results, order, point, seed, key, result)
                     results.computed += 1
                 else:
                     results.failures.append(Failure(point, seed, result["error"]))

@@ -13,7 +13,7 @@ use numpy::IntoPyArray;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList};
 
 create_exception!(
     _cwnd,
@@ -35,10 +35,13 @@ fn check(spec_json: &str) -> PyResult<()> {
     Ok(())
 }
 
-/// Parses and checks a scenario written in TOML (errors carry line numbers).
+/// Parses and checks a scenario written in TOML (errors carry line numbers); files it
+/// names are read relative to `base_dir` when given.
 #[pyfunction]
-fn check_toml(text: &str) -> PyResult<()> {
-    let spec = Scenario::from_toml(text).map_err(scenario_error)?;
+#[pyo3(signature = (text, base_dir=None))]
+fn check_toml(text: &str, base_dir: Option<&str>) -> PyResult<()> {
+    let base = base_dir.map(std::path::Path::new);
+    let spec = Scenario::from_toml_in(text, base).map_err(scenario_error)?;
     build(&spec, 0).map_err(scenario_error)?;
     Ok(())
 }
@@ -92,6 +95,7 @@ fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>>
         ld.set_item("bytes_sent", l.stats.bytes_sent)?;
         ld.set_item("packets_delivered", l.stats.packets_delivered)?;
         ld.set_item("drops_queue", l.stats.drops_queue)?;
+        ld.set_item("drops_early", l.stats.drops_early)?;
         ld.set_item("drops_impairment", l.stats.drops_impairment)?;
         links.append(ld)?;
     }
@@ -108,6 +112,11 @@ fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>>
     }
     d.set_item("channels", channels)?;
     d.set_item("queues", queue_columns(py, &r)?)?;
+    let pcaps = PyDict::new(py);
+    for (node, bytes) in &r.pcaps {
+        pcaps.set_item(node, PyBytes::new(py, bytes))?;
+    }
+    d.set_item("pcaps", pcaps)?;
     Ok(d)
 }
 

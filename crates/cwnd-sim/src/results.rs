@@ -134,6 +134,8 @@ pub struct RunResults {
     pub flows: Vec<FlowResult>,
     pub links: Vec<LinkResult>,
     pub channels: Vec<ChannelResult>,
+    /// pcap files of the nodes named in `trace.pcap`: (node, file bytes).
+    pub pcaps: Vec<(String, Vec<u8>)>,
 }
 
 impl RunResults {

@@ -17,6 +17,7 @@ use crate::results::{ChannelResult, FlowResult, FlowSummary, LinkResult, RunResu
 use crate::scenario::spec::Sampling;
 use crate::time::SimTime;
 use crate::timer::LazyTimer;
+use crate::trace::pcap::Captures;
 use crate::trace::{FlowSnapshot, Recorder};
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
@@ -181,6 +182,7 @@ pub struct World {
     pub flows: Vec<Flow>,
     pub recorder: Recorder,
     triggers: Vec<Trigger>,
+    captures: Captures,
     queue: EventQueue<Event>,
     next_uid: u64,
     /// Reused output buffer of the sender being served.
@@ -228,10 +230,17 @@ impl World {
             flows,
             recorder,
             triggers,
+            captures: Captures::default(),
             queue,
             next_uid: 0,
             data_out: Vec::with_capacity(64),
         }
+    }
+
+    /// Captures packets at some nodes as pcap files (`trace.pcap`).
+    pub fn with_captures(mut self, captures: Captures) -> Self {
+        self.captures = captures;
+        self
     }
 
     /// Runs until the end time and returns what was recorded.
@@ -345,6 +354,7 @@ impl World {
 
     /// A packet reaches node `at`: deliver it to its agent or forward it.
     fn receive(&mut self, now: SimTime, at: NodeId, packet: Packet) {
+        self.captures.record(now, at, &packet);
         if packet.dst != at {
             self.forward(now, at, packet);
             return;
@@ -375,12 +385,18 @@ impl World {
             return;
         };
         let flow = packet.flow as usize;
+        // A capture sees what leaves the node: not what its own full queue refuses,
+        // but what an impairment then loses on the way.
+        let copy = packet;
         match self.hops[edge as usize] {
             Hop::Link(l) => {
                 let l = l as usize;
                 match self.links[l].send(now, packet) {
                     SendOutcome::Accepted => self.schedule_link(l),
-                    SendOutcome::DroppedQueue => self.flows[flow].drops_queue += 1,
+                    SendOutcome::DroppedQueue => {
+                        self.flows[flow].drops_queue += 1;
+                        return;
+                    }
                     SendOutcome::DroppedImpairment => self.flows[flow].drops_impairment += 1,
                 }
             }
@@ -388,17 +404,24 @@ impl World {
                 let c = channel as usize;
                 match self.channels[c].enqueue(now, at, to, packet) {
                     Enqueued::Accepted => self.schedule_channel(c),
-                    Enqueued::QueueFull => self.flows[flow].drops_queue += 1,
+                    Enqueued::QueueFull => {
+                        self.flows[flow].drops_queue += 1;
+                        return;
+                    }
                 }
             }
             Hop::Wimax { cell: c, to } => {
                 let c = c as usize;
                 match self.cells[c].enqueue(now, at, to, packet) {
                     cell::Enqueued::Accepted => self.schedule_cell(c),
-                    cell::Enqueued::QueueFull => self.flows[flow].drops_queue += 1,
+                    cell::Enqueued::QueueFull => {
+                        self.flows[flow].drops_queue += 1;
+                        return;
+                    }
                 }
             }
         }
+        self.captures.record(now, at, &copy);
     }
 
     fn new_packet(
@@ -462,14 +485,24 @@ impl World {
             match t.target {
                 TriggerTarget::Link(l) => {
                     let link = &mut self.links[l];
-                    if let Some((from, until, cuts)) = link.impairments.trigger(t.stage, now) {
-                        if cuts {
-                            for lost in link.drop_in_flight(from, until) {
+                    if let Some(effect) = link.impairments.trigger(t.stage, now) {
+                        if effect.holds {
+                            for (lost, outcome) in link.hold_queued(now) {
+                                let flow = &mut self.flows[lost as usize];
+                                match outcome {
+                                    SendOutcome::DroppedQueue => flow.drops_queue += 1,
+                                    _ => flow.drops_impairment += 1,
+                                }
+                            }
+                        }
+                        if effect.cuts {
+                            let link = &mut self.links[l];
+                            for lost in link.drop_in_flight(effect.from, effect.until) {
                                 self.flows[lost as usize].drops_impairment += 1;
                             }
-                            // The head may have gone: re-arm the link's arrival event.
-                            self.schedule_link(l);
                         }
+                        // The head may have changed: re-arm the link's arrival event.
+                        self.schedule_link(l);
                     }
                 }
                 TriggerTarget::Channel(c) => {
@@ -535,6 +568,10 @@ impl World {
             counters: c.stats.counters(),
         });
         let channels = wifi.chain(wimax).collect();
+        let pcaps = std::mem::take(&mut self.captures)
+            .into_files()
+            .map(|f| (self.node_names[f.node as usize].clone(), f.bytes))
+            .collect();
         RunResults {
             name: self.name,
             seed: self.seed,
@@ -545,6 +582,7 @@ impl World {
             flows,
             links,
             channels,
+            pcaps,
         }
     }
 }

@@ -15,6 +15,7 @@ use std::collections::VecDeque;
 
 use super::impair::{ImpairmentChain, PacketMeta, Verdict};
 use super::queue::{DropTail, QueueLimit, QueueTrace};
+use super::red::Red;
 use crate::packet::{FlowId, NodeId, Packet};
 use crate::time::SimTime;
 use crate::timer::LazyTimer;
@@ -27,7 +28,10 @@ pub struct LinkStats {
     pub bytes_sent: u64,
     /// Packets delivered to the far node.
     pub packets_delivered: u64,
+    /// Arrivals the queue refused: full, or dropped early by RED (also in
+    /// `drops_early`).
     pub drops_queue: u64,
+    pub drops_early: u64,
     pub drops_impairment: u64,
 }
 
@@ -36,13 +40,15 @@ pub struct LinkStats {
 pub enum SendOutcome {
     /// In flight; it will arrive at the far node.
     Accepted,
-    /// The output queue was full.
+    /// The output queue was full, or RED dropped the packet early.
     DroppedQueue,
     /// Transmitted, then lost on the medium by an impairment stage.
     DroppedImpairment,
 }
 
 struct InFlight {
+    /// Transmission start.
+    start: SimTime,
     arrival: SimTime,
     packet: Packet,
 }
@@ -62,6 +68,8 @@ pub struct LinkDirection {
     pub to: NodeId,
     params: LinkParams,
     queue: DropTail,
+    /// RED in front of the queue, if configured.
+    red: Option<Red>,
     busy_until: SimTime,
     in_flight: VecDeque<InFlight>,
     /// The engine event for the head of `in_flight`.
@@ -80,6 +88,7 @@ impl LinkDirection {
             to,
             params,
             queue: DropTail::new(params.queue, trace_queue),
+            red: None,
             busy_until: SimTime::ZERO,
             in_flight: VecDeque::new(),
             arrival_timer: LazyTimer::default(),
@@ -87,6 +96,12 @@ impl LinkDirection {
             held: Vec::new(),
             stats: LinkStats::default(),
         }
+    }
+
+    /// Puts RED in front of the output queue.
+    pub fn with_red(mut self, red: Red) -> Self {
+        self.red = Some(red);
+        self
     }
 
     pub fn params(&self) -> &LinkParams {
@@ -104,16 +119,25 @@ impl LinkDirection {
     /// Offers a packet at time `now`.
     pub fn send(&mut self, now: SimTime, packet: Packet) -> SendOutcome {
         self.queue.release(now);
-        let start = if self.busy_until <= now {
-            now
-        } else {
+        if let Some(red) = &mut self.red {
+            let idle_since = (self.busy_until <= now).then_some(self.busy_until);
+            if red.on_arrival(now, self.queue.len(), idle_since) {
+                self.stats.drops_queue += 1;
+                self.stats.drops_early += 1;
+                return SendOutcome::DroppedQueue;
+            }
+        }
+        let mut start = now.max(self.busy_until);
+        while let Some(until) = self.impairments.held_until(start) {
+            start = until;
+        }
+        if start > now {
             if !self.queue.admits(packet.size) {
                 self.stats.drops_queue += 1;
                 return SendOutcome::DroppedQueue;
             }
-            self.queue.push(now, self.busy_until, packet.size);
-            self.busy_until
-        };
+            self.queue.push(now, start, packet.size);
+        }
         let end = start + self.transmission_time(packet.size);
         self.busy_until = end;
         self.stats.packets_sent += 1;
@@ -144,7 +168,7 @@ impl LinkDirection {
         };
         let arrival = end + self.params.delay + extra;
         let flow = packet.flow;
-        self.insert_in_flight(arrival, packet);
+        self.insert_in_flight(start, arrival, packet);
         if !self.held.is_empty() {
             self.release_held(flow, arrival);
         }
@@ -152,13 +176,20 @@ impl LinkDirection {
     }
 
     /// Keeps the in-flight list sorted by arrival; equal arrivals keep sending order.
-    fn insert_in_flight(&mut self, arrival: SimTime, packet: Packet) {
+    fn insert_in_flight(&mut self, start: SimTime, arrival: SimTime, packet: Packet) {
         let pos = if self.in_flight.back().is_none_or(|b| b.arrival <= arrival) {
             self.in_flight.len()
         } else {
             self.in_flight.partition_point(|f| f.arrival <= arrival)
         };
-        self.in_flight.insert(pos, InFlight { arrival, packet });
+        self.in_flight.insert(
+            pos,
+            InFlight {
+                start,
+                arrival,
+                packet,
+            },
+        );
     }
 
     /// Another packet of `flow` will arrive at `arrival`: held packets of the flow
@@ -170,7 +201,7 @@ impl LinkDirection {
                 self.held[i].1 -= 1;
                 if self.held[i].1 == 0 {
                     let (packet, _) = self.held.swap_remove(i);
-                    self.insert_in_flight(arrival + SimTime(1), packet);
+                    self.insert_in_flight(arrival, arrival + SimTime(1), packet);
                     continue;
                 }
             }
@@ -215,6 +246,40 @@ impl LinkDirection {
         });
         self.stats.drops_impairment += lost.len() as u64;
         lost
+    }
+
+    /// A holding outage began at `now`: the packets queued but not yet started are
+    /// taken back and offered again, in their order, so that they wait for its end.
+    /// Returns the flows and outcomes of those that no longer fit in the queue.
+    pub fn hold_queued(&mut self, now: SimTime) -> Vec<(FlowId, SendOutcome)> {
+        self.queue.release(now);
+        let mut queued = Vec::new();
+        let mut i = 0;
+        while i < self.in_flight.len() {
+            if self.in_flight[i].start > now {
+                queued.extend(self.in_flight.remove(i));
+            } else {
+                i += 1;
+            }
+        }
+        queued.sort_by_key(|f| f.start);
+        self.queue.clear_waiting(now);
+        self.busy_until = self
+            .in_flight
+            .iter()
+            .map(|f| f.start + self.transmission_time(f.packet.size))
+            .fold(now, SimTime::max);
+        let mut refused = Vec::new();
+        for f in queued {
+            self.stats.packets_sent -= 1;
+            self.stats.bytes_sent -= f.packet.size as u64;
+            let flow = f.packet.flow;
+            match self.send(now, f.packet) {
+                SendOutcome::Accepted => {}
+                outcome => refused.push((flow, outcome)),
+            }
+        }
+        refused
     }
 
     /// Waiting packets in the output queue at `now`.

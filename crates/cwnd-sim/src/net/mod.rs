@@ -4,6 +4,7 @@ pub mod gaussian;
 pub mod impair;
 pub mod link;
 pub mod queue;
+pub mod red;
 pub mod routing;
 pub mod wifi;
 pub mod wimax;

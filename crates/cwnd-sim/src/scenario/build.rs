@@ -20,6 +20,7 @@ use crate::net::impair::{
 };
 use crate::net::link::{LinkDirection, LinkParams};
 use crate::net::queue::QueueLimit;
+use crate::net::red::Red;
 use crate::net::routing::RoutingTable;
 use crate::net::wifi::channel::{ChannelConfig, FrameErrors, WifiChannel};
 use crate::net::wifi::propagation::{PathLoss, RadioLink};
@@ -29,6 +30,7 @@ use crate::packet::{FlowId, NodeId, TCP_TIMESTAMP_OPTION};
 use crate::rng;
 use crate::scenario::spec::{AppliesToSpec, FlowSpec};
 use crate::time::SimTime;
+use crate::trace::pcap::Captures;
 use crate::trace::Recorder;
 use crate::transport::tcp::cc;
 use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
@@ -45,6 +47,8 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
         .enumerate()
         .map(|(i, n)| (n.as_str(), i as NodeId))
         .collect();
+    let captured: Vec<NodeId> = spec.trace.pcap.iter().map(|n| ids[n.as_str()]).collect();
+    let node_count = node_names.len();
 
     let mut links = Vec::with_capacity(2 * spec.links.len());
     let mut link_info = Vec::with_capacity(2 * spec.links.len());
@@ -206,7 +210,8 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
         flows,
         Recorder::new(&spec.trace, spec.flows.len()),
         triggers,
-    ))
+    )
+    .with_captures(Captures::new(node_count, &captured)))
 }
 
 fn link_direction(
@@ -231,6 +236,15 @@ fn link_direction(
     };
     let mut link = LinkDirection::new(from, to, params, spec.trace.queues);
     let prefix = format!("links[{i}]");
+    if let Some(red) = &l.queue.red {
+        let dir_name = if dir == Direction::Forward {
+            "forward"
+        } else {
+            "reverse"
+        };
+        let stream = rng::stream(seed, &format!("{prefix}.queue.red.{dir_name}"));
+        link = link.with_red(Red::new(red.params(), l.bandwidth.0, stream));
+    }
     let (chain, triggers) = build_stages(spec, seed, &l.impairments, &prefix, Some(dir));
     link.impairments = chain;
     (link, triggers)
@@ -278,7 +292,7 @@ fn build_stages(
                 loss_good,
                 loss_bad,
             } => Box::new(GilbertElliott::new(p_gb, p_bg, loss_good, loss_bad, stream)),
-            StageSpec::Outage => Box::new(Outage),
+            StageSpec::Outage { hold } => Box::new(Outage { hold }),
             StageSpec::Reorder(ReorderSpec::Random { r, delay }) => Box::new(Reorder::Random {
                 r,
                 delay: distribution(&delay),
@@ -347,6 +361,10 @@ fn distribution(d: &DelaySpec) -> DelayDistribution {
             sd: sd.0,
         },
         DelaySpec::Exponential { mean } => DelayDistribution::Exponential { mean: mean.0 },
+        DelaySpec::Empirical {
+            ref values,
+            ref weights,
+        } => DelayDistribution::empirical(values.iter().map(|v| v.0).collect(), weights.as_deref()),
     }
 }
 

@@ -3,6 +3,7 @@
 pub mod build;
 pub mod cc_spec;
 pub mod impairment_spec;
+pub mod loss_trace;
 pub mod spec;
 pub mod validate;
 pub mod wimax_spec;

@@ -157,7 +157,8 @@ fn ifq_packets() -> u32 {
     50
 }
 
-/// DropTail limit: `{ packets = 100 }` or `{ bytes = "64KB" }`. Default 100 packets.
+/// Output queue: its limit, `{ packets = 100 }` or `{ bytes = "64KB" }` (default 100
+/// packets), and optionally RED in front of it (`red = { min_th = 5, ... }`).
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct QueueSpec {
@@ -165,6 +166,8 @@ pub struct QueueSpec {
     pub packets: Option<u32>,
     #[serde(default)]
     pub bytes: Option<Size>,
+    #[serde(default)]
+    pub red: Option<RedSpec>,
 }
 
 impl Default for QueueSpec {
@@ -172,6 +175,47 @@ impl Default for QueueSpec {
         QueueSpec {
             packets: Some(DEFAULT_QUEUE_PACKETS),
             bytes: None,
+            red: None,
+        }
+    }
+}
+
+/// Random Early Detection (see `net::red` for the equations); thresholds in packets.
+/// Defaults are Floyd's recommendations.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RedSpec {
+    pub min_th: f64,
+    pub max_th: f64,
+    pub max_p: f64,
+    pub w_q: f64,
+    pub gentle: bool,
+    pub mean_packet: Size,
+}
+
+impl Default for RedSpec {
+    fn default() -> Self {
+        let d = crate::net::red::RedParams::default();
+        RedSpec {
+            min_th: d.min_th,
+            max_th: d.max_th,
+            max_p: d.max_p,
+            w_q: d.w_q,
+            gentle: d.gentle,
+            mean_packet: Size(d.mean_packet as u64),
+        }
+    }
+}
+
+impl RedSpec {
+    pub fn params(&self) -> crate::net::red::RedParams {
+        crate::net::red::RedParams {
+            min_th: self.min_th,
+            max_th: self.max_th,
+            max_p: self.max_p,
+            w_q: self.w_q,
+            gentle: self.gentle,
+            mean_packet: self.mean_packet.0 as u32,
         }
     }
 }
@@ -368,6 +412,9 @@ pub struct TraceSpec {
     pub queues: bool,
     /// Record every data segment transmission (time, seq, retransmission).
     pub segments: bool,
+    /// Nodes to capture as pcap files: every packet each sends or receives
+    /// (see `trace::pcap` for the header layout).
+    pub pcap: Vec<String>,
 }
 
 impl Default for TraceSpec {
@@ -378,6 +425,7 @@ impl Default for TraceSpec {
             throughput_bin: Duration(crate::time::SimTime::from_millis(100)),
             queues: false,
             segments: false,
+            pcap: Vec::new(),
         }
     }
 }

@@ -7,9 +7,10 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::path::Path;
 
 use super::impairment_spec::{DelaySpec, ReorderSpec, StageSpec};
-use super::spec::{AppSpec, ImpairmentSpec, PreambleSpec, Scenario};
+use super::spec::{AppSpec, ImpairmentSpec, PreambleSpec, RedSpec, Scenario};
 use crate::time::SimTime;
 use crate::transport::tcp::cc;
 use crate::units::Duration;
@@ -65,6 +66,13 @@ fn line_of(text: &str, at: usize) -> usize {
 impl Scenario {
     /// Parses and checks a scenario written in TOML.
     pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
+        Scenario::from_toml_in(text, None)
+    }
+
+    /// Parses and checks a scenario written in TOML, reading the files it names
+    /// (`p_file`) relative to `base_dir` (the scenario file's folder) when given,
+    /// else relative to the working directory.
+    pub fn from_toml_in(text: &str, base_dir: Option<&Path>) -> Result<Scenario, ScenarioError> {
         let de = toml::Deserializer::parse(text).map_err(|e| {
             let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(1);
             ScenarioError::new("", format!("TOML syntax (line {line}): {}", e.message()))
@@ -77,8 +85,28 @@ impl Scenario {
             }
             err
         })?;
+        let mut scenario = scenario;
+        if let Some(base) = base_dir {
+            scenario.resolve_files(base);
+        }
         scenario.validate()?;
         Ok(scenario)
+    }
+
+    /// Makes the relative file names of impairment stages relative to `base`.
+    fn resolve_files(&mut self, base: &Path) {
+        let links = self.links.iter_mut().flat_map(|l| l.impairments.iter_mut());
+        let air = self
+            .wireless
+            .iter_mut()
+            .flat_map(|w| w.impairments.iter_mut());
+        for imp in links.chain(air) {
+            if let Some(serde_json::Value::String(file)) = imp.fields.get_mut("p_file") {
+                if Path::new(file.as_str()).is_relative() {
+                    *file = base.join(&*file).to_string_lossy().into_owned();
+                }
+            }
+        }
     }
 
     /// Parses and checks a scenario given as JSON (what the Python API sends).
@@ -170,6 +198,9 @@ impl Scenario {
                 "trace.throughput_bin",
                 "must be positive",
             ));
+        }
+        for (i, name) in t.pcap.iter().enumerate() {
+            known_node(&nodes, &format!("trace.pcap[{i}]"), name)?;
         }
         Ok(())
     }
@@ -276,6 +307,12 @@ impl Scenario {
                 let path = format!("wireless[{i}].impairments[{j}]");
                 self.check_impairment(&path, imp)?;
                 let (_, stage) = imp.parse().unwrap_or_else(|_| unreachable!("checked"));
+                if stage == (StageSpec::Outage { hold: true }) {
+                    return Err(ScenarioError::new(
+                        format!("{path}.mode"),
+                        "\"hold\" applies to links; on the air the MAC retries and drops frames (use \"drop\")",
+                    ));
+                }
                 if matches!(
                     stage,
                     StageSpec::Reorder(_) | StageSpec::DelayStep { .. } | StageSpec::Arq(_)
@@ -379,6 +416,9 @@ impl Scenario {
                     ))
                 }
             }
+            if let Some(red) = &l.queue.red {
+                check_red(&at("queue.red"), red)?;
+            }
             for (j, imp) in l.impairments.iter().enumerate() {
                 self.check_impairment(&format!("links[{i}].impairments[{j}]"), imp)?;
             }
@@ -423,6 +463,12 @@ impl Scenario {
         }
         if common.duration.is_some_and(|d| d.0 == SimTime::ZERO) {
             return Err(ScenarioError::new(at("duration"), "must be positive"));
+        }
+        if stage == (StageSpec::Outage { hold: true }) && common.duration.is_none() {
+            return Err(ScenarioError::new(
+                at("duration"),
+                "an outage that holds packets needs a duration, e.g. \"5s\"",
+            ));
         }
         match &stage {
             StageSpec::DropList { packets, flow } => {
@@ -655,13 +701,72 @@ fn check_schedule(path: &str, schedule: &[(Duration, f64)]) -> Result<(), Scenar
 }
 
 fn check_delay(path: &str, delay: &DelaySpec) -> Result<(), ScenarioError> {
-    if let DelaySpec::Uniform { min, max } = delay {
-        if min.0 > max.0 {
-            return Err(ScenarioError::new(
-                format!("{path}.min"),
-                format!("{} is larger than max ({})", min.0, max.0),
-            ));
+    match delay {
+        DelaySpec::Uniform { min, max } if min.0 > max.0 => Err(ScenarioError::new(
+            format!("{path}.min"),
+            format!("{} is larger than max ({})", min.0, max.0),
+        )),
+        DelaySpec::Empirical { values, .. } if values.is_empty() => Err(ScenarioError::new(
+            format!("{path}.values"),
+            "needs at least one delay",
+        )),
+        DelaySpec::Empirical {
+            values,
+            weights: Some(w),
+        } => {
+            if w.len() != values.len() {
+                return Err(ScenarioError::new(
+                    format!("{path}.weights"),
+                    format!("has {} entries for {} values", w.len(), values.len()),
+                ));
+            }
+            if let Some(i) = w.iter().position(|x| !(x.is_finite() && *x >= 0.0)) {
+                return Err(ScenarioError::new(
+                    format!("{path}.weights[{i}]"),
+                    format!("{} is not a weight; use a value ≥ 0", w[i]),
+                ));
+            }
+            if w.iter().sum::<f64>() <= 0.0 {
+                return Err(ScenarioError::new(
+                    format!("{path}.weights"),
+                    "all weights are zero",
+                ));
+            }
+            Ok(())
         }
+        _ => Ok(()),
+    }
+}
+
+fn check_red(path: &str, red: &RedSpec) -> Result<(), ScenarioError> {
+    let err =
+        |field: &str, message: String| Err(ScenarioError::new(format!("{path}.{field}"), message));
+    if !(red.min_th >= 0.0 && red.min_th.is_finite()) {
+        return err(
+            "min_th",
+            format!("{} must be a number of packets ≥ 0", red.min_th),
+        );
+    }
+    if !(red.max_th > red.min_th && red.max_th.is_finite()) {
+        return err(
+            "max_th",
+            format!("{} must be above min_th ({})", red.max_th, red.min_th),
+        );
+    }
+    if !(red.max_p > 0.0 && red.max_p <= 1.0) {
+        return err(
+            "max_p",
+            format!("{} is not a probability in (0, 1]", red.max_p),
+        );
+    }
+    if !(red.w_q > 0.0 && red.w_q <= 1.0) {
+        return err(
+            "w_q",
+            format!("{} must be in (0, 1] (Floyd recommends 0.002)", red.w_q),
+        );
+    }
+    if red.mean_packet.0 == 0 {
+        return err("mean_packet", "must be positive, e.g. \"500B\"".to_string());
     }
     Ok(())
 }
@@ -702,6 +807,16 @@ mod tests {
         assert_eq!(s.flows[0].cc.name, "newreno");
         assert_eq!(s.flows[0].tcp.mss.0, 1460);
         assert_eq!(s.node_names(), vec!["h1", "h2"]);
+    }
+
+    #[test]
+    fn pcap_captures_name_known_nodes() {
+        let with = |nodes: &str| format!("{GOOD}\n[trace]\npcap = {nodes}\n");
+        assert!(Scenario::from_toml(&with(r#"["h1", "h2"]"#)).is_ok());
+        assert_eq!(
+            error_of(&with(r#"["h1", "hx"]"#)),
+            "trace.pcap[1]: \"hx\" is not a node; known nodes: h1, h2"
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! every change of the sender's state or at a fixed interval (bounded memory).
 
 mod bins;
+pub mod pcap;
 mod segments;
 mod series;
 

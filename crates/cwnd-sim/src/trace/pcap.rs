@@ -1,0 +1,407 @@
+//! Captures of simulated packets in the classic libpcap file format, so that
+//! Wireshark, tshark and tcptrace read a run as if it had been captured with tcpdump
+//! on the nodes named in `trace.pcap`.
+//!
+//! Format (pcap-savefile(5), https://www.tcpdump.org/manpages/pcap-savefile.5.txt):
+//! a 24-byte global header (magic 0xa1b2c3d4, version 2.4, microsecond timestamps,
+//! LINKTYPE_ETHERNET), then per packet a 16-byte record header (seconds,
+//! microseconds, captured length, original length) and the bytes.
+//!
+//! What is written, and what is made up because the simulator does not model it:
+//! * Ethernet II (IEEE 802.3): made-up locally administered addresses
+//!   02:00:00:00:hh:ll from the IP source and destination nodes (not the hop's), type
+//!   IPv4.
+//! * IPv4 (RFC 791): version 4, IHL 5, total length = the simulated datagram size, ID
+//!   = low 16 bits of the packet's uid, DF, TTL 64, protocol 6, header checksum;
+//!   addresses 10.0.0.0 + node index + 1 (node 0 is 10.0.0.1).
+//! * TCP (RFC 9293): ports 49152 + flow index (sender) and 5001 (receiver). No
+//!   handshake is simulated, so sequence numbers are those of a connection whose SYN
+//!   took ISN 0: byte k of the stream has sequence number k + 1, in both directions
+//!   (the receiver sends no data: its segments carry sequence number 1). Data
+//!   segments carry ACK|PSH and acknowledge 1; ACKs carry ACK. Window: the ACK's
+//!   advertised window, clipped to 65535 (no window scaling without a SYN); data
+//!   segments advertise 65535. Options as Linux lays them out: NOP, NOP, timestamps
+//!   (RFC 7323: TSval the sender's clock in ms; the data segments' TSecr is not
+//!   modelled and is 0), then NOP, NOP, SACK (RFC 2018). The checksum is computed
+//!   over the whole segment as if its payload were zeros.
+//! * Payload bytes are not captured (the simulator has none): each record holds the
+//!   headers only, with the original length set to the full frame, as `tcpdump -s`
+//!   with a short snap length writes them.
+
+use crate::packet::{NodeId, Packet, Payload, TcpAck, TcpData};
+use crate::time::SimTime;
+
+const LINKTYPE_ETHERNET: u32 = 1;
+const ETHERTYPE_IPV4: u16 = 0x0800;
+const IPPROTO_TCP: u8 = 6;
+const ETHERNET_HEADER: usize = 14;
+const IPV4_HEADER: usize = 20;
+const TCP_HEADER: usize = 20;
+/// Largest headers a record holds: Ethernet + IPv4 + TCP with 40 option bytes.
+const SNAPLEN: u32 = (ETHERNET_HEADER + IPV4_HEADER + TCP_HEADER + 40) as u32;
+/// Port of every receiver; senders use 49152 + flow index (wrapping in the
+/// dynamic range).
+pub const RECEIVER_PORT: u16 = 5001;
+
+/// The pcap file of one node: every packet it sends or receives.
+pub struct PcapFile {
+    pub node: NodeId,
+    pub bytes: Vec<u8>,
+}
+
+impl PcapFile {
+    pub fn new(node: NodeId) -> Self {
+        let mut bytes = Vec::with_capacity(1 << 16);
+        bytes.extend_from_slice(&0xa1b2_c3d4u32.to_le_bytes());
+        bytes.extend_from_slice(&2u16.to_le_bytes());
+        bytes.extend_from_slice(&4u16.to_le_bytes());
+        bytes.extend_from_slice(&0i32.to_le_bytes()); // thiszone: UTC
+        bytes.extend_from_slice(&0u32.to_le_bytes()); // sigfigs
+        bytes.extend_from_slice(&SNAPLEN.to_le_bytes());
+        bytes.extend_from_slice(&LINKTYPE_ETHERNET.to_le_bytes());
+        PcapFile { node, bytes }
+    }
+
+    /// Appends one packet seen at `now`.
+    pub fn record(&mut self, now: SimTime, packet: &Packet) {
+        let mut frame = [0u8; SNAPLEN as usize];
+        let captured = encode_frame(packet, &mut frame);
+        let micros = now.as_nanos() / 1_000;
+        let original = ETHERNET_HEADER as u32 + packet.size;
+        self.bytes
+            .extend_from_slice(&((micros / 1_000_000) as u32).to_le_bytes());
+        self.bytes
+            .extend_from_slice(&((micros % 1_000_000) as u32).to_le_bytes());
+        self.bytes
+            .extend_from_slice(&(captured as u32).to_le_bytes());
+        self.bytes.extend_from_slice(&original.to_le_bytes());
+        self.bytes.extend_from_slice(&frame[..captured]);
+    }
+}
+
+/// The pcap files of a run, by node: empty when nothing is captured, so that the
+/// per-packet check is one bounds test.
+#[derive(Default)]
+pub struct Captures {
+    by_node: Vec<Option<PcapFile>>,
+}
+
+impl Captures {
+    pub fn new(nodes: usize, captured: &[NodeId]) -> Self {
+        if captured.is_empty() {
+            return Captures::default();
+        }
+        let mut by_node: Vec<Option<PcapFile>> = (0..nodes).map(|_| None).collect();
+        for &n in captured {
+            by_node[n as usize] = Some(PcapFile::new(n));
+        }
+        Captures { by_node }
+    }
+
+    /// Records `packet` if node `at` is captured.
+    #[inline]
+    pub fn record(&mut self, now: SimTime, at: NodeId, packet: &Packet) {
+        if let Some(Some(file)) = self.by_node.get_mut(at as usize) {
+            file.record(now, packet);
+        }
+    }
+
+    pub fn into_files(self) -> impl Iterator<Item = PcapFile> {
+        self.by_node.into_iter().flatten()
+    }
+}
+
+/// Writes the Ethernet, IPv4 and TCP headers of `packet` into `out`; returns their
+/// length.
+fn encode_frame(packet: &Packet, out: &mut [u8]) -> usize {
+    out[0..6].copy_from_slice(&mac(packet.dst));
+    out[6..12].copy_from_slice(&mac(packet.src));
+    out[12..14].copy_from_slice(&ETHERTYPE_IPV4.to_be_bytes());
+    let ip = &mut out[ETHERNET_HEADER..];
+    let tcp_len = match packet.payload {
+        Payload::TcpData(d) => encode_data(packet, &d, &mut ip[IPV4_HEADER..]),
+        Payload::TcpAck(a) => encode_ack(packet, &a, &mut ip[IPV4_HEADER..]),
+    };
+    encode_ipv4(packet, IPPROTO_TCP, ip);
+    let segment_len = packet.size as usize - IPV4_HEADER;
+    let checksum = tcp_checksum(packet, &ip[IPV4_HEADER..IPV4_HEADER + tcp_len], segment_len);
+    ip[IPV4_HEADER + 16..IPV4_HEADER + 18].copy_from_slice(&checksum.to_be_bytes());
+    ETHERNET_HEADER + IPV4_HEADER + tcp_len
+}
+
+fn mac(node: NodeId) -> [u8; 6] {
+    [0x02, 0, 0, 0, (node >> 8) as u8, node as u8]
+}
+
+/// 10.0.0.0 + node + 1.
+pub fn ipv4_address(node: NodeId) -> [u8; 4] {
+    let a = 0x0a00_0000u32 + node + 1;
+    a.to_be_bytes()
+}
+
+fn encode_ipv4(packet: &Packet, protocol: u8, ip: &mut [u8]) {
+    ip[0] = 0x45;
+    ip[1] = 0;
+    ip[2..4].copy_from_slice(&(packet.size as u16).to_be_bytes());
+    ip[4..6].copy_from_slice(&(packet.uid as u16).to_be_bytes());
+    ip[6..8].copy_from_slice(&0x4000u16.to_be_bytes()); // DF
+    ip[8] = 64;
+    ip[9] = protocol;
+    ip[10..12].fill(0);
+    ip[12..16].copy_from_slice(&ipv4_address(packet.src));
+    ip[16..20].copy_from_slice(&ipv4_address(packet.dst));
+    let checksum = internet_checksum(sum_words(0, &ip[..IPV4_HEADER]));
+    ip[10..12].copy_from_slice(&checksum.to_be_bytes());
+}
+
+fn sender_port(packet: &Packet) -> u16 {
+    49152 + (packet.flow % 16384) as u16
+}
+
+fn encode_data(packet: &Packet, d: &TcpData, tcp: &mut [u8]) -> usize {
+    let mut options = Options::new();
+    if let Some(ts) = d.ts_val {
+        options.timestamps(millis(ts), 0);
+    }
+    let header = TcpHeader {
+        src_port: sender_port(packet),
+        dst_port: RECEIVER_PORT,
+        seq: d.seq.wrapping_add(1) as u32,
+        ack: 1,
+        flags: FLAG_ACK | FLAG_PSH,
+        window: u16::MAX,
+    };
+    header.write(&options, tcp)
+}
+
+fn encode_ack(packet: &Packet, a: &TcpAck, tcp: &mut [u8]) -> usize {
+    let mut options = Options::new();
+    if let Some(ecr) = a.ts_ecr {
+        options.timestamps(millis(packet.created), millis(ecr));
+    }
+    if !a.sack.is_empty() {
+        options.sack(a.sack.as_slice());
+    }
+    let header = TcpHeader {
+        src_port: RECEIVER_PORT,
+        dst_port: sender_port(packet),
+        seq: 1,
+        ack: a.ack.wrapping_add(1) as u32,
+        flags: FLAG_ACK,
+        window: a.window.min(u16::MAX as u64) as u16,
+    };
+    header.write(&options, tcp)
+}
+
+fn millis(t: SimTime) -> u32 {
+    (t.as_nanos() / 1_000_000) as u32
+}
+
+const FLAG_PSH: u8 = 0x08;
+const FLAG_ACK: u8 = 0x10;
+
+struct TcpHeader {
+    src_port: u16,
+    dst_port: u16,
+    seq: u32,
+    ack: u32,
+    flags: u8,
+    window: u16,
+}
+
+impl TcpHeader {
+    /// Writes the header and its options (checksum left 0); returns the length.
+    fn write(&self, options: &Options, tcp: &mut [u8]) -> usize {
+        let len = TCP_HEADER + options.len;
+        tcp[0..2].copy_from_slice(&self.src_port.to_be_bytes());
+        tcp[2..4].copy_from_slice(&self.dst_port.to_be_bytes());
+        tcp[4..8].copy_from_slice(&self.seq.to_be_bytes());
+        tcp[8..12].copy_from_slice(&self.ack.to_be_bytes());
+        tcp[12] = ((len / 4) as u8) << 4;
+        tcp[13] = self.flags;
+        tcp[14..16].copy_from_slice(&self.window.to_be_bytes());
+        tcp[16..20].fill(0);
+        tcp[TCP_HEADER..len].copy_from_slice(&options.bytes[..options.len]);
+        len
+    }
+}
+
+/// TCP options, each padded with leading NOPs to a 4-byte boundary as Linux does.
+struct Options {
+    bytes: [u8; 40],
+    len: usize,
+}
+
+impl Options {
+    fn new() -> Self {
+        Options {
+            bytes: [0; 40],
+            len: 0,
+        }
+    }
+
+    /// NOP, NOP, kind 8, length 10, TSval, TSecr (RFC 7323 §3).
+    fn timestamps(&mut self, ts_val: u32, ts_ecr: u32) {
+        let b = &mut self.bytes[self.len..self.len + 12];
+        b[..4].copy_from_slice(&[1, 1, 8, 10]);
+        b[4..8].copy_from_slice(&ts_val.to_be_bytes());
+        b[8..12].copy_from_slice(&ts_ecr.to_be_bytes());
+        self.len += 12;
+    }
+
+    /// NOP, NOP, kind 5, length 2 + 8n, then each block's left and right edges
+    /// (RFC 2018 §3), in sequence-number space (byte k is k + 1).
+    fn sack(&mut self, blocks: &[(u64, u64)]) {
+        let len = 2 + 8 * blocks.len();
+        self.bytes[self.len..self.len + 4].copy_from_slice(&[1, 1, 5, len as u8]);
+        let mut at = self.len + 4;
+        for &(start, end) in blocks {
+            self.bytes[at..at + 4].copy_from_slice(&(start.wrapping_add(1) as u32).to_be_bytes());
+            self.bytes[at + 4..at + 8].copy_from_slice(&(end.wrapping_add(1) as u32).to_be_bytes());
+            at += 8;
+        }
+        self.len = at;
+    }
+}
+
+/// TCP checksum (RFC 9293 §3.1): over the pseudo-header and the segment, whose
+/// payload (`segment_len` minus the header) is taken as zeros, which add nothing.
+fn tcp_checksum(packet: &Packet, header: &[u8], segment_len: usize) -> u16 {
+    let mut pseudo = [0u8; 12];
+    pseudo[0..4].copy_from_slice(&ipv4_address(packet.src));
+    pseudo[4..8].copy_from_slice(&ipv4_address(packet.dst));
+    pseudo[9] = IPPROTO_TCP;
+    pseudo[10..12].copy_from_slice(&(segment_len as u16).to_be_bytes());
+    internet_checksum(sum_words(sum_words(0, &pseudo), header))
+}
+
+/// Adds `bytes` as big-endian 16-bit words (an odd last byte padded with zero).
+fn sum_words(mut sum: u32, bytes: &[u8]) -> u32 {
+    let mut chunks = bytes.chunks_exact(2);
+    for w in &mut chunks {
+        sum += u16::from_be_bytes([w[0], w[1]]) as u32;
+    }
+    if let [last] = chunks.remainder() {
+        sum += (*last as u32) << 8;
+    }
+    sum
+}
+
+/// The ones' complement of the ones' complement sum (RFC 1071).
+fn internet_checksum(mut sum: u32) -> u16 {
+    while sum > 0xffff {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    !(sum as u16)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::SackBlocks;
+
+    fn data_packet() -> Packet {
+        Packet {
+            uid: 7,
+            flow: 0,
+            src: 0,
+            dst: 1,
+            size: 40 + 1000,
+            created: SimTime::ZERO,
+            payload: Payload::TcpData(TcpData {
+                seq: 0,
+                len: 1000,
+                ts_val: None,
+                retransmission: false,
+            }),
+        }
+    }
+
+    #[test]
+    fn rfc1071_checksum_example() {
+        // RFC 1071 §3: the words 0001 f203 f4f5 f6f7 sum to 2ddf0 → ddf2 after the
+        // end-around carry; the checksum is its complement, 220d.
+        let bytes = [0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7];
+        assert_eq!(sum_words(0, &bytes), 0x2ddf0);
+        assert_eq!(internet_checksum(sum_words(0, &bytes)), 0x220d);
+    }
+
+    #[test]
+    fn ipv4_header_checksum_verifies_to_zero() {
+        // A receiver sums the header with its checksum: the result must be 0xffff.
+        let mut frame = [0u8; SNAPLEN as usize];
+        let n = encode_frame(&data_packet(), &mut frame);
+        assert_eq!(n, 14 + 20 + 20);
+        let ip = &frame[14..34];
+        assert_eq!(internet_checksum(sum_words(0, ip)), 0);
+        // Hand-computed fields: total length 1040 = 0x0410, ID 7, 10.0.0.1 → 10.0.0.2.
+        assert_eq!(&ip[..4], &[0x45, 0, 0x04, 0x10]);
+        assert_eq!(&ip[4..6], &[0, 7]);
+        assert_eq!(&ip[12..20], &[10, 0, 0, 1, 10, 0, 0, 2]);
+    }
+
+    #[test]
+    fn tcp_header_of_a_data_segment() {
+        let mut frame = [0u8; SNAPLEN as usize];
+        encode_frame(&data_packet(), &mut frame);
+        let tcp = &frame[34..54];
+        // Ports 49152 = 0xc000 and 5001 = 0x1389; byte 0 has sequence number 1.
+        assert_eq!(&tcp[..4], &[0xc0, 0x00, 0x13, 0x89]);
+        assert_eq!(&tcp[4..8], &[0, 0, 0, 1]);
+        assert_eq!(tcp[12], 5 << 4);
+        assert_eq!(tcp[13], FLAG_ACK | FLAG_PSH);
+        // The checksum with 1000 zero payload bytes verifies: pseudo-header + header.
+        let mut pseudo = [0u8; 12];
+        pseudo[..8].copy_from_slice(&[10, 0, 0, 1, 10, 0, 0, 2]);
+        pseudo[9] = 6;
+        pseudo[10..].copy_from_slice(&1020u16.to_be_bytes());
+        assert_eq!(internet_checksum(sum_words(sum_words(0, &pseudo), tcp)), 0);
+    }
+
+    #[test]
+    fn ack_options_follow_linux_layout_and_the_packet_size() {
+        let mut sack = SackBlocks::default();
+        sack.push(2000, 3000);
+        sack.push(4000, 5000);
+        let ack = Packet {
+            size: 40 + 12 + sack.option_bytes(),
+            payload: Payload::TcpAck(TcpAck {
+                ack: 1000,
+                window: 1 << 20,
+                ts_ecr: Some(SimTime::from_millis(5)),
+                sack,
+            }),
+            created: SimTime::from_millis(9),
+            src: 1,
+            dst: 0,
+            ..data_packet()
+        };
+        let mut frame = [0u8; SNAPLEN as usize];
+        let n = encode_frame(&ack, &mut frame);
+        // The record holds exactly the datagram's headers: 14 + 20 + 20 + 12 + 20.
+        assert_eq!(n, 14 + ack.size as usize);
+        let tcp = &frame[34..n];
+        assert_eq!(&tcp[8..12], &1001u32.to_be_bytes());
+        assert_eq!(&tcp[14..16], &[0xff, 0xff]); // 1 MiB clipped to 65535
+        assert_eq!(&tcp[20..24], &[1, 1, 8, 10]);
+        assert_eq!(&tcp[24..28], &9u32.to_be_bytes()); // TSval: created, in ms
+        assert_eq!(&tcp[28..32], &5u32.to_be_bytes()); // TSecr
+        assert_eq!(&tcp[32..36], &[1, 1, 5, 18]);
+        assert_eq!(&tcp[36..40], &2001u32.to_be_bytes());
+        assert_eq!(&tcp[40..44], &3001u32.to_be_bytes());
+    }
+
+    #[test]
+    fn file_and_record_headers() {
+        let mut f = PcapFile::new(0);
+        assert_eq!(f.bytes.len(), 24);
+        assert_eq!(&f.bytes[..4], &[0xd4, 0xc3, 0xb2, 0xa1]);
+        f.record(SimTime::from_nanos(2_500_001_999), &data_packet());
+        let rec = &f.bytes[24..40];
+        assert_eq!(&rec[0..4], &2u32.to_le_bytes()); // seconds
+        assert_eq!(&rec[4..8], &500_001u32.to_le_bytes()); // microseconds, truncated
+        assert_eq!(&rec[8..12], &54u32.to_le_bytes()); // headers captured
+        assert_eq!(&rec[12..16], &1054u32.to_le_bytes()); // the whole frame
+        assert_eq!(f.bytes.len(), 24 + 16 + 54);
+    }
+}

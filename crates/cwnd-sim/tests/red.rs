@@ -1,0 +1,108 @@
+//! RED on a bottleneck shared by many TCP flows: it keeps the queue short where
+//! DropTail keeps it full, without losing the link's capacity.
+
+mod common;
+
+use common::{goodput_between, mean_queue, run};
+
+/// Ten Reno flows from h<i> to d<i> through a 10 Mb/s, 20 ms bottleneck r1–r2 with
+/// a 100-packet buffer; `red` is added to the bottleneck's queue table.
+fn dumbbell(red: &str) -> String {
+    let mut s = format!(
+        r#"
+duration = "60s"
+[trace]
+queues = true
+sampling = "interval"
+interval = "100ms"
+[[links]]
+between = ["r1", "r2"]
+bandwidth = "10Mbps"
+delay = "20ms"
+queue = {{ packets = 100{red} }}
+"#
+    );
+    for i in 0..10 {
+        s += &format!(
+            r#"
+[[links]]
+between = ["h{i}", "r1"]
+bandwidth = "100Mbps"
+delay = "1ms"
+[[links]]
+between = ["r2", "d{i}"]
+bandwidth = "100Mbps"
+delay = "1ms"
+[[flows]]
+from = "h{i}"
+to = "d{i}"
+cc = "reno"
+start = "{}ms"
+"#,
+            i * 100
+        );
+    }
+    s
+}
+
+#[test]
+fn red_keeps_the_average_queue_between_its_thresholds() {
+    // RED's aim (Floyd & Jacobson 1993 §1): control the average queue between min_th
+    // and max_th whatever the buffer, so queueing delay stays low, while DropTail
+    // lets TCP fill the buffer. Measured over 10–60 s, time-weighted.
+    let red = run(&dumbbell(", red = { min_th = 5, max_th = 15 }"), 1);
+    let tail = run(&dumbbell(""), 1);
+    let mean = |r: &cwnd_sim::results::RunResults| {
+        mean_queue(r.links[0].queue.as_ref().expect("traced"), 10.0, 60.0)
+    };
+    let (q_red, q_tail) = (mean(&red), mean(&tail));
+    let early = red.links[0].stats.drops_early;
+    println!("mean queue: RED {q_red:.2}, DropTail {q_tail:.2} packets; RED early drops {early}");
+    assert!((5.0..=15.0).contains(&q_red), "RED mean queue {q_red}");
+    assert!(q_tail > 50.0, "DropTail mean queue {q_tail}");
+    // Most RED drops are early ones, not a full buffer's.
+    assert!(
+        early > 0 && early == red.links[0].stats.drops_queue,
+        "{:?}",
+        red.links[0].stats
+    );
+    // The price (Floyd & Jacobson §11 discuss it): with windows of about 5 packets the
+    // ten flows lose more often and time out more, and the link idles at times.
+    let goodput = |r: &cwnd_sim::results::RunResults| -> f64 {
+        r.flows
+            .iter()
+            .map(|f| goodput_between(r, f, 10.0, 60.0))
+            .sum()
+    };
+    let (g_red, g_tail) = (goodput(&red), goodput(&tail));
+    let timeouts = |r: &cwnd_sim::results::RunResults| -> u64 {
+        r.flows.iter().map(|f| f.summary.sender.timeouts).sum()
+    };
+    println!(
+        "goodput RED {:.2}, DropTail {:.2} Mb/s; timeouts RED {}, DropTail {}",
+        g_red / 1e6,
+        g_tail / 1e6,
+        timeouts(&red),
+        timeouts(&tail)
+    );
+}
+
+#[test]
+fn bad_red_parameters_name_the_field() {
+    let bad = dumbbell(", red = { min_th = 20, max_th = 15 }");
+    let e = cwnd_sim::scenario::run_toml(&bad, 1)
+        .err()
+        .expect("rejected");
+    assert_eq!(
+        e.to_string(),
+        "links[0].queue.red.max_th: 15 must be above min_th (20)"
+    );
+    let bad = dumbbell(", red = { max_p = 1.5 }");
+    let e = cwnd_sim::scenario::run_toml(&bad, 1)
+        .err()
+        .expect("rejected");
+    assert_eq!(
+        e.to_string(),
+        "links[0].queue.red.max_p: 1.5 is not a probability in (0, 1]"
+    );
+}

@@ -1,0 +1,112 @@
+"""`results/index.html`: one page with every reproduced study — its parameters, its
+figures and its claims next to what was measured.
+
+The page is self-contained (inline CSS, images by relative path, no script, nothing
+fetched), so it opens from a file system, a web server or an archive alike.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import cwnd
+from cwnd.studies.study import StudyReport, Verdict
+
+CSS = """
+body { font: 15px/1.45 system-ui, sans-serif; max-width: 1100px; margin: 2em auto;
+       padding: 0 1em; color: #222; }
+h1 { font-size: 1.6em; } h2 { margin-top: 2.2em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: 1em 0; width: 100%; font-size: 0.92em; }
+th, td { border: 1px solid #ddd; padding: 4px 6px; vertical-align: top; text-align: left; }
+th { background: #f4f4f4; }
+td.agree { background: #e3f5e1; } td.disagree { background: #fbe3e1; }
+td.not-measurable { background: #f1f1f1; }
+figure { display: inline-block; margin: 0.6em; width: 46%; vertical-align: top; }
+figure img { width: 100%; height: auto; border: 1px solid #eee; }
+figcaption { font-size: 0.88em; color: #444; }
+.quote { font-style: italic; } .muted { color: #666; font-size: 0.9em; }
+"""
+
+
+def write_index(reports: list[StudyReport], out: Path) -> Path:
+    """Writes `out/index.html` for the studies of `reports` (paths relative to `out`)."""
+    e = html.escape
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        "<title>cwnd: reproduced studies</title>",
+        f"<style>{CSS}</style></head><body>",
+        "<h1>cwnd: reproduced studies</h1>",
+        f'<p class="muted">cwnd {e(cwnd.__version__)}. Every figure and number below comes '
+        "from runs named in the Parquet tables beside it (run key = scenario hash + seed + "
+        "version). A claim is quoted from its paper; the rule says when a measurement "
+        "agrees; nothing was tuned toward a paper's figure.</p>",
+        "<ul>",
+    ]
+    parts += [f'<li><a href="#{e(r.study.name)}">{e(r.study.title)}</a></li>' for r in reports]
+    parts.append("</ul>")
+    for report in reports:
+        parts += _study_section(report, out)
+    parts.append("</body></html>")
+    path = out / "index.html"
+    path.write_text("\n".join(parts) + "\n")
+    return path
+
+
+def _study_section(report: StudyReport, out: Path) -> list[str]:
+    e = html.escape
+    s = report.study
+    rel = report.folder.relative_to(out)
+    mode = "quick run (reduced grid)" if report.quick else "full grid"
+    counts = {v: sum(c.measured.verdict is v for c in report.claims) for v in Verdict}
+    tally = ", ".join(f"{n} {v.value}" for v, n in counts.items())
+    lines = [
+        f'<h2 id="{e(s.name)}">{e(s.title)}</h2>',
+        f"<p>{e(s.citation)} {e(s.summary)}</p>",
+        f'<p class="muted">{mode}: {report.runs} runs, {report.seconds:.0f} s; claims: '
+        f"{e(tally)}. Data: "
+        + ", ".join(
+            f'<a href="{e(str(rel / p.name))}">{e(p.name)}</a>'
+            for p in sorted(report.folder.glob("*.parquet"))
+        )
+        + f', <a href="{e(str(rel / "claims.md"))}">claims.md</a>.</p>',
+        "<h3>Claims</h3>",
+        "<table><tr><th>#</th><th>claim</th><th>source</th><th>rule</th><th>measured</th>"
+        "<th>verdict</th></tr>",
+    ]
+    for r in report.claims:
+        c = r.claim
+        english = f"<br><span class='muted'>{e(c.english)}</span>" if c.english else ""
+        css = r.measured.verdict.value.replace(" ", "-")
+        lines.append(
+            f"<tr><td>{e(c.id)}</td><td><span class='quote'>“{e(c.quote)}”</span>{english}"
+            f"</td><td>{e(c.source)}</td><td>{e(c.rule)}</td><td>{e(r.measured.value)}</td>"
+            f'<td class="{css}">{e(r.measured.verdict.value)}</td></tr>'
+        )
+    lines.append("</table>")
+    lines.append("<h3>Figures</h3>")
+    for spec, png in report.figures:
+        src = rel / png.name
+        svg = src.with_suffix(".svg")
+        lines.append(
+            f'<figure><a href="{e(str(svg))}"><img src="{e(str(src))}" '
+            f'alt="{e(spec.caption)}"></a><figcaption>{e(spec.caption)}</figcaption></figure>'
+        )
+    lines += [
+        "<h3>Parameters</h3>",
+        "<table><tr><th>parameter</th><th>value</th><th>why</th></tr>",
+    ]
+    lines += [
+        f"<tr><td>{e(name)}</td><td>{e(value)}</td><td>{e(why)}</td></tr>"
+        for name, value, why in s.parameters
+    ]
+    lines.append("</table>")
+    if report.failures:
+        lines.append("<h3>Failures</h3><ul>")
+        lines += [
+            f"<li>{e(str(f.point))} seed {f.seed}: {e(f.error)}</li>" for f in report.failures
+        ]
+        lines.append("</ul>")
+    return lines

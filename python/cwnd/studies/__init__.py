@@ -1,0 +1,11 @@
+"""The published studies cwnd reproduces, one module each (see ../shared/STUDIES.md).
+
+`STUDIES` maps a study's name to its declaration; `reproduce` runs one.
+"""
+
+from cwnd.studies import arq, outage
+from cwnd.studies.study import Study, StudyReport, reproduce
+
+STUDIES: dict[str, Study] = {s.name: s for s in (outage.STUDY, arq.STUDY)}
+
+__all__ = ["STUDIES", "Study", "StudyReport", "reproduce"]

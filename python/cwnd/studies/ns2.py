@@ -1,0 +1,30 @@
+"""The TCP settings a study made with ns-2.35 ran with when it did not say otherwise.
+
+Papers simulated with ns-2 rarely list the agent's defaults, yet their results depend
+on them; a careful reproduction uses the defaults of the version the paper names.
+Values from ns-2.35's `tcl/lib/ns-default.tcl` (see docs/tcp.md): initial window 2
+segments (`windowInit_`), RTO 3 s before the first sample (`rtxcur_init_`), minimum
+200 ms (`minrto_`), maximum 60 s (`maxrto_`), clock granularity 10 ms (`tcpTick_`);
+`TCPSink` acknowledges every segment (no delayed ACKs). The receive window
+(`window_`, 20 segments by default) is a parameter because studies set it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def ns2_tcp(mss: int, window_segments: int) -> dict[str, Any]:
+    """A flow's `tcp` table with ns-2.35's defaults, `mss`-byte segments and an
+    advertised window of `window_segments` segments."""
+    return {
+        "mss": f"{mss}B",
+        "rwnd": f"{mss * window_segments}B",
+        "initial_window": 2,
+        "rto": {"initial": "3s", "min": "200ms", "max": "60s", "granularity": "10ms"},
+    }
+
+
+#: ns-2's `Agent/TCP/Vegas` defaults (`v_alpha_` 1, `v_beta_` 3, `v_gamma_` 1), which
+#: the studies also state.
+VEGAS_NS2 = {"name": "vegas", "alpha": 1, "beta": 3, "gamma": 1}

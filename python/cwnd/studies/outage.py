@@ -1,0 +1,577 @@
+"""Study 1, `outage`: TCP variants when a mobile host is disconnected (seed 000).
+
+The paper (ns-2.35): a fixed host — 10 Mb/s, 2 ms, DropTail — base station — 802.11 at
+2 Mb/s, no errors, no mobility — mobile host; one TCP flow from the fixed host sends
+exactly 3000 segments of 1000 bytes; when it transmits segment 1000 the wireless hop is
+disconnected (data and ACKs lost) for d seconds. Variants Reno, Vegas, Westwood, CUBIC
+and Compound, each simulated on its own for every d.
+
+Choices where the paper is silent (each also listed in `PARAMETERS`):
+- TCP agent settings are ns-2.35's defaults (`ns2.ns2_tcp`): receive window 20 segments,
+  initial window 2, RTO 3 s before the first sample, 200 ms minimum, 60 s maximum, 10 ms
+  clock, no delayed ACKs, no SACK. Reno recovers with Reno, the others with NewReno.
+- Vegas α = 1, β = 3 (ns-2's defaults); Westwood is the original 2001 filter, the paper's
+  reference [12]; CUBIC and Compound with their published constants.
+- The wired queue holds 50 packets (ns-2's `Queue set limit_ 50`); the 802.11 hop is the
+  DCF at 2 Mb/s with 1 Mb/s MAC ACKs, long preamble, and an interface queue of 50 (ns-2's
+  defaults). ns-2 also defaults to RTS/CTS for every frame (`RTSThreshold_ 0`); cwnd's
+  802.11 model has basic access only, which makes the hop about 10 % faster.
+- The disconnection drops every frame on the air for d seconds (the MAC retries and then
+  gives up, as in ns-2 when a node leaves range); it starts at the first transmission of
+  segment 1000 by the sender.
+- Five seeds per point (the only randomness is the DCF's backoff); figures show the mean
+  and the spread over seeds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cwnd.plot import colors, panels
+from cwnd.studies.ns2 import VEGAS_NS2, ns2_tcp
+from cwnd.studies.study import (
+    Claim,
+    FigureSpec,
+    Measured,
+    Study,
+    StudyData,
+    SweepPlan,
+    TableSpec,
+    not_measurable,
+    verdict,
+)
+from cwnd.sweep import Point
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+SEGMENTS = 3000
+SEGMENT_BYTES = 1000
+OUTAGE_AT_SEGMENT = 1000
+DURATIONS = [0.0, 0.05, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0]
+QUICK_DURATIONS = [0.0, 1.0, 5.0, 20.0]
+VARIANTS = ["reno", "vegas", "westwood", "cubic", "compound"]
+LABELS = {
+    "reno": "Reno",
+    "vegas": "Vegas",
+    "westwood": "Westwood",
+    "cubic": "CUBIC",
+    "compound": "Compound",
+}
+CC = {"vegas": VEGAS_NS2}
+SEEDS = [1, 2, 3, 4, 5]
+QUICK_SEEDS = [1]
+#: ns-2's default `window_` (the paper is silent), and a window that never limits.
+WINDOW = 20
+LARGE_WINDOW = 1000
+
+PARAMETERS = [
+    ("topology", "fixed —10 Mb/s, 2 ms— bs ~802.11b 2 Mb/s~ mobile", "paper §2, Fig. 1"),
+    ("transfer", "3000 segments of 1000 B, fixed → mobile", "paper §2"),
+    ("disconnection", "from the sending of segment 1000, d s, data and ACKs", "paper §2"),
+    ("d", "0, 0.05, 0.1, 0.5, 1, 2, 5, 10, 20 s", "paper §2"),
+    ("variants", "Reno, Vegas (α 1, β 3), Westwood, CUBIC, Compound", "paper §2; α, β: ns-2"),
+    (
+        "TCP",
+        "rwnd 20 segments, IW 2, RTO 3 s initial, 200 ms min, 60 s max, 10 ms tick",
+        "ns-2.35 defaults (the paper is silent)",
+    ),
+    ("ACKs", "one per segment (no delayed ACKs), no SACK", "ns-2 TCPSink default"),
+    ("wired queue", "DropTail, 50 packets", "ns-2 default"),
+    (
+        "802.11",
+        "DCF, 2 Mb/s data, 1 Mb/s ACKs, long preamble, IFQ 50, basic access",
+        "ns-2 defaults, except RTS/CTS (not modelled)",
+    ),
+    ("seeds", "5 per point (1 in --quick)", "the DCF backoff is the only randomness"),
+]
+
+
+def build(point: Point) -> dict[str, Any]:
+    """The scenario of one point: `cc` (a name from VARIANTS), `d` (seconds) and
+    `window`, the receive window in segments."""
+    cc, d = point["cc"], float(point["d"])
+    wireless: dict[str, Any] = {"name": "wlan", "stations": ["bs", "mobile"], "rate": "2Mbps"}
+    if d > 0:
+        trigger = {"flow": "tcp", "segment": OUTAGE_AT_SEGMENT}
+        wireless["impairments"] = [{"kind": "outage", "start_on": trigger, "duration": f"{d}s"}]
+    return {
+        "name": f"outage_{cc}_{d:g}s",
+        "duration": "200s",
+        "links": [
+            {
+                "between": ["fixed", "bs"],
+                "bandwidth": "10Mbps",
+                "delay": "2ms",
+                "queue": {"packets": 50},
+            }
+        ],
+        "wireless": [wireless],
+        "flows": [
+            {
+                "name": "tcp",
+                "from": "fixed",
+                "to": "mobile",
+                "cc": CC.get(cc, cc),
+                "app": {"kind": "transfer", "segments": SEGMENTS},
+                "tcp": ns2_tcp(SEGMENT_BYTES, point["window"]),
+            }
+        ],
+        "trace": {"segments": True, "throughput_bin": "250ms"},
+    }
+
+
+def sweeps(quick: bool) -> list[SweepPlan]:
+    durations = QUICK_DURATIONS if quick else DURATIONS
+    seeds = QUICK_SEEDS if quick else SEEDS
+    tables = ("series", "throughput", "segments")
+
+    def points(window: int) -> list[Point]:
+        return [{"cc": cc, "d": d, "window": window} for cc in VARIANTS for d in durations]
+
+    return [
+        SweepPlan("runs", build, points(WINDOW), seeds, tables),
+        # Beyond the paper: the same runs without the window limit, where the variants'
+        # own window rules decide.
+        SweepPlan("large_window", build, points(LARGE_WINDOW), seeds, tables),
+    ]
+
+
+# --- measurements -------------------------------------------------------------------
+
+
+def per_run(data: StudyData, plan: str = "runs") -> pd.DataFrame:
+    """One row per run of a sweep: cc, d, window, seed, total transfer time (s),
+    average throughput (Mb/s, payload bits over the transfer time), and the
+    disconnection's start and the first transmission after its end (s), from the
+    segment trace."""
+    return data.derived(f"per_run/{plan}", lambda: _per_run(data, plan))
+
+
+def _per_run(data: StudyData, plan: str) -> pd.DataFrame:
+    table = data.table(plan)
+    segs = data.frame(plan, "segments")
+    rows = []
+    for run, s in segs.groupby("run", sort=False):
+        summary = table[table["run"] == run].iloc[0]
+        total = float(summary["completion_time"])
+        out_start, resumed = outage_times(s, float(summary["d"]))
+        rows.append(
+            {
+                "cc": summary["cc"],
+                "d": float(summary["d"]),
+                "window": int(summary["window"]),
+                "seed": int(summary["seed"]),
+                "run": run,
+                "total_time": total,
+                "throughput_mbps": SEGMENTS * SEGMENT_BYTES * 8 / total / 1e6,
+                "outage_start": out_start,
+                "resumed": resumed,
+            }
+        )
+    import pandas as pd
+
+    return pd.DataFrame(rows)
+
+
+def outage_times(segments: pd.DataFrame, d: float) -> tuple[float, float]:
+    """(start of the disconnection, first transmission at or after its end); the
+    disconnection starts at the first transmission of segment 1000."""
+    first_seq = (OUTAGE_AT_SEGMENT - 1) * SEGMENT_BYTES
+    start = float(segments.loc[segments["seq"] == first_seq, "time"].min())
+    after = segments.loc[segments["time"] >= start + d, "time"]
+    return start, float(after.min()) if len(after) else float("nan")
+
+
+def means(data: StudyData) -> pd.DataFrame:
+    """Mean over seeds of every run metric, indexed by (cc, d)."""
+    return per_run(data).groupby(["cc", "d"])[["total_time", "throughput_mbps", "resumed"]].mean()
+
+
+def _by_d(data: StudyData, column: str) -> pd.DataFrame:
+    """A (d × variant) table of the seed mean of `column`."""
+    return means(data)[column].unstack("cc")
+
+
+def claim_throughput_falls(data: StudyData) -> Measured:
+    tp = _by_d(data, "throughput_mbps")
+    rises = []
+    for cc in tp.columns:
+        col = tp[cc].to_numpy()
+        for i in range(1, len(col)):
+            if col[i] > col[i - 1] * 1.01:
+                rises.append(f"{LABELS[cc]} {tp.index[i - 1]:g}→{tp.index[i]:g} s")
+    first, last = tp.index[0], tp.index[-1]
+    span = "; ".join(
+        f"{LABELS[c]} {tp.loc[first, c]:.2f}→{tp.loc[last, c]:.2f}" for c in tp.columns
+    )
+    text = f"Mb/s at d = {first:g} → {last:g} s: {span}. Rises > 1 %: " + (
+        ", ".join(rises) if rises else "none"
+    )
+    return Measured(text, verdict(not rises))
+
+
+def claim_total_time_superlinear(data: StudyData) -> Measured:
+    total = _by_d(data, "total_time")
+    if 0.0 not in total.index or len(total.index) < 3:
+        return not_measurable("needs d = 0 and at least two other durations")
+    longer = total.index[total.index >= 1.0]
+    if len(longer) < 2:
+        return not_measurable("needs at least two durations of 1 s or more")
+    # Time lost per second of disconnection: constant if total time grows linearly.
+    lost = (total.loc[longer] - total.loc[0.0]).div(longer.to_numpy(), axis=0)
+    increasing = bool((total.diff().iloc[1:] > 0).all().all())
+    superlinear = bool((lost.iloc[-1] > lost.iloc[0]).all())
+    reno = ", ".join(f"{d:g} s: {v:.2f}" for d, v in lost["reno"].items())
+    text = (
+        f"total time increases with d for every variant: {'yes' if increasing else 'no'}; "
+        f"time lost per second of disconnection, (T(d) − T(0))/d, Reno: {reno}; "
+        f"larger at the longest d than at {longer[0]:g} s for every variant: "
+        f"{'yes' if superlinear else 'no'}"
+    )
+    return Measured(text, verdict(increasing and superlinear))
+
+
+def claim_reno_longest(data: StudyData) -> Measured:
+    total = _by_d(data, "total_time")
+    long_d = total.index[total.index >= 5.0]
+    if not len(long_d):
+        return not_measurable("needs d ≥ 5 s")
+    slowest = {d: total.loc[d].idxmax() for d in long_d}
+    text = "; ".join(
+        f"d = {d:g} s: slowest {LABELS[cc]} ({total.loc[d, cc]:.1f} s; Reno "
+        f"{total.loc[d, 'reno']:.1f} s)"
+        for d, cc in slowest.items()
+    )
+    return Measured(text, verdict(all(cc == "reno" for cc in slowest.values())))
+
+
+def _resume_ratio(data: StudyData, cc: str, d: float) -> float:
+    runs = per_run(data)
+    r = runs[(runs["cc"] == cc) & (runs["d"] == d)]
+    return float(((r["resumed"] - r["outage_start"]) / d).mean())
+
+
+def claim_reno_resumes_after_twice(data: StudyData) -> Measured:
+    d = 20.0
+    ratio = _resume_ratio(data, "reno", d)
+    text = (
+        f"Reno's first transmission after a {d:g} s disconnection comes "
+        f"{ratio * d:.1f} s after it began: {ratio:.2f} × d"
+    )
+    return Measured(text, verdict(1.7 <= ratio <= 2.0))
+
+
+def claim_cwnd_one(data: StudyData) -> Measured:
+    runs = per_run(data)
+    series = data.frame("runs", "series")
+    r = runs[(runs["cc"] == "reno") & (runs["d"] == 5.0)]
+    if not len(r):
+        return not_measurable("needs Reno at d = 5 s")
+    minima = []
+    for _, run in r.iterrows():
+        s = series[series["run"] == run["run"]]
+        inside = s[(s["time"] >= run["outage_start"]) & (s["time"] <= run["outage_start"] + 5.0)]
+        minima.append(float(inside["cwnd"].min()))
+    text = "smallest cwnd during the 5 s disconnection (Reno, each seed): " + ", ".join(
+        f"{m:g}" for m in minima
+    )
+    return Measured(text, verdict(all(m == 1.0 for m in minima)))
+
+
+def claim_vegas_lowest(data: StudyData) -> Measured:
+    tp = _by_d(data, "throughput_mbps")
+    lowest = tp.idxmin(axis=1)
+    hits = int((lowest == "vegas").sum())
+    others = ", ".join(f"{d:g} s: {LABELS[cc]}" for d, cc in lowest.items() if cc != "vegas")
+    # How far Vegas is below the best of the others, to show the size of the effect.
+    gap = (1 - tp["vegas"] / tp.drop(columns="vegas").max(axis=1)).max()
+    text = f"Vegas lowest at {hits} of {len(tp)} durations" + (
+        f"; lowest elsewhere: {others}" if others else ""
+    )
+    text += f"; Vegas at most {gap:.1%} below the best variant"
+    return Measured(text, verdict(hits == len(tp)))
+
+
+def claim_interruption_order(data: StudyData) -> Measured:
+    d = 20.0
+    ratio = {cc: _resume_ratio(data, cc, d) for cc in ("vegas", "westwood", "reno")}
+    text = "first transmission after a 20 s disconnection, × d: " + ", ".join(
+        f"{LABELS[cc]} {v:.2f}" for cc, v in ratio.items()
+    )
+    return Measured(text, verdict(ratio["vegas"] < ratio["westwood"] < ratio["reno"]))
+
+
+CLAIMS = [
+    Claim(
+        "1",
+        "el throughput promedio disminuye a medida que el tiempo de desconexion aumenta",
+        "§3, Fig. 4",
+        "mean throughput over seeds never rises by more than 1 % from one d to the next, "
+        "for every variant",
+        claim_throughput_falls,
+        english="average throughput falls as the disconnection time grows",
+    ),
+    Claim(
+        "2",
+        "a medida que el tiempo de desconexion crece, el tiempo necesario para trasmitir "
+        "todos los datos también lo hace, de una forma exponencial",
+        "§3, Fig. 5",
+        "total time increases with d for every variant, and the time lost per second of "
+        "disconnection is larger at the longest d than at 1 s (faster than linear)",
+        claim_total_time_superlinear,
+        english="as the disconnection grows, the time to send all the data grows too, "
+        "exponentially",
+    ),
+    Claim(
+        "3",
+        "siendo la variante de TCP Reno la que mas tiempo necesita para concluir la "
+        "transmision de los datos",
+        "§3, Fig. 5; §5",
+        "Reno has the longest mean total time at every d ≥ 5 s",
+        claim_reno_longest,
+        english="Reno needs the longest time to finish the transfer",
+    ),
+    Claim(
+        "4",
+        "Si bien la desconexion es de 20 segundos, TCP Reno demora casi el doble de ese "
+        "tiempo en retomar el envio",
+        "§3, Fig. 8",
+        "Reno's first transmission after the link returns comes 1.7 to 2.0 × d after the "
+        "disconnection began (d = 20 s, mean over seeds)",
+        claim_reno_resumes_after_twice,
+        english="although the disconnection lasts 20 s, Reno takes almost twice that to "
+        "resume sending",
+    ),
+    Claim(
+        "5",
+        "reduciendo el valor de la ventana a 1 durante la desconexion y disparando el "
+        "algoritmo de Slow Start",
+        "§3, Fig. 3",
+        "Reno's cwnd reaches exactly 1 segment during the 5 s disconnection, every seed",
+        claim_cwnd_one,
+        english="the window drops to 1 during the disconnection and slow start begins",
+    ),
+    Claim(
+        "6",
+        "TCP Vegas es de las variantes ensayadas, la que presenta el menor valor de "
+        "throughput promedio en todos los casos",
+        "§3, Fig. 4",
+        "Vegas has the lowest mean throughput at every d",
+        claim_vegas_lowest,
+        english="Vegas has the lowest average throughput in every case",
+    ),
+    Claim(
+        "7",
+        "la interrupcion del envio de datos afecta en menor medida al protocolo Vegas y en "
+        "mayor medida al protocolo Reno, y la variante Westwood, es la que presenta una "
+        "respuesta intermedia",
+        "§3, Figs. 6–8",
+        "after a 20 s disconnection, the first transmission comes soonest for Vegas, then "
+        "Westwood, then Reno",
+        claim_interruption_order,
+        english="the interruption affects Vegas least and Reno most, Westwood in between",
+    ),
+]
+
+
+# --- figures ------------------------------------------------------------------------
+
+
+def _run_of(data: StudyData, cc: str, d: float) -> pd.Series:
+    """The first seed's run of (cc, d), from the per-run table."""
+    runs = per_run(data)
+    r = runs[(runs["cc"] == cc) & (runs["d"] == d)].sort_values("seed")
+    if not len(r):
+        raise KeyError(f"no run for {cc} at d = {d:g} s")
+    return r.iloc[0]
+
+
+def _shade(ax: Any, run: pd.Series, d: float, label: bool = True) -> None:
+    ax.axvspan(
+        run["outage_start"],
+        run["outage_start"] + d,
+        color="0.85",
+        lw=0,
+        zorder=0,
+        label=f"disconnection ({d:g} s)" if label else None,
+    )
+
+
+def figure_reno_throughput(data: StudyData, path: Path) -> None:
+    run = _run_of(data, "reno", 5.0)
+    tp = data.frame("runs", "throughput")
+    t = tp[tp["run"] == run["run"]]
+    t = t[t["time"] <= run["total_time"] + 1]
+    with panels(path.with_suffix(".png"), svg=True) as (_, axes):
+        ax = axes[0, 0]
+        _shade(ax, run, 5.0)
+        ax.step(
+            t["time"],
+            t["goodput_bps"] / 1e6,
+            where="post",
+            color=colors(1)[0],
+            label="Reno goodput (250 ms bins)",
+        )
+        ax.set(
+            xlabel="time (s)",
+            ylabel="throughput (Mb/s)",
+            ylim=(0, None),
+            xlim=(0, None),
+            title=f"Reno, 5 s disconnection (seed {run['seed']})",
+        )
+
+
+def figure_reno_cwnd(data: StudyData, path: Path) -> None:
+    run = _run_of(data, "reno", 5.0)
+    series = data.frame("runs", "series")
+    s = series[series["run"] == run["run"]]
+    with panels(path.with_suffix(".png"), svg=True) as (_, axes):
+        ax = axes[0, 0]
+        _shade(ax, run, 5.0)
+        ax.step(s["time"], s["cwnd"], where="post", color=colors(1)[0], label="cwnd")
+        ax.step(
+            s["time"], s["ssthresh"], where="post", color=colors(2)[1], ls="--", label="ssthresh"
+        )
+        ax.set(
+            xlabel="time (s)",
+            ylabel="window (segments)",
+            ylim=(0, None),
+            xlim=(0, None),
+            title=f"Reno, 5 s disconnection (seed {run['seed']})",
+        )
+
+
+def _versus_d(
+    data: StudyData, path: Path, column: str, ylabel: str, title: str, plan: str = "runs"
+) -> None:
+    runs = per_run(data, plan)
+    stats = runs.groupby(["cc", "d"])[column].agg(["mean", "min", "max"])
+    with panels(path.with_suffix(".png"), svg=True) as (_, axes):
+        ax = axes[0, 0]
+        for cc, color in zip(VARIANTS, colors(len(VARIANTS)), strict=True):
+            s = stats.loc[cc]
+            # A symlog axis shows d = 0 beside the sub-second durations.
+            ax.errorbar(
+                s.index,
+                s["mean"],
+                yerr=[s["mean"] - s["min"], s["max"] - s["mean"]],
+                marker="o",
+                ms=3,
+                capsize=2,
+                color=color,
+                label=LABELS[cc],
+            )
+        ax.set_xscale("symlog", linthresh=0.05)
+        ticks = sorted(runs["d"].unique())
+        ax.set_xticks(ticks, [f"{d:g}" for d in ticks])
+        ax.set(xlabel="disconnection d (s)", ylabel=ylabel, title=title)
+        ax.set_ylim(bottom=0)
+
+
+def figure_throughput_vs_d(data: StudyData, path: Path) -> None:
+    _versus_d(
+        data,
+        path,
+        "throughput_mbps",
+        "average throughput (Mb/s)",
+        "Average throughput vs disconnection (mean, min–max over seeds)",
+    )
+
+
+def figure_time_vs_d(data: StudyData, path: Path) -> None:
+    _versus_d(
+        data,
+        path,
+        "total_time",
+        "total transfer time (s)",
+        "Time to send 3000 segments vs disconnection",
+    )
+
+
+def figure_time_vs_d_large_window(data: StudyData, path: Path) -> None:
+    _versus_d(data, path, "total_time", "total transfer time (s)",
+              f"Time to send 3000 segments, {LARGE_WINDOW}-segment window (beyond the paper)",
+              plan="large_window")  # fmt: skip
+
+
+def figure_sequence_d20(data: StudyData, path: Path) -> None:
+    segs = data.frame("runs", "segments")
+    shown = ["westwood", "vegas", "reno"]
+    size = (6.4, 7.2)
+    with panels(path.with_suffix(".png"), 3, 1, size=size, sharex=True, svg=True) as (_, axes):
+        for i, (ax, cc) in enumerate(zip(axes[:, 0], shown, strict=True)):
+            run = _run_of(data, cc, 20.0)
+            s = segs[segs["run"] == run["run"]]
+            number = s["seq"].to_numpy() // SEGMENT_BYTES + 1
+            retx = s["retransmission"].to_numpy()
+            # Labels starting with "_" stay out of the legend: one legend, on top.
+            hide = "" if i == 0 else "_"
+            _shade(ax, run, 20.0, label=i == 0)
+            ax.plot(
+                s["time"][~retx], number[~retx], ".", ms=1, color=colors(1)[0], label=f"{hide}sent"
+            )
+            ax.plot(
+                s["time"][retx],
+                number[retx],
+                "x",
+                ms=3,
+                color="black",
+                label=f"{hide}retransmitted",
+            )
+            ax.axvline(run["resumed"], color="C3", lw=0.8, label=f"{hide}first transmission after")
+            ax.set(ylabel="segment number", title=f"{LABELS[cc]}, 20 s disconnection")
+            ax.set_ylim(0, SEGMENTS * 1.05)
+        axes[-1, 0].set_xlabel("time (s)")
+        axes[-1, 0].set_xlim(left=0)
+
+
+FIGURES = [
+    FigureSpec(
+        "throughput_reno_d5",
+        "Throughput vs time, Reno, 5 s disconnection (paper Fig. 2)",
+        figure_reno_throughput,
+    ),
+    FigureSpec(
+        "cwnd_reno_d5", "cwnd vs time, Reno, 5 s disconnection (paper Fig. 3)", figure_reno_cwnd
+    ),
+    FigureSpec(
+        "throughput_vs_d",
+        "Average throughput vs disconnection time (paper Fig. 4)",
+        figure_throughput_vs_d,
+    ),
+    FigureSpec(
+        "time_vs_d", "Total transfer time vs disconnection time (paper Fig. 5)", figure_time_vs_d
+    ),
+    FigureSpec(
+        "time_vs_d_large_window",
+        "Total transfer time vs disconnection time with a window that never limits (beyond "
+        "the paper: ns-2's 20-segment default makes the variants alike)",
+        figure_time_vs_d_large_window,
+    ),
+    FigureSpec(
+        "sequence_d20",
+        "Segment number vs time for Westwood, Vegas and Reno, 20 s disconnection (paper Figs. 6–8)",
+        figure_sequence_d20,
+    ),
+]
+
+
+STUDY = Study(
+    name="outage",
+    title="outage: TCP variants and disconnections of a mobile host",
+    citation="Análisis de desempeño de variantes de TCP ante desconexiones del host móvil en "
+    "redes heterogéneas (ns-2.35; seed 000).",
+    seed_file="000_92e1d0a80ff4e023.txt",
+    summary="One TCP flow sends 3000 segments of 1000 B from a fixed host to a mobile host "
+    "behind a 2 Mb/s 802.11 hop; the hop goes dark for d seconds when segment 1000 is sent.",
+    parameters=PARAMETERS,
+    sweeps=sweeps,
+    figures=FIGURES,
+    claims=CLAIMS,
+    tables=[
+        TableSpec("transfers", lambda data: per_run(data)),
+        TableSpec("transfers_large_window", lambda data: per_run(data, "large_window")),
+    ],
+)

@@ -1,0 +1,268 @@
+"""What a reproduced study is made of, and how one is run.
+
+A study declares its scenario (a function from a sweep point to a scenario dict, with
+every parameter chosen and the reason written beside it), its sweeps, its figures and
+its claims. A claim is a sentence quoted from the paper with its source, a rule that
+says when a measurement agrees with it, and a function that measures it from the runs.
+`reproduce` runs the sweeps (cached, in parallel, locally or on Dask), writes the tidy
+data as Parquet, draws the figures (PNG and SVG) and writes `claims.md`.
+
+Nothing here knows a paper's numbers: the claims' functions compute values from the
+runs, and the verdict follows the rule stated next to the quote.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cwnd.sweep import Failure, Point, SweepResults, sweep
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+class Verdict(StrEnum):
+    AGREE = "agree"
+    DISAGREE = "disagree"
+    NOT_MEASURABLE = "not measurable"
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A claim's measured value, as text with its numbers, and the verdict."""
+
+    value: str
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A published claim: `quote` verbatim from `source`, `english` when the paper is
+    not in English, `rule` the criterion for agreement, `measure` its measurement."""
+
+    id: str
+    quote: str
+    source: str
+    rule: str
+    measure: Callable[[StudyData], Measured]
+    english: str | None = None
+
+
+@dataclass(frozen=True)
+class SweepPlan:
+    """One sweep of a study: scenario builder, points, seeds and the per-run tables
+    to keep (see `cwnd.sweep.TABLES`)."""
+
+    name: str
+    build: Callable[[Point], dict[str, Any]]
+    points: list[Point]
+    seeds: list[int]
+    tables: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    """A figure: file stem, caption, and the function that draws it into a path
+    (without suffix; it writes `<path>.png` and `<path>.svg`)."""
+
+    stem: str
+    caption: str
+    draw: Callable[[StudyData, Path], None]
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """A tidy table derived from the runs (e.g. one row per figure point), written as
+    `<stem>.parquet` beside the sweeps' own tables."""
+
+    stem: str
+    compute: Callable[[StudyData], pd.DataFrame]
+
+
+@dataclass(frozen=True)
+class Study:
+    name: str
+    title: str
+    citation: str
+    seed_file: str
+    summary: str
+    #: Every parameter, its value and why (where the paper is silent, the choice).
+    parameters: list[tuple[str, str, str]]
+    sweeps: Callable[[bool], list[SweepPlan]]
+    figures: list[FigureSpec]
+    claims: list[Claim]
+    tables: list[TableSpec] = field(default_factory=list)
+
+
+@dataclass
+class StudyData:
+    """The finished sweeps of a study, by plan name, with their tables at hand."""
+
+    results: dict[str, SweepResults]
+    quick: bool
+    _frames: dict[tuple[str, str], pd.DataFrame] = field(default_factory=dict)
+    _derived: dict[str, Any] = field(default_factory=dict)
+
+    def table(self, plan: str) -> pd.DataFrame:
+        """One row per (point, seed, flow): the sweep's summary table."""
+        return self.results[plan].table
+
+    def frame(self, plan: str, name: str) -> pd.DataFrame:
+        """A per-run table of every run of a sweep (loaded once)."""
+        key = (plan, name)
+        if key not in self._frames:
+            self._frames[key] = self.results[plan].frame(name)
+        return self._frames[key]
+
+    def derived(self, name: str, compute: Callable[[], Any]) -> Any:
+        """A value computed once from the runs and shared by claims and figures."""
+        if name not in self._derived:
+            self._derived[name] = compute()
+        return self._derived[name]
+
+
+@dataclass
+class ClaimResult:
+    claim: Claim
+    measured: Measured
+
+
+@dataclass
+class StudyReport:
+    """What `reproduce` produced: where, the figures, the claims, what failed."""
+
+    study: Study
+    folder: Path
+    quick: bool
+    figures: list[tuple[FigureSpec, Path]]
+    claims: list[ClaimResult]
+    failures: list[Failure]
+    runs: int
+    computed: int
+    seconds: float
+
+
+def not_measurable(why: str) -> Measured:
+    return Measured(why, Verdict.NOT_MEASURABLE)
+
+
+def verdict(agrees: bool) -> Verdict:
+    return Verdict.AGREE if agrees else Verdict.DISAGREE
+
+
+def reproduce(
+    study: Study,
+    out: Path,
+    *,
+    quick: bool = False,
+    cache: str | Path | None = None,
+    fresh: bool = False,
+    workers: int | None = None,
+    cluster: Any = None,
+    progress: bool = True,
+) -> StudyReport:
+    """Runs a study into `out/<study.name>/`: one Parquet table per sweep, the
+    figures, and claims.md. A claim whose measurement fails (e.g. because a point
+    failed) is reported as not measurable, with the reason; finished points are kept."""
+    started = time.perf_counter()
+    folder = out / study.name
+    folder.mkdir(parents=True, exist_ok=True)
+    results: dict[str, SweepResults] = {}
+    failures: list[Failure] = []
+    for plan in study.sweeps(quick):
+        r = sweep(
+            plan.build,
+            points=plan.points,
+            seeds=plan.seeds,
+            cache=cache,
+            fresh=fresh,
+            workers=workers,
+            cluster=cluster,
+            progress=progress,
+            tables=plan.tables,
+        )
+        results[plan.name] = r
+        failures += r.failures
+        if r.rows:
+            r.write(folder / f"{plan.name}.parquet")
+    data = StudyData(results, quick)
+    for table in study.tables:
+        try:
+            table.compute(data).to_parquet(folder / f"{table.stem}.parquet", index=False)
+        except (KeyError, ValueError, IndexError) as e:
+            failures.append(Failure({"table": table.stem}, -1, f"{type(e).__name__}: {e}"))
+    figures = []
+    for spec in study.figures:
+        path = folder / spec.stem
+        try:
+            spec.draw(data, path)
+        except (KeyError, ValueError, IndexError) as e:
+            failures.append(Failure({"figure": spec.stem}, -1, f"{type(e).__name__}: {e}"))
+            continue
+        figures.append((spec, path.with_suffix(".png")))
+    claims = [ClaimResult(c, _measure(c, data)) for c in study.claims]
+    report = StudyReport(
+        study=study,
+        folder=folder,
+        quick=quick,
+        figures=figures,
+        claims=claims,
+        failures=failures,
+        runs=sum(len(r.runs) for r in results.values()),
+        computed=sum(r.computed for r in results.values()),
+        seconds=time.perf_counter() - started,
+    )
+    (folder / "claims.md").write_text(claims_markdown(report))
+    return report
+
+
+def _measure(claim: Claim, data: StudyData) -> Measured:
+    try:
+        return claim.measure(data)
+    except (KeyError, ValueError, IndexError, ZeroDivisionError) as e:
+        return not_measurable(f"could not be measured: {type(e).__name__}: {e}")
+
+
+def claims_markdown(report: StudyReport) -> str:
+    """The claims table: quote, source, rule, measured value, verdict."""
+    study = report.study
+    mode = "quick (reduced grid)" if report.quick else "full grid"
+    lines = [
+        f"# {study.title}",
+        "",
+        f"{study.citation}",
+        "",
+        f"Run: {mode}, {report.runs} runs ({report.computed} computed, the rest cached), "
+        f"{report.seconds:.0f} s.",
+        "",
+        "| # | claim (source) | rule | measured | verdict |",
+        "|---|---|---|---|---|",
+    ]
+    for r in report.claims:
+        c = r.claim
+        quote = f"“{c.quote}”" + (f" ({c.english})" if c.english else "")
+        cells = [c.id, f"{quote} — {c.source}", c.rule, r.measured.value, r.measured.verdict.value]
+        lines.append("| " + " | ".join(_cell(x) for x in cells) + " |")
+    counts = {v: sum(r.measured.verdict is v for r in report.claims) for v in Verdict}
+    lines += [
+        "",
+        ", ".join(f"{n} {v.value}" for v, n in counts.items()) + ".",
+    ]
+    if report.failures:
+        lines += ["", "## Failures", ""]
+        lines += [f"- {f.point} seed {f.seed}: {f.error}" for f in report.failures]
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def mean_by(table: pd.DataFrame, keys: Sequence[str], column: str) -> pd.Series:
+    """The mean of `column` over seeds (and anything else not in `keys`)."""
+    return table.groupby(list(keys), observed=True)[column].mean()

@@ -1,0 +1,203 @@
+"""Studies: the claims machinery computes what it says, each study runs in --quick mode
+and produces its claims table and figures, and the HTML report shows every figure."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from browser import chromium, load
+from cwnd.studies import STUDIES, arq, outage
+from cwnd.studies.study import StudyData, Verdict
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def injected(name: str, frame: pd.DataFrame) -> StudyData:
+    """Study data whose derived table `name` is given: the claims then read it."""
+    data = StudyData({}, quick=False)
+    data.derived(name, lambda: frame)
+    return data
+
+
+def outage_runs(rows: list[tuple[str, float, float, float]]) -> StudyData:
+    """(cc, d, total time, resumed) per run; the disconnection starts at 10 s."""
+    frame = pd.DataFrame(
+        [
+            {
+                "cc": cc,
+                "d": d,
+                "window": 20,
+                "seed": 1,
+                "run": f"{cc}{d}",
+                "total_time": total,
+                "throughput_mbps": 24 / total,
+                "outage_start": 10.0,
+                "resumed": resumed,
+            }
+            for cc, d, total, resumed in rows
+        ]
+    )
+    return injected("per_run/runs", frame)
+
+
+def test_outage_disconnection_times_come_from_the_segment_trace() -> None:
+    # Segment 1000 starts at byte 999000; first sent at 6.0 s, resent at 6.2 s.
+    segs = pd.DataFrame(
+        {"time": [5.9, 6.0, 6.2, 6.6, 7.4, 9.0], "seq": [998000, 999000, 999000] + [999000] * 3}
+    )
+    assert outage.outage_times(segs, 2.0) == (6.0, 9.0)
+    start, resumed = outage.outage_times(segs, 5.0)
+    assert start == 6.0 and resumed != resumed  # NaN: nothing sent after 11 s
+
+
+def test_outage_claims_follow_their_rules() -> None:
+    # Totals for d = 0, 1, 5, 20: Reno slowest at 5 and 20 s; time lost per second of
+    # disconnection (T(d) − T(0))/d for Reno: (25−20)/1 = 5, (45−20)/5 = 5, (80−20)/20 = 3.
+    rows = []
+    for cc, totals in {
+        "reno": [20, 25, 45, 80],
+        "vegas": [21, 26, 44, 70],
+        "westwood": [20, 24, 40, 75],
+        "cubic": [20, 24, 40, 60],
+        "compound": [20, 24, 40, 60],
+    }.items():
+        for d, total in zip([0.0, 1.0, 5.0, 20.0], totals, strict=True):
+            rows.append(
+                (cc, d, float(total), 10.0 + {"reno": 1.8, "westwood": 1.5}.get(cc, 1.2) * d)
+            )
+    data = outage_runs(rows)
+    falls = outage.claim_throughput_falls(data)
+    assert falls.verdict is Verdict.AGREE, falls.value
+    superlinear = outage.claim_total_time_superlinear(data)
+    assert "Reno: 1 s: 5.00, 5 s: 5.00, 20 s: 3.00" in superlinear.value
+    assert superlinear.verdict is Verdict.DISAGREE
+    longest = outage.claim_reno_longest(data)
+    assert longest.verdict is Verdict.AGREE, longest.value
+    resumes = outage.claim_reno_resumes_after_twice(data)
+    assert "1.80 × d" in resumes.value and resumes.verdict is Verdict.AGREE
+    order = outage.claim_interruption_order(data)
+    assert order.value.endswith("Vegas 1.20, Westwood 1.50, Reno 1.80")
+    assert order.verdict is Verdict.AGREE
+    # Vegas is slowest only at d = 0 and 1 s: throughput lowest at 2 of 4 durations.
+    lowest = outage.claim_vegas_lowest(data)
+    assert lowest.value.startswith("Vegas lowest at 2 of 4")
+    # Largest gap at d = 20 s: 1 − (24/70)/(24/60) = 14.3 %.
+    assert lowest.value.endswith("Vegas at most 14.3% below the best variant")
+    assert lowest.verdict is Verdict.DISAGREE
+
+
+def arq_cells(values: dict[tuple[str, float, float, float], float]) -> StudyData:
+    """Goodput (Mb/s) per (cc, D, p, Pv) cell."""
+    frame = pd.DataFrame(
+        [
+            {"cc": cc, "D": d, "p": p, "pv": pv, "goodput_mbps": g, "cwnd": 10.0}
+            for (cc, d, p, pv), g in values.items()
+        ]
+    )
+    return injected("cells", frame)
+
+
+def test_arq_claims_follow_their_rules() -> None:
+    cells: dict[tuple[str, float, float, float], float] = {}
+    for d in arq.DELAYS:
+        cells |= {
+            ("reno", d, 0.0, 0.0): 5.0,
+            ("reno", d, 1e-2, 0.0): 3.0,  # −40 %
+            ("reno", d, 3e-2, 0.0): 0.8,
+            ("veno", d, 3e-2, 0.0): 1.4,  # +75 %
+            ("reno", d, 6e-2, 0.0): 0.05,  # 50 kb/s
+            ("vegas", d, 0.0, 0.0): 4.0,
+            ("vegas", d, 0.0, 0.2): 0.1,
+            ("vegas", d, 0.0, 0.5): 0.3,  # mean over Pv ≥ 20 %: 0.2, −95 %
+            ("reno", d, 0.0, 0.1): 2.0,  # −60 %
+            ("reno", d, 0.0, 0.3): 1.5,
+            ("veno", d, 0.0, 0.1): 2.5,  # above Reno: 1 of 2 Pv > 0 cells per D
+            ("veno", d, 0.0, 0.3): 1.0,  # Reno +50 %
+        }
+    data = arq_cells(cells)
+    expect = {
+        arq.claim_reno_p1e2: ("−40%", Verdict.AGREE),
+        arq.claim_reno_impossible: ("Reno 50 kb/s", Verdict.AGREE),
+        arq.claim_veno_beats_reno: ("Veno +75%", Verdict.AGREE),
+        arq.claim_vegas_collapses: ("−95%", Verdict.AGREE),
+        arq.claim_reno_pv10: ("−60%", Verdict.AGREE),
+        arq.claim_veno_below_reno_short_delays: ("2 of 4 cells", Verdict.DISAGREE),
+        arq.claim_reno_beats_veno_pv30: ("Reno +50%", Verdict.AGREE),
+    }
+    for claim, (fragment, verdict) in expect.items():
+        measured = claim(data)
+        assert fragment in measured.value, (claim.__name__, measured.value)
+        assert measured.verdict is verdict, (claim.__name__, measured.value)
+
+
+def test_arq_cells_map_time_to_the_serpentine_schedule() -> None:
+    # Two p levels, three Pv levels: Pv goes up in level 0 and down in level 1.
+    spec = arq.build({"cc": "reno", "D": 1.0}, [0.0, 0.1], [0.0, 0.1, 0.2])
+    stages = spec["links"][0]["impairments"]
+    assert stages[0]["schedule"] == [["0s", 0.0], ["30s", 0.1]]
+    times = [t for t, _ in stages[1]["pv_schedule"]]
+    pvs = [pv for _, pv in stages[1]["pv_schedule"]]
+    assert times == ["0s", "10s", "20s", "30s", "40s", "50s"]
+    assert pvs == [0.0, 0.1, 0.2, 0.2, 0.1, 0.0]
+    assert spec["duration"] == "60s"
+
+
+def cwnd_cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cwnd", *map(str, args)], capture_output=True, text=True
+    )
+
+
+@pytest.fixture(scope="module")
+def quick_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("results")
+    proc = cwnd_cli("reproduce", "all", "--quick", "--out", out, "--cache", out / "cache")
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
+def test_quick_reproduce_writes_claims_figures_and_data(quick_report: Path) -> None:
+    for name, study in STUDIES.items():
+        folder = quick_report / name
+        claims = (folder / "claims.md").read_text()
+        rows = [line for line in claims.splitlines() if line.startswith("| ") and "---" not in line]
+        assert len(rows) == 1 + len(study.claims), claims
+        for row in rows[1:]:
+            assert row.rstrip(" |").endswith(("agree", "disagree", "not measurable")), row
+        for spec in study.figures:
+            assert (folder / f"{spec.stem}.png").read_bytes()[:8] == PNG_MAGIC, spec.stem
+            assert b"<svg" in (folder / f"{spec.stem}.svg").read_bytes()[:500], spec.stem
+        table = pd.read_parquet(folder / "runs.parquet")
+        assert {"seed", "run", "fingerprint", "goodput_bps"} <= set(table.columns)
+        for spec in study.tables:
+            assert len(pd.read_parquet(folder / f"{spec.stem}.parquet")) > 0, spec.stem
+    assert (quick_report / "index.html").is_file()
+
+
+def test_unknown_study_is_one_line_naming_the_known_ones(tmp_path: Path) -> None:
+    proc = cwnd_cli("reproduce", "nope", "--out", tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == (
+        "cwnd: error: study: 'nope' is not a study; known: outage, arq, all"
+    )
+
+
+@pytest.mark.skipif(
+    chromium() is None,
+    reason="no chromium: the HTML report check needs a browser (apt-get install chromium; "
+    ".ci/run installs it)",
+)
+def test_html_report_shows_every_figure_without_errors(quick_report: Path) -> None:
+    page = load(quick_report / "index.html")
+    expected = sum(len(s.figures) for s in STUDIES.values())
+    assert page.title == "cwnd: reproduced studies"
+    assert len(page.images) == expected, page.images
+    broken: list[dict[str, Any]] = [i for i in page.images if i["naturalWidth"] <= 0]
+    assert not broken, broken
+    assert page.errors == []
