@@ -176,6 +176,8 @@ def dcf_times_us(access: str) -> tuple[float, float]:
 
 def bianchi_mbps(n: int, access: str, w: int = 32, m: int = 5) -> float:
     def tau_of(p: float) -> float:
+        if abs(1 - 2 * p) < 1e-12:  # eq. (7) is 0/0 at p = 1/2: step beside it
+            p = 0.5 - 1e-9
         return 2 * (1 - 2 * p) / ((1 - 2 * p) * (w + 1) + p * w * (1 - (2 * p) ** m))
 
     lo, hi = 0.0, 1.0
@@ -277,7 +279,13 @@ def figure_wimax(path: Path) -> None:
     }
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     fine = np.linspace(0, 36, 721)
-    ax.plot(fine, [frame_capacity_mbps(x) for x in fine], "k-", lw=1, label="frame arithmetic")
+    ax.plot(
+        fine,
+        [frame_capacity_mbps(x) for x in fine],
+        "k-",
+        lw=1,
+        label="frame arithmetic (no errors)",
+    )
     for (label, fading), marker in zip(curves.items(), "osd", strict=True):
         goodput = []
         for snr in snrs:
