@@ -68,6 +68,13 @@ class Results:
 
         return pd.DataFrame(self._raw["links"])
 
+    @cached_property
+    def channels(self) -> pd.DataFrame:
+        """One row per shared medium (802.11 channel, 802.16 cell) with its counters."""
+        import pandas as pd
+
+        return pd.DataFrame(self._raw["channels"])
+
     def _columns(self, key: str, index: str, names: list[str]) -> pd.DataFrame:
         import pandas as pd
 
@@ -155,7 +162,8 @@ class Results:
 
     def write(self, out: str | Path, figures: bool = True) -> list[Path]:
         """Writes summary.csv, links.csv, series.parquet, throughput.parquet (and
-        segments/queues when traced, the SCTP tables when there are associations,
+        channels.csv when the scenario has shared media, segments/queues when traced, the
+        SCTP tables when there are associations,
         `<node>.pcap` for captured nodes) and, with `figures`, the PNG figures; returns
         the paths written."""
         out = Path(out)
@@ -166,6 +174,9 @@ class Results:
         if len(self.paths):
             written.append(out / "paths.csv")
             self.paths.to_csv(written[-1], index=False)
+        if len(self.channels):
+            written.append(out / "channels.csv")
+            self.channels.to_csv(written[-1], index=False)
         tables = {"series": self.series_wide, "throughput": self.throughput}
         optional = {
             "segments": self.segments,

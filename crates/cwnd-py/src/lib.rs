@@ -36,10 +36,13 @@ fn check(spec_json: &str) -> PyResult<()> {
     Ok(())
 }
 
-/// Parses and checks a scenario written in TOML (errors carry line numbers).
+/// Parses and checks a scenario written in TOML (errors carry line numbers); files it
+/// names are read relative to `base_dir` when given.
 #[pyfunction]
-fn check_toml(text: &str) -> PyResult<()> {
-    let spec = Scenario::from_toml(text).map_err(scenario_error)?;
+#[pyo3(signature = (text, base_dir=None))]
+fn check_toml(text: &str, base_dir: Option<&str>) -> PyResult<()> {
+    let base = base_dir.map(std::path::Path::new);
+    let spec = Scenario::from_toml_in(text, base).map_err(scenario_error)?;
     build(&spec, 0).map_err(scenario_error)?;
     Ok(())
 }
@@ -102,6 +105,17 @@ fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>>
         links.append(ld)?;
     }
     d.set_item("links", links)?;
+    let channels = PyList::empty(py);
+    for c in &r.channels {
+        let cd = PyDict::new(py);
+        cd.set_item("name", &c.name)?;
+        cd.set_item("kind", c.kind)?;
+        for &(counter, value) in &c.counters {
+            cd.set_item(counter, value)?;
+        }
+        channels.append(cd)?;
+    }
+    d.set_item("channels", channels)?;
     d.set_item("queues", queue_columns(py, &r)?)?;
     let pcaps = PyDict::new(py);
     for (node, bytes) in &r.pcaps {

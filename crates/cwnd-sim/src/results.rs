@@ -116,6 +116,15 @@ pub struct LinkResult {
     pub queue: Option<QueueTrace>,
 }
 
+/// Counters of a shared medium: an 802.11 channel or an 802.16 cell.
+pub struct ChannelResult {
+    pub name: String,
+    /// "802.11b" or "802.16".
+    pub kind: &'static str,
+    /// (counter, value), in a fixed order per kind.
+    pub counters: Vec<(&'static str, u64)>,
+}
+
 pub struct RunResults {
     pub name: String,
     pub seed: u64,
@@ -129,6 +138,7 @@ pub struct RunResults {
     /// SCTP associations (flow ids after the TCP flows').
     pub associations: Vec<AssociationResult>,
     pub links: Vec<LinkResult>,
+    pub channels: Vec<ChannelResult>,
     /// pcap files of the nodes named in `trace.pcap`: (node, file bytes).
     pub pcaps: Vec<(String, Vec<u8>)>,
 }

@@ -9,10 +9,13 @@ use crate::engine::EventQueue;
 use crate::net::link::{LinkDirection, SendOutcome};
 use crate::net::routing::RoutingTable;
 use crate::net::wifi::channel::{Enqueued, WifiChannel};
+use crate::net::wimax::cell::{self, WimaxCell};
 use crate::packet::{
     FlowId, NodeId, Packet, Payload, TcpAck, TcpData, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION,
 };
-use crate::results::{AssociationResult, FlowResult, FlowSummary, LinkResult, RunResults};
+use crate::results::{
+    AssociationResult, ChannelResult, FlowResult, FlowSummary, LinkResult, RunResults,
+};
 use crate::scenario::spec::Sampling;
 use crate::time::SimTime;
 use crate::timer::LazyTimer;
@@ -46,6 +49,8 @@ pub enum Event {
     AssociationStart(u32),
     AssociationStop(u32),
     AssociationTimer(u32),
+    /// The next frame or packet arrival of an 802.16 cell.
+    Cell(u32),
 }
 
 impl Event {
@@ -63,6 +68,7 @@ impl Event {
             Event::AssociationStop(k) => (9, k),
             Event::AssociationTimer(k) => (10, k),
             Event::PacingTimer(f) => (11, f),
+            Event::Cell(c) => (12, c),
         };
         (kind << 32) | id as u64
     }
@@ -164,7 +170,15 @@ pub enum TriggerTarget {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hop {
     Link(u32),
-    Air { channel: u32, to: NodeId },
+    Air {
+        channel: u32,
+        to: NodeId,
+    },
+    /// Between an 802.16 base station and one of its subscribers.
+    Wimax {
+        cell: u32,
+        to: NodeId,
+    },
 }
 
 /// Names of a link direction, for results.
@@ -184,6 +198,7 @@ pub struct World {
     /// Route edges: `routes` gives an index into this table.
     pub hops: Vec<Hop>,
     pub channels: Vec<WifiChannel>,
+    pub cells: Vec<WimaxCell>,
     pub flows: Vec<Flow>,
     /// SCTP associations; association `k` has flow id `flows.len() + k`.
     pub associations: Vec<SctpFlow>,
@@ -212,6 +227,7 @@ impl World {
         routes: RoutingTable,
         hops: Vec<Hop>,
         channels: Vec<WifiChannel>,
+        cells: Vec<WimaxCell>,
         flows: Vec<Flow>,
         recorder: Recorder,
         triggers: Vec<Trigger>,
@@ -236,6 +252,7 @@ impl World {
             routes,
             hops,
             channels,
+            cells,
             flows,
             recorder,
             triggers,
@@ -308,6 +325,7 @@ impl World {
             Event::AssociationStart(k) => self.on_association_start(now, k as usize),
             Event::AssociationStop(k) => self.on_association_stop(now, k as usize),
             Event::AssociationTimer(k) => self.on_association_timer(now, k as usize),
+            Event::Cell(c) => self.on_cell(now, c as usize),
             Event::Sample => {
                 for (i, flow) in self.flows.iter().enumerate() {
                     if flow.start <= now {
@@ -348,6 +366,24 @@ impl World {
             self.receive(now, node, packet);
         }
         self.schedule_channel(c);
+    }
+
+    fn on_cell(&mut self, now: SimTime, c: usize) {
+        let mut received = Vec::new();
+        self.cells[c].on_event(now, &mut received);
+        for lost in std::mem::take(&mut self.cells[c].dropped) {
+            self.count_drop(lost.flow, lost.sctp_body(), false);
+        }
+        for (node, packet) in received {
+            self.receive(now, node, packet);
+        }
+        self.schedule_cell(c);
+    }
+
+    fn schedule_cell(&mut self, c: usize) {
+        if let Some(t) = self.cells[c].event_to_schedule() {
+            self.queue.schedule(t, Event::Cell(c as u32));
+        }
     }
 
     fn schedule_channel(&mut self, c: usize) {
@@ -421,6 +457,16 @@ impl World {
                 match self.channels[c].enqueue(now, at, to, packet) {
                     Enqueued::Accepted => self.schedule_channel(c),
                     Enqueued::QueueFull => {
+                        self.count_drop(flow, body, true);
+                        return;
+                    }
+                }
+            }
+            Hop::Wimax { cell: c, to } => {
+                let c = c as usize;
+                match self.cells[c].enqueue(now, at, to, packet) {
+                    cell::Enqueued::Accepted => self.schedule_cell(c),
+                    cell::Enqueued::QueueFull => {
                         self.count_drop(flow, body, true);
                         return;
                     }
@@ -503,14 +549,22 @@ impl World {
             match t.target {
                 TriggerTarget::Link(l) => {
                     let link = &mut self.links[l];
-                    if let Some((from, until, cuts)) = link.impairments.trigger(t.stage, now) {
-                        if cuts {
-                            for lost in link.drop_in_flight(from, until) {
-                                self.count_drop(lost.flow, lost.sctp_body(), false);
-                            }
-                            // The head may have gone: re-arm the link's arrival event.
-                            self.schedule_link(l);
+                    if let Some(effect) = link.impairments.trigger(t.stage, now) {
+                        // (packet, refused by the queue) for every packet the stage took.
+                        let mut lost: Vec<(Packet, bool)> = Vec::new();
+                        if effect.holds {
+                            let held = link.hold_queued(now).into_iter();
+                            lost.extend(held.map(|(p, o)| (p, o == SendOutcome::DroppedQueue)));
                         }
+                        if effect.cuts {
+                            let cut = link.drop_in_flight(effect.from, effect.until);
+                            lost.extend(cut.into_iter().map(|p| (p, false)));
+                        }
+                        for (p, queue) in lost {
+                            self.count_drop(p.flow, p.sctp_body(), queue);
+                        }
+                        // The head may have changed: re-arm the link's arrival event.
+                        self.schedule_link(l);
                     }
                 }
                 TriggerTarget::Channel(c) => {
@@ -571,6 +625,17 @@ impl World {
                 queue: link.take_queue_trace(),
             })
             .collect();
+        let wifi = self.channels.iter().map(|c| ChannelResult {
+            name: c.name.clone(),
+            kind: "802.11b",
+            counters: c.stats.counters(),
+        });
+        let wimax = self.cells.iter().map(|c| ChannelResult {
+            name: c.name.clone(),
+            kind: "802.16",
+            counters: c.stats.counters(),
+        });
+        let channels = wifi.chain(wimax).collect();
         let pcaps = std::mem::take(&mut self.captures)
             .into_files()
             .map(|f| (self.node_names[f.node as usize].clone(), f.bytes))
@@ -585,6 +650,7 @@ impl World {
             flows,
             associations,
             links,
+            channels,
             pcaps,
         }
     }

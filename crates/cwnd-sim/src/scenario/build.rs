@@ -9,7 +9,10 @@
 use std::collections::HashMap;
 
 use super::impairment_spec::{DelaySpec, ReorderSpec, StageSpec};
-use super::spec::{AppSpec, Direction, ImpairmentSpec, LinkSpec, RecoverySpec, Scenario};
+use super::spec::{
+    AppSpec, Direction, ImpairmentSpec, LinkSpec, PathLossSpec, PreambleSpec, RecoverySpec,
+    Scenario,
+};
 use super::validate::ScenarioError;
 use crate::net::impair::{
     AppliesTo, ArqDelay, BernoulliLoss, DelayDistribution, DelayStep, DropList, GilbertElliott,
@@ -19,8 +22,10 @@ use crate::net::link::{LinkDirection, LinkParams};
 use crate::net::queue::QueueLimit;
 use crate::net::red::Red;
 use crate::net::routing::RoutingTable;
-use crate::net::wifi::channel::WifiChannel;
+use crate::net::wifi::channel::{ChannelConfig, FrameErrors, WifiChannel};
+use crate::net::wifi::propagation::{PathLoss, RadioLink};
 use crate::net::wifi::timing::Phy;
+use crate::net::wimax::cell::WimaxCell;
 use crate::packet::{FlowId, NodeId, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION};
 use crate::rng;
 use crate::scenario::spec::{AppliesToSpec, FlowSpec, TransportSpec};
@@ -102,17 +107,64 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
                 stage,
             });
         }
+        let mut phy = Phy::dsss(w.rate.0, w.basic_rate.0);
+        if w.preamble == PreambleSpec::Short {
+            phy = phy.with_short_preamble();
+        }
+        let errors = match &w.radio {
+            None => FrameErrors::Fixed(w.per),
+            Some(r) => FrameErrors::Snr(RadioLink {
+                path_loss: match r.path_loss {
+                    PathLossSpec::FreeSpace => PathLoss::FreeSpace,
+                    PathLossSpec::TwoRayGround => PathLoss::TwoRayGround,
+                },
+                distance_m: r.distance_m,
+                tx_power_w: 10f64.powf(r.tx_power_dbm / 10.0) / 1000.0,
+                frequency_hz: r.frequency_mhz * 1e6,
+                antenna_height_m: r.antenna_height_m,
+                system_loss: 1.0,
+                noise_figure_db: r.noise_figure_db,
+            }),
+        };
+        let config = ChannelConfig {
+            phy,
+            queue_limit: w.queue_packets as usize,
+            errors,
+            rts_threshold: w.rts_threshold.map(|s| s.0.min(u32::MAX as u64) as u32),
+        };
         let mut channel = WifiChannel::new(
             name,
             stations,
-            Phy::dsss(w.rate.0, w.basic_rate.0),
-            w.queue_packets as usize,
-            w.per,
+            config,
             rng::stream(seed, &format!("wireless[{c}].contention")),
             rng::stream(seed, &format!("wireless[{c}].errors")),
         );
         channel.impairments = chain;
         channels.push(channel);
+    }
+    // 802.16 cells: each subscriber reaches the base station and back in one hop.
+    let mut cells = Vec::with_capacity(spec.wimax.len());
+    for (c, w) in spec.wimax.iter().enumerate() {
+        let params = w.resolve(&format!("wimax[{c}]"))?;
+        let bs = ids[w.base_station.as_str()];
+        let subscribers: Vec<NodeId> = w.subscribers.iter().map(|s| ids[s.as_str()]).collect();
+        for &ss in &subscribers {
+            for (a, b) in [(bs, ss), (ss, bs)] {
+                edges.push((a, b, hops.len() as u32));
+                hops.push(Hop::Wimax {
+                    cell: c as u32,
+                    to: b,
+                });
+            }
+        }
+        cells.push(WimaxCell::new(
+            spec.wimax_name(c),
+            bs,
+            subscribers,
+            params,
+            rng::stream(seed, &format!("wimax[{c}].fading")),
+            rng::stream(seed, &format!("wimax[{c}].errors")),
+        ));
     }
     let mut routes = RoutingTable::shortest_paths(node_names.len(), &edges);
     for (k, r) in spec.routes.iter().enumerate() {
@@ -163,6 +215,7 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
         routes,
         hops,
         channels,
+        cells,
         flows,
         Recorder::new(&spec.trace, tcp_flows),
         triggers,
@@ -273,7 +326,7 @@ fn build_stages(
                 loss_good,
                 loss_bad,
             } => Box::new(GilbertElliott::new(p_gb, p_bg, loss_good, loss_bad, stream)),
-            StageSpec::Outage => Box::new(Outage),
+            StageSpec::Outage { hold } => Box::new(Outage { hold }),
             StageSpec::Reorder(ReorderSpec::Random { r, delay }) => Box::new(Reorder::Random {
                 r,
                 delay: distribution(&delay),
@@ -342,6 +395,10 @@ fn distribution(d: &DelaySpec) -> DelayDistribution {
             sd: sd.0,
         },
         DelaySpec::Exponential { mean } => DelayDistribution::Exponential { mean: mean.0 },
+        DelaySpec::Empirical {
+            ref values,
+            ref weights,
+        } => DelayDistribution::empirical(values.iter().map(|v| v.0).collect(), weights.as_deref()),
     }
 }
 

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 pub use super::cc_spec::CcSpec;
 pub use super::impairment_spec::ImpairmentSpec;
 pub use super::sctp_spec::{Endpoint, SctpSpec, TransportSpec};
+pub use super::wimax_spec::WimaxSpec;
 use crate::units::{Duration, Rate, Size};
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -27,6 +28,9 @@ pub struct Scenario {
     /// Shared 802.11 channels.
     #[serde(default)]
     pub wireless: Vec<WirelessSpec>,
+    /// 802.16 point-to-multipoint cells.
+    #[serde(default)]
+    pub wimax: Vec<WimaxSpec>,
     #[serde(default)]
     pub routes: Vec<RouteSpec>,
     pub flows: Vec<FlowSpec>,
@@ -77,10 +81,73 @@ pub struct WirelessSpec {
     /// Probability that a data frame is corrupted (each try).
     #[serde(default)]
     pub per: f64,
+    /// Frame errors from the SNR between the stations instead of `per`.
+    #[serde(default)]
+    pub radio: Option<RadioSpec>,
+    /// PLCP preamble: "long" (192 µs, default) or "short" (96 µs; not with 1 Mb/s).
+    #[serde(default)]
+    pub preamble: PreambleSpec,
+    /// Frames whose MPDU (IP packet + 36 B) is longer use RTS/CTS; off by default.
+    #[serde(default)]
+    pub rts_threshold: Option<Size>,
     /// Stages applied to the frames sent over the air (`bernoulli`,
     /// `gilbert_elliott`, `drop_list`, `outage`; a dropped frame is retried by the MAC).
     #[serde(default)]
     pub impairments: Vec<ImpairmentSpec>,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum PreambleSpec {
+    #[default]
+    Long,
+    Short,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum PathLossSpec {
+    FreeSpace,
+    #[default]
+    TwoRayGround,
+}
+
+/// The radio between the stations of a channel (defaults: ns-2's WirelessPhy).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RadioSpec {
+    /// Distance between any two stations, metres.
+    pub distance_m: f64,
+    #[serde(default)]
+    pub path_loss: PathLossSpec,
+    /// Transmit power, dBm (default 24.5, ns-2's 0.28183815 W).
+    #[serde(default = "ns2_tx_power_dbm")]
+    pub tx_power_dbm: f64,
+    /// Carrier frequency, MHz (default 914, ns-2's).
+    #[serde(default = "ns2_frequency_mhz")]
+    pub frequency_mhz: f64,
+    /// Antenna height of every station, metres (default 1.5).
+    #[serde(default = "ns2_antenna_height_m")]
+    pub antenna_height_m: f64,
+    /// Receiver noise figure, dB (default 7).
+    #[serde(default = "seven")]
+    pub noise_figure_db: f64,
+}
+
+fn ns2_tx_power_dbm() -> f64 {
+    10.0 * (0.281_838_15f64 * 1000.0).log10()
+}
+
+fn ns2_frequency_mhz() -> f64 {
+    914.0
+}
+
+fn ns2_antenna_height_m() -> f64 {
+    1.5
+}
+
+fn seven() -> f64 {
+    7.0
 }
 
 fn one_mbps() -> Rate {
