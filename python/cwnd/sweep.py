@@ -39,8 +39,18 @@ if TYPE_CHECKING:
 Point = dict[str, Any]
 SpecBuilder = Callable[[Point], dict[str, Any]]
 
-#: The per-run tables a sweep can keep (see `Results` for their columns).
-TABLES = ("series", "throughput", "segments")
+#: The per-run tables a sweep can keep (see `Results` for their columns), each with the
+#: column that names its flow: a flow of any transport, or an SCTP association.
+TABLE_KEYS = {
+    "series": "flow",
+    "throughput": "flow",
+    "segments": "flow",
+    "association_series": "association",
+    "path_series": "association",
+    "chunks": "association",
+    "sctp_events": "association",
+}
+TABLES = tuple(TABLE_KEYS)
 
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
@@ -131,6 +141,7 @@ class Run:
     seed: int
     key: str
     flows: list[str]
+    associations: list[str]
 
 
 @dataclass
@@ -153,8 +164,8 @@ class SweepResults:
 
     def frame(self, name: str) -> pd.DataFrame:
         """The per-run table `name` (one of `TABLES`, kept by `sweep(tables=...)`) of
-        every run, with columns point, <point fields>, seed, run, flow (by name), then
-        the table's own columns."""
+        every run, with columns point, <point fields>, seed, run, flow or association
+        (by name), then the table's own columns."""
         import pandas as pd
 
         if self.store is None:
@@ -165,8 +176,10 @@ class SweepResults:
             if columns is None:
                 raise ValueError(f"{name}: not kept for run {run.key}; sweep with tables=")
             frame = pd.DataFrame(columns)
-            ids = frame.pop("flow").to_numpy().astype("int64")
-            frame.insert(0, "flow", [run.flows[i] for i in ids])
+            key = TABLE_KEYS[name]
+            names = run.flows if key == "flow" else run.associations
+            ids = frame.pop(key).to_numpy().astype("int64")
+            frame.insert(0, key, [names[i] for i in ids])
             frame.insert(0, "run", run.key)
             frame.insert(0, "seed", run.seed)
             for i, (path, value) in enumerate(run.point.items()):
@@ -243,7 +256,8 @@ def _add_run(
         row.update({f"flow.{k}" if k in point else k: v for k, v in flow.items()})
         results.rows.append(row)
     names = [flow["name"] for flow in result["flows"]]
-    results.runs.append(Run(order, point, seed, key, names))
+    associations = [f["name"] for f in result["flows"] if f.get("transport") == "sctp"]
+    results.runs.append(Run(order, point, seed, key, names, associations))
 
 
 def _ignore_interrupts() -> None:
