@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -84,6 +84,14 @@ def figure(
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
         yield ax
+
+
+def spread(mean: Any, low: Any, high: Any) -> np.ndarray:
+    """Error bars from `mean` down to `low` and up to `high` (e.g. the min and max over
+    seeds), as matplotlib's `yerr`; clipped at 0, since a mean of equal values can land
+    a rounding error outside them."""
+    mean, low, high = (np.asarray(v, dtype=float) for v in (mean, low, high))
+    return np.clip(np.vstack([mean - low, high - mean]), 0.0, None)
 
 
 def colors(n: int) -> list[tuple[float, float, float, float]]:

@@ -7,7 +7,7 @@ an explicit list, or from a function that builds the whole scenario from a point
 
 Runs go to a local process pool (all cores by default) or to a Dask distributed
 cluster. Each finished run is written to the cache at once, keyed by (scenario
-hash, seed, cwnd version), so an interrupted or partly failed sweep loses nothing and
+hash, seed, cwnd version and a hash of its compiled engine), so an interrupted or partly failed sweep loses nothing and
 a rerun computes only what is missing. A failing point is recorded with its error and
 the others go on.
 
@@ -19,6 +19,7 @@ one tidy table with the point's fields as columns.
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import itertools
 import json
@@ -99,10 +100,20 @@ def spec_for(base: dict[str, Any] | SpecBuilder, point: Point) -> dict[str, Any]
     return spec
 
 
+@functools.cache
+def engine_id() -> str:
+    """The version and a hash of the simulator's compiled extension: a rebuilt engine
+    (a changed model, between two releases with one version number) gets new cache
+    keys, so a sweep never mixes results of two different simulators."""
+    digest = hashlib.sha256(Path(_cwnd.__file__).read_bytes()).hexdigest()[:16]
+    return f"{cwnd.__version__}+{digest}"
+
+
 def run_key(spec: dict[str, Any], seed: int) -> str:
-    """Cache key of one run: hash of the canonical scenario, the seed and the version."""
+    """Cache key of one run: hash of the canonical scenario, the seed and the engine
+    (version and build)."""
     canonical = json.dumps(spec, sort_keys=True, separators=(",", ":"))
-    h = hashlib.sha256(f"{cwnd.__version__}\n{seed}\n{canonical}".encode())
+    h = hashlib.sha256(f"{engine_id()}\n{seed}\n{canonical}".encode())
     return h.hexdigest()[:32]
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cwnd.plot import colors, panels
+from cwnd.plot import colors, panels, spread
 from cwnd.studies.ns2 import VEGAS_NS2, ns2_tcp
 from cwnd.studies.study import (
     Claim,
@@ -456,7 +456,7 @@ def _versus_d(
             ax.errorbar(
                 s.index,
                 s["mean"],
-                yerr=[s["mean"] - s["min"], s["max"] - s["mean"]],
+                yerr=spread(s["mean"], s["min"], s["max"]),
                 marker="o",
                 ms=3,
                 capsize=2,

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from cwnd.plot import colors, panels
+from cwnd.plot import colors, panels, spread
 from cwnd.studies.study import (
     Claim,
     FigureSpec,
@@ -478,7 +478,7 @@ def figure_rtt_jump_x4(data: StudyData, path: Path) -> None:
 def _versus(ax: Any, stats: pd.DataFrame, x: str, label: str, color: Any, scale: float) -> None:
     s = stats.reset_index().sort_values(x)
     xs = s[x].to_numpy() * scale
-    ax.errorbar(xs, s["mean"], yerr=[s["mean"] - s["min"], s["max"] - s["mean"]], marker="o",
+    ax.errorbar(xs, s["mean"], yerr=spread(s["mean"], s["min"], s["max"]), marker="o",
                 ms=3, capsize=2, color=color, label=label)  # fmt: skip
 
 
