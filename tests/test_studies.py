@@ -173,8 +173,9 @@ def test_quick_reproduce_writes_claims_figures_and_data(quick_report: Path) -> N
         for spec in study.figures:
             assert (folder / f"{spec.stem}.png").read_bytes()[:8] == PNG_MAGIC, spec.stem
             assert b"<svg" in (folder / f"{spec.stem}.svg").read_bytes()[:500], spec.stem
-        table = pd.read_parquet(folder / "runs.parquet")
-        assert {"seed", "run", "fingerprint", "goodput_bps"} <= set(table.columns)
+        for plan in study.sweeps(True):
+            table = pd.read_parquet(folder / f"{plan.name}.parquet")
+            assert {"seed", "run", "fingerprint", "goodput_bps"} <= set(table.columns)
         for spec in study.tables:
             assert len(pd.read_parquet(folder / f"{spec.stem}.parquet")) > 0, spec.stem
     assert (quick_report / "index.html").is_file()
