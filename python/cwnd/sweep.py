@@ -7,9 +7,9 @@ an explicit list, or from a function that builds the whole scenario from a point
 
 Runs go to a local process pool (all cores by default) or to a Dask distributed
 cluster. Each finished run is written to the cache at once, keyed by (scenario
-hash, seed, cwnd version and a hash of its compiled engine), so an interrupted or partly failed sweep loses nothing and
-a rerun computes only what is missing. A failing point is recorded with its error and
-the others go on.
+hash, seed, cwnd version and a hash of its compiled engine), so an interrupted or
+partly failed sweep loses nothing and a rerun computes only what is missing. A failing
+point is recorded with its error and the others go on.
 
 On request (`tables=("series", "throughput", "segments")`) each run's time series are
 kept too, in the cache beside its summary, and `SweepResults.frame(name)` gives them as
