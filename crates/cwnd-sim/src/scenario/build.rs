@@ -448,6 +448,7 @@ fn tcp_flow(spec: &Scenario, seed: u64, i: usize, f: &FlowSpec, src: NodeId, dst
         dsack_undo: t.dsack_undo,
         eifel: t.eifel,
         frto: t.frto,
+        adapt_dupthresh: t.adapt_dupthresh.then_some((t.pef, t.pef_step)),
         rto: t.rto.config(),
         app_bytes,
     };

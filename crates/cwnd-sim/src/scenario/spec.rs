@@ -338,6 +338,13 @@ pub struct TcpSpec {
     /// Undo a window reduction when D-SACKs show it was spurious (RFC 3708);
     /// needs `sack` and `dsack`.
     pub dsack_undo: bool,
+    /// RR-TCP's dupthresh adaptation from a histogram of reordering lengths
+    /// (`transport/tcp/reordering.rs`); needs `sack` and `dsack`.
+    pub adapt_dupthresh: bool,
+    /// Starting percentile of the adaptation (as RR-SCTP's `rr.pef`).
+    pub pef: f64,
+    /// Step of the percentile's moves (as RR-SCTP's `rr.pef_step`).
+    pub pef_step: f64,
     /// Eifel detection of spurious retransmissions and undo (RFC 3522, RFC 4015);
     /// needs `timestamps`.
     pub eifel: bool,
@@ -365,6 +372,9 @@ impl Default for TcpSpec {
             sack: false,
             dsack: false,
             dsack_undo: false,
+            adapt_dupthresh: false,
+            pef: 0.9,
+            pef_step: 0.1,
             eifel: false,
             frto: false,
             delayed_ack: false,

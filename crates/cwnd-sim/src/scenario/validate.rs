@@ -647,6 +647,20 @@ impl Scenario {
                 "needs D-SACK reports; set tcp.sack = true and tcp.dsack = true",
             ));
         }
+        if t.adapt_dupthresh && !(t.sack && t.dsack) {
+            return Err(ScenarioError::new(
+                at("adapt_dupthresh"),
+                "learns from D-SACK reports; set tcp.sack = true and tcp.dsack = true",
+            ));
+        }
+        for (field, v) in [("pef", t.pef), ("pef_step", t.pef_step)] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(ScenarioError::new(
+                    at(field),
+                    format!("{v} is outside [0, 1]"),
+                ));
+            }
+        }
         if t.eifel && !t.timestamps {
             return Err(ScenarioError::new(
                 at("eifel"),
@@ -921,7 +935,15 @@ mod tests {
             error_of(&tcp("tcp = { dsack = true }")),
             "flows[0].tcp.dsack: D-SACK needs tcp.sack = true"
         );
-        let all = "tcp = { sack = true, dsack = true, dsack_undo = true, timestamps = true, eifel = true, frto = true }";
+        assert_eq!(
+            error_of(&tcp("tcp = { sack = true, adapt_dupthresh = true }")),
+            "flows[0].tcp.adapt_dupthresh: learns from D-SACK reports; set tcp.sack = true and tcp.dsack = true"
+        );
+        assert_eq!(
+            error_of(&tcp("tcp = { pef = 1.5 }")),
+            "flows[0].tcp.pef: 1.5 is outside [0, 1]"
+        );
+        let all = "tcp = { sack = true, dsack = true, dsack_undo = true, timestamps = true, eifel = true, frto = true, adapt_dupthresh = true }";
         assert!(Scenario::from_toml(&tcp(all)).is_ok());
     }
 

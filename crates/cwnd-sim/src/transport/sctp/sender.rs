@@ -46,12 +46,12 @@ use super::chunk::{padded, COMMON_HEADER, DATA_CHUNK_HEADER, IPV4_HEADER};
 use super::config::{RetransmitTo, SenderConfig};
 use super::outstanding::{ChunkState, EventId, Outstanding, Reason, SentChunk};
 use super::path::Path;
-use super::rr::dupthresh::DupthreshAdapter;
 use super::rr::{Detected, Rr};
 use super::store::{BodyId, PacketStore};
 use crate::packet::NodeId;
 use crate::rng::RngStream;
 use crate::time::SimTime;
+use crate::transport::dupthresh::DupthreshAdapter;
 
 /// A packet an endpoint wants sent: its body in the store, and where it goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -31,6 +31,7 @@ fn sender_with(recovery: Recovery, initial_window: u32, dsack_undo: bool) -> Tcp
         frto: false,
         rto: RtoConfig::default(),
         app_bytes: None,
+        adapt_dupthresh: None,
     };
     TcpSender::new(cfg, Box::new(Reno))
 }
@@ -312,6 +313,7 @@ fn eifel_sender() -> TcpSender {
         frto: false,
         rto: RtoConfig::default(),
         app_bytes: None,
+        adapt_dupthresh: None,
     };
     TcpSender::new(cfg, Box::new(Reno))
 }

@@ -8,17 +8,16 @@
 //!    start brings the window back up; nothing changes if cwnd already exceeds it.
 //!    (The saved ssthresh is not restored: the paper restores only through slow
 //!    start.)
-//! 3. dupthresh adaptation (`dupthresh`).
+//! 3. dupthresh adaptation (`transport::dupthresh`, shared with TCP).
 //!
 //! Recovery and adaptation act on what detection finds, so they need it.
 
-pub mod dupthresh;
 pub mod trl;
 
-use self::dupthresh::DupthreshAdapter;
 use self::trl::{DuplicateOutcome, Trl};
 use super::config::RrConfig;
 use super::outstanding::EventId;
+use crate::transport::dupthresh::DupthreshAdapter;
 
 /// RR-SCTP state of an association's sender.
 #[derive(Clone, Debug)]

@@ -1,6 +1,8 @@
-//! RR-SCTP dupthresh adaptation (Barletta, Righetti, Veiga, §4.3), with the
-//! percentile moved by a cost rule after Zhang, Karp, Floyd and Peterson's RR-TCP
-//! (ICNP 2003).
+//! dupthresh adaptation, shared by RR-SCTP (Barletta, Righetti, Veiga, §4.3) and
+//! cwnd's RR-TCP (`transport::tcp::reordering`), with the percentile moved by a cost
+//! rule after Zhang, Karp, Floyd and Peterson's RR-TCP (ICNP 2003). The unit of a
+//! sample is the protocol's count of loss indications: SCTP's missing reports (crf),
+//! TCP's duplicate ACKs.
 //!
 //! The paper keeps a histogram of the missing-report counts (crf) of the TSNs whose
 //! crf reached 4 — its base dupthresh; here the base dupthresh of the association,
