@@ -35,6 +35,7 @@ pub fn association_summary<'py>(
     d.set_item("segments_retransmitted", s.sender.chunks_retransmitted)?;
     d.set_item("bytes_retransmitted", s.sender.bytes_retransmitted)?;
     d.set_item("acks_received", s.sender.sacks_received)?;
+    d.set_item("sacks_sent", s.receiver.sacks_sent)?;
     d.set_item("duplicate_reports", s.sender.duplicate_reports)?;
     d.set_item("fast_retransmits", s.sender.fast_retransmits)?;
     d.set_item(

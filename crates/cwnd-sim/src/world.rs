@@ -400,7 +400,7 @@ impl World {
 
     /// A packet reaches node `at`: deliver it to its agent or forward it.
     fn receive(&mut self, now: SimTime, at: NodeId, packet: Packet) {
-        self.captures.record(now, at, &packet);
+        self.captures.record(now, at, &packet, &self.sctp_store);
         if packet.dst != at {
             self.forward(now, at, packet);
             return;
@@ -446,7 +446,7 @@ impl World {
                     }
                     SendOutcome::DroppedImpairment => {
                         // Captured before an SCTP body goes back to the store.
-                        self.captures.record(now, at, &copy);
+                        self.captures.record(now, at, &copy, &self.sctp_store);
                         self.count_drop(flow, body, false);
                         return;
                     }
@@ -473,7 +473,7 @@ impl World {
                 }
             }
         }
-        self.captures.record(now, at, &copy);
+        self.captures.record(now, at, &copy, &self.sctp_store);
     }
 
     /// A packet of `flow` was dropped by a full queue (`queue`) or an impairment.

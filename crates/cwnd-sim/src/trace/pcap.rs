@@ -24,13 +24,20 @@
 //!   (RFC 7323: TSval the sender's clock in ms; the data segments' TSecr is not
 //!   modelled and is 0), then NOP, NOP, SACK (RFC 2018). The checksum is computed
 //!   over the whole segment as if its payload were zeros.
-//! * Payload bytes are not captured (the simulator has none): each record holds the
-//!   headers only, with the original length set to the full frame, as `tcpdump -s`
-//!   with a short snap length writes them.
-//! * SCTP packets are not written: this writer lays out TCP only.
+//! * SCTP (RFC 9260): `sctp` lays out the common header and every chunk, with the
+//!   CRC32c checksum; the IPv4 protocol is then 132.
+//! * TCP payload bytes are not captured (the simulator has none): each TCP record
+//!   holds the headers only, with the original length set to the full frame, as
+//!   `tcpdump -s` with a short snap length writes them. An SCTP record holds the
+//!   whole packet, user data as zeros, so that its CRC32c can be verified (see `sctp`).
 
-use crate::packet::{NodeId, Packet, Payload, TcpAck, TcpData};
+mod sctp;
+
+pub use sctp::AssociationWire;
+
+use crate::packet::{FlowId, NodeId, Packet, Payload, TcpAck, TcpData};
 use crate::time::SimTime;
+use crate::transport::sctp::store::PacketStore;
 
 const LINKTYPE_ETHERNET: u32 = 1;
 const ETHERTYPE_IPV4: u16 = 0x0800;
@@ -38,8 +45,11 @@ const IPPROTO_TCP: u8 = 6;
 const ETHERNET_HEADER: usize = 14;
 const IPV4_HEADER: usize = 20;
 const TCP_HEADER: usize = 20;
-/// Largest headers a record holds: Ethernet + IPv4 + TCP with 40 option bytes.
-const SNAPLEN: u32 = (ETHERNET_HEADER + IPV4_HEADER + TCP_HEADER + 40) as u32;
+/// Largest TCP headers a record holds: Ethernet + IPv4 + TCP with 40 option bytes.
+const TCP_SNAP: usize = ETHERNET_HEADER + IPV4_HEADER + TCP_HEADER + 40;
+/// The file's snap length: the largest frame a record may hold (SCTP records are
+/// whole frames).
+const SNAPLEN: u32 = 65535;
 /// Port of every receiver; senders use 49152 + flow index (wrapping in the
 /// dynamic range).
 pub const RECEIVER_PORT: u16 = 5001;
@@ -63,20 +73,18 @@ impl PcapFile {
         PcapFile { node, bytes }
     }
 
-    /// Appends one packet seen at `now`.
-    pub fn record(&mut self, now: SimTime, packet: &Packet) {
-        let mut frame = [0u8; SNAPLEN as usize];
-        let captured = encode_frame(packet, &mut frame);
+    /// Appends one record seen at `now`: the captured bytes of a frame whose full
+    /// length is `original`.
+    fn append(&mut self, now: SimTime, frame: &[u8], original: u32) {
         let micros = now.as_nanos() / 1_000;
-        let original = ETHERNET_HEADER as u32 + packet.size;
         self.bytes
             .extend_from_slice(&((micros / 1_000_000) as u32).to_le_bytes());
         self.bytes
             .extend_from_slice(&((micros % 1_000_000) as u32).to_le_bytes());
         self.bytes
-            .extend_from_slice(&(captured as u32).to_le_bytes());
+            .extend_from_slice(&(frame.len() as u32).to_le_bytes());
         self.bytes.extend_from_slice(&original.to_le_bytes());
-        self.bytes.extend_from_slice(&frame[..captured]);
+        self.bytes.extend_from_slice(frame);
     }
 }
 
@@ -85,6 +93,12 @@ impl PcapFile {
 #[derive(Default)]
 pub struct Captures {
     by_node: Vec<Option<PcapFile>>,
+    /// Flow id of the first SCTP association (they follow the TCP flows).
+    first_association: FlowId,
+    /// What the SCTP layout needs beyond the packets, by association.
+    associations: Vec<AssociationWire>,
+    /// The frame being laid out (kept to reuse its buffer).
+    frame: Vec<u8>,
 }
 
 impl Captures {
@@ -96,17 +110,37 @@ impl Captures {
         for &n in captured {
             by_node[n as usize] = Some(PcapFile::new(n));
         }
-        Captures { by_node }
+        Captures {
+            by_node,
+            ..Captures::default()
+        }
     }
 
-    /// Records `packet` if node `at` is captured (TCP only).
+    /// Declares the SCTP associations, whose flow ids start at `first`.
+    pub fn add_associations(&mut self, first: FlowId, wires: Vec<AssociationWire>) {
+        self.first_association = first;
+        self.associations = wires;
+    }
+
+    /// Records `packet` if node `at` is captured; an SCTP packet's chunks are read
+    /// from `store`.
     #[inline]
-    pub fn record(&mut self, now: SimTime, at: NodeId, packet: &Packet) {
-        if matches!(packet.payload, Payload::Sctp(_)) {
-            return;
-        }
+    pub fn record(&mut self, now: SimTime, at: NodeId, packet: &Packet, store: &PacketStore) {
         if let Some(Some(file)) = self.by_node.get_mut(at as usize) {
-            file.record(now, packet);
+            let frame = &mut self.frame;
+            match packet.payload {
+                Payload::Sctp(r) => {
+                    let k = (packet.flow - self.first_association) as usize;
+                    let body = store.get(r.body);
+                    sctp::encode_frame(packet, r, body, &self.associations[k], frame);
+                }
+                Payload::TcpData(_) | Payload::TcpAck(_) => {
+                    frame.resize(TCP_SNAP, 0);
+                    let captured = encode_frame(packet, frame);
+                    frame.truncate(captured);
+                }
+            }
+            file.append(now, frame, ETHERNET_HEADER as u32 + packet.size);
         }
     }
 
@@ -118,20 +152,25 @@ impl Captures {
 /// Writes the Ethernet, IPv4 and TCP headers of `packet` into `out`; returns their
 /// length.
 fn encode_frame(packet: &Packet, out: &mut [u8]) -> usize {
-    out[0..6].copy_from_slice(&mac(packet.dst));
-    out[6..12].copy_from_slice(&mac(packet.src));
-    out[12..14].copy_from_slice(&ETHERTYPE_IPV4.to_be_bytes());
+    encode_ethernet(packet, out);
     let ip = &mut out[ETHERNET_HEADER..];
     let tcp_len = match packet.payload {
         Payload::TcpData(d) => encode_data(packet, &d, &mut ip[IPV4_HEADER..]),
         Payload::TcpAck(a) => encode_ack(packet, &a, &mut ip[IPV4_HEADER..]),
-        Payload::Sctp(_) => unreachable!("Captures::record skips SCTP packets"),
+        Payload::Sctp(_) => unreachable!("Captures::record lays out SCTP apart"),
     };
     encode_ipv4(packet, IPPROTO_TCP, ip);
     let segment_len = packet.size as usize - IPV4_HEADER;
     let checksum = tcp_checksum(packet, &ip[IPV4_HEADER..IPV4_HEADER + tcp_len], segment_len);
     ip[IPV4_HEADER + 16..IPV4_HEADER + 18].copy_from_slice(&checksum.to_be_bytes());
     ETHERNET_HEADER + IPV4_HEADER + tcp_len
+}
+
+/// Ethernet II header: made-up addresses of the IP source and destination nodes.
+fn encode_ethernet(packet: &Packet, out: &mut [u8]) {
+    out[0..6].copy_from_slice(&mac(packet.dst));
+    out[6..12].copy_from_slice(&mac(packet.src));
+    out[12..14].copy_from_slice(&ETHERTYPE_IPV4.to_be_bytes());
 }
 
 fn mac(node: NodeId) -> [u8; 6] {
@@ -334,7 +373,7 @@ mod tests {
     #[test]
     fn ipv4_header_checksum_verifies_to_zero() {
         // A receiver sums the header with its checksum: the result must be 0xffff.
-        let mut frame = [0u8; SNAPLEN as usize];
+        let mut frame = [0u8; TCP_SNAP];
         let n = encode_frame(&data_packet(), &mut frame);
         assert_eq!(n, 14 + 20 + 20);
         let ip = &frame[14..34];
@@ -347,7 +386,7 @@ mod tests {
 
     #[test]
     fn tcp_header_of_a_data_segment() {
-        let mut frame = [0u8; SNAPLEN as usize];
+        let mut frame = [0u8; TCP_SNAP];
         encode_frame(&data_packet(), &mut frame);
         let tcp = &frame[34..54];
         // Ports 49152 = 0xc000 and 5001 = 0x1389; byte 0 has sequence number 1.
@@ -381,7 +420,7 @@ mod tests {
             dst: 0,
             ..data_packet()
         };
-        let mut frame = [0u8; SNAPLEN as usize];
+        let mut frame = [0u8; TCP_SNAP];
         let n = encode_frame(&ack, &mut frame);
         // The record holds exactly the datagram's headers: 14 + 20 + 20 + 12 + 20.
         assert_eq!(n, 14 + ack.size as usize);
@@ -398,10 +437,17 @@ mod tests {
 
     #[test]
     fn file_and_record_headers() {
-        let mut f = PcapFile::new(0);
-        assert_eq!(f.bytes.len(), 24);
+        let mut c = Captures::new(1, &[0]);
+        let store = PacketStore::default();
+        c.record(
+            SimTime::from_nanos(2_500_001_999),
+            0,
+            &data_packet(),
+            &store,
+        );
+        let f = c.into_files().next().unwrap();
         assert_eq!(&f.bytes[..4], &[0xd4, 0xc3, 0xb2, 0xa1]);
-        f.record(SimTime::from_nanos(2_500_001_999), &data_packet());
+        assert_eq!(&f.bytes[16..20], &65535u32.to_le_bytes()); // snap length
         let rec = &f.bytes[24..40];
         assert_eq!(&rec[0..4], &2u32.to_le_bytes()); // seconds
         assert_eq!(&rec[4..8], &500_001u32.to_le_bytes()); // microseconds, truncated

@@ -9,6 +9,7 @@ use super::World;
 use crate::packet::{FlowId, NodeId, Payload, SctpRef};
 use crate::time::SimTime;
 use crate::timer::LazyTimer;
+use crate::trace::pcap::AssociationWire;
 use crate::trace::sctp::{AssociationSnapshot, PathSnapshot};
 use crate::transport::sctp::association::Association;
 use crate::transport::sctp::sender::Outgoing;
@@ -53,6 +54,17 @@ impl SctpFlow {
             timer: LazyTimer::default(),
         }
     }
+
+    /// What a pcap capture needs to lay out the association's packets.
+    fn wire(&self) -> AssociationWire {
+        let a = &self.association;
+        AssociationWire {
+            sender: self.sender_nodes.clone(),
+            receiver: a.sender.paths.iter().map(|p| p.dst).collect(),
+            streams: a.sender.cfg.streams,
+            a_rwnd: a.receiver.initial_window(),
+        }
+    }
 }
 
 impl World {
@@ -68,6 +80,9 @@ impl World {
             }
         }
         self.recorder.add_associations(associations.len());
+        let wires = associations.iter().map(SctpFlow::wire).collect();
+        self.captures
+            .add_associations(self.flows.len() as FlowId, wires);
         self.associations = associations;
     }
 
