@@ -48,9 +48,12 @@ def panels(
     sharex: bool = False,
     sharey: bool = False,
     svg: bool = False,
+    legend_below: bool = False,
 ) -> Iterator[tuple[Figure, np.ndarray]]:
     """Yields a new figure in the project style and its axes (a 2-D array), then
-    saves it to `path` (and to `path` with suffix .svg when `svg`)."""
+    saves it to `path` (and to `path` with suffix .svg when `svg`). Each panel gets
+    its own legend, or with `legend_below` (panels showing the same curves, too many
+    for a legend inside) one legend under them all."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -63,7 +66,11 @@ def panels(
         )
         try:
             yield fig, axes
-            for ax in axes.flat:
+            if legend_below:
+                handles, labels = axes.flat[0].get_legend_handles_labels()
+                fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0),
+                           ncols=min(len(labels), 3))  # fmt: skip
+            for ax in [] if legend_below else axes.flat:
                 if ax.get_legend() is None and ax.get_legend_handles_labels()[0]:
                     ax.legend(loc="best", ncols=2 if len(ax.get_lines()) > 6 else 1)
             fig.savefig(path)

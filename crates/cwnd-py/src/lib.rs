@@ -153,6 +153,8 @@ fn flow_summary<'py>(py: Python<'py>, f: &FlowResult) -> PyResult<Bound<'py, PyD
     d.set_item("spurious_dsack", s.sender.spurious_dsack)?;
     d.set_item("spurious_eifel", s.sender.spurious_eifel)?;
     d.set_item("spurious_frto", s.sender.spurious_frto)?;
+    d.set_item("avoidable_timeouts", s.sender.avoidable_timeouts)?;
+    d.set_item("dupthresh", s.dupthresh)?;
     d.set_item("goodput_bps", s.goodput_bps())?;
     d.set_item("throughput_bps", s.throughput_bps())?;
     d.set_item("mean_rtt", s.mean_rtt())?;

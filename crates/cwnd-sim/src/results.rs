@@ -32,6 +32,8 @@ pub struct FlowSummary {
     pub end: SimTime,
     /// Time from start until every byte of a transfer was acknowledged.
     pub completion_time: Option<SimTime>,
+    /// dupthresh at the end: the configured one, or as RR-TCP's adaptation left it.
+    pub dupthresh: u32,
     pub sender: SenderStats,
     pub receiver: ReceiverStats,
     pub drops_queue: u64,
@@ -53,6 +55,7 @@ impl FlowSummary {
             start: flow.start,
             end,
             completion_time: finished.map(|t| t - flow.start),
+            dupthresh: flow.sender.dupthresh(),
             sender: flow.sender.stats,
             receiver: flow.receiver.stats,
             drops_queue: flow.drops_queue,

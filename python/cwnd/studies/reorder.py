@@ -76,12 +76,13 @@ SECONDS = 100
 SEEDS = [1, 2, 3, 4, 5]
 QUICK = {"rates": [0.0, 0.05, 0.2], "losses": [0.001, 0.01], "seconds": 30, "seeds": [1]}
 VARIANTS = ["sctp", "rr_sctp"]
-TCP_VARIANTS = ["tcp", "tcp_dsack_undo"]
+TCP_VARIANTS = ["tcp", "tcp_dsack_undo", "rr_tcp"]
 LABELS = {
     "sctp": "SCTP",
     "rr_sctp": "RR-SCTP",
     "tcp": "TCP (NewReno, SACK)",
     "tcp_dsack_undo": "TCP + D-SACK undo",
+    "rr_tcp": "RR-TCP (undo + adaptive dupthresh)",
 }
 
 PARAMETERS = [
@@ -114,8 +115,10 @@ def capacity_bps(d_ms: float) -> int:
 def _transport(variant: str) -> dict[str, Any]:
     if variant in TCP_VARIANTS:
         tcp = {"sack": True, "dsack": True, "rwnd": f"{MW * TCP_MSS}B"}
-        if variant == "tcp_dsack_undo":
+        if variant in ("tcp_dsack_undo", "rr_tcp"):
             tcp["dsack_undo"] = True
+        if variant == "rr_tcp":
+            tcp["adapt_dupthresh"] = True
         return {"cc": "newreno", "tcp": tcp}
     sctp: dict[str, Any] = {"rwnd": f"{MW * USER_BYTES}B", "dupthresh": 4}
     if variant == "rr_sctp":
@@ -533,7 +536,10 @@ def figure_tcp(data: StudyData, path: Path) -> None:
     sctp = throughput(data, "reordering", ["variant", "d", "multihomed", "rate"])
     tcp = throughput(data, "tcp", ["variant", "d", "rate"])
     size = (9.6, 3.4)
-    with panels(path.with_suffix(".png"), 1, 2, size=size, svg=True) as (_, axes):
+    with panels(path.with_suffix(".png"), 1, 2, size=size, svg=True, legend_below=True) as (
+        _,
+        axes,
+    ):
         for ax, d in zip(axes[0], DELAYS, strict=True):
             shown = [*VARIANTS, *TCP_VARIANTS]
             for variant, color in zip(shown, colors(len(shown)), strict=True):

@@ -4,11 +4,15 @@
 //! evidence. Detection and recovery, RR-TCP's other two parts, are the RFC 3708
 //! detector and undo of `spurious.rs` (`tcp.dsack_undo`).
 //!
-//! Samples of the reordering length are counted in duplicate ACKs, the TCP analogue of
-//! SCTP's missing reports; the histogram, percentile and cost rule are shared with
+//! Samples of the reordering length are counted in segments: when the late segment is
+//! acknowledged, the number of segments above it that SACK blocks had reported — the
+//! duplicate ACKs it caused, had the receiver acknowledged each arrival (Linux measures
+//! its `tp->reordering` the same way, in `tcp_check_sack_reordering`); the TCP analogue
+//! of SCTP's missing reports. The histogram, percentile and cost rule are shared with
 //! RR-SCTP (`transport::dupthresh`):
-//! * when an ACK advances SND.UNA past a segment that `k` duplicate ACKs had reported
-//!   missing and that was never retransmitted, it arrived late: a sample of `k`;
+//! * when an ACK advances SND.UNA past a segment that `k` SACKed segments above it
+//!   had reported missing and that was never retransmitted, it arrived late: a sample
+//!   of `k`;
 //! * when that segment had been retransmitted, the sample waits until a D-SACK shows
 //!   the retransmission was a duplicate (a real loss says nothing about reordering),
 //!   and only for the latest loss episode (RR-SCTP's rule);
@@ -18,9 +22,10 @@
 //!   The cost ratio r = C_to/C_fr uses the sender's SRTT, RTO and window.
 //!
 //! Simplified: RR-TCP's "extended limited transmit" (sending new data on duplicate
-//! ACKs while a raised dupthresh holds back the fast retransmit) is not modelled, nor
-//! its timing of the samples; the sample is the duplicate-ACK count when the late
-//! segment is acknowledged.
+//! ACKs while a raised dupthresh holds back the fast retransmit) is not modelled —
+//! cwnd's senders have no RFC 3042 limited transmit either — so while duplicates
+//! stay below a raised dupthresh the sender sends nothing new: the adaptation avoids
+//! the halving but not that pause.
 
 use super::sender::TcpSender;
 use crate::transport::dupthresh::DupthreshAdapter;
@@ -54,19 +59,25 @@ impl TcpSender {
             .map_or(self.cfg.dupthresh, |r| r.adapter.dupthresh())
     }
 
-    /// An ACK advanced SND.UNA past the segment ending at `end`, which `dupacks`
-    /// duplicate ACKs had reported missing; `retransmitted` if it had been resent.
-    pub(super) fn reordering_on_advance(&mut self, end: u64, dupacks: u32, retransmitted: bool) {
+    /// An ACK for `ack` is about to advance SND.UNA. If it covers the first
+    /// unacknowledged segment while SACK blocks had reported segments above it, that
+    /// segment arrived after them: a sample of the reordering extent, in segments (one
+    /// duplicate ACK each, had the receiver acknowledged every one).
+    pub(super) fn reordering_on_advance(&mut self, ack: u64) {
         let Some(r) = &mut self.reordering else {
             return;
         };
-        if dupacks == 0 {
+        let Some(head) = self.sent.front().filter(|h| h.end() <= ack && !h.sacked) else {
+            return;
+        };
+        let extent = self.sent.iter().filter(|s| s.sacked).count() as u32;
+        if extent == 0 {
             return;
         }
-        if retransmitted {
-            r.pending.push((end, dupacks));
+        if head.retransmitted {
+            r.pending.push((head.end(), extent));
         } else {
-            r.adapter.record(dupacks);
+            r.adapter.record(extent);
         }
     }
 

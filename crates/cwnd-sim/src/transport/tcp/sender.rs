@@ -116,7 +116,7 @@ pub(super) struct SentSegment {
 }
 
 impl SentSegment {
-    fn end(&self) -> u64 {
+    pub(super) fn end(&self) -> u64 {
         self.seq + self.len as u64
     }
 }
@@ -507,13 +507,7 @@ impl TcpSender {
         self.check_eifel(now, ack);
         let prior_in_flight = self.tcb.flight_segments();
         let acked_bytes = ack.ack - self.tcb.snd_una;
-        let head = self
-            .sent
-            .front()
-            .map(|s| (s.seq + s.len as u64, s.retransmitted));
-        if let Some((end, retransmitted)) = head.filter(|&(end, _)| end <= ack.ack) {
-            self.reordering_on_advance(end, self.dupacks, retransmitted);
-        }
+        self.reordering_on_advance(ack.ack);
         let (acked, oldest_sent, newest_sent, any_retransmitted) = self.pop_acked(now, ack.ack);
         self.tcb.snd_una = ack.ack;
         self.tcb.snd_nxt = self.tcb.snd_nxt.max(ack.ack);
