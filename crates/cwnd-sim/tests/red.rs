@@ -69,7 +69,10 @@ fn red_keeps_the_average_queue_between_its_thresholds() {
     // The price (Floyd & Jacobson §11 discuss it): with windows of about 5 packets the
     // ten flows lose more often and time out more, and the link idles at times.
     let goodput = |r: &cwnd_sim::results::RunResults| -> f64 {
-        r.flows.iter().map(|f| goodput_between(r, f, 10.0, 60.0)).sum()
+        r.flows
+            .iter()
+            .map(|f| goodput_between(r, f, 10.0, 60.0))
+            .sum()
     };
     let (g_red, g_tail) = (goodput(&red), goodput(&tail));
     let timeouts = |r: &cwnd_sim::results::RunResults| -> u64 {
