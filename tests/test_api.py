@@ -121,3 +121,35 @@ def test_import_does_not_load_plotting_or_pandas() -> None:
     code = "import sys, cwnd; print('matplotlib' in sys.modules, 'pandas' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_a_loss_trace_file_is_found_beside_its_scenario(
+    small_toml: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "study"
+    folder.mkdir()
+    (folder / "loss.csv").write_text("# time, p\n0, 0\n2, 0.05\n")
+    text = small_toml.read_text().replace('p = 0.02, applies_to = "data"', 'p_file = "loss.csv"')
+    (folder / "lossy.toml").write_text(text)
+    monkeypatch.chdir(tmp_path)  # not the scenario's folder
+    spec = cwnd.load_scenario(folder / "lossy.toml")
+    assert spec["links"][1]["impairments"][0]["p_file"] == str(folder / "loss.csv")
+    r = cwnd.run(spec, seed=1)
+    assert r.summary["drops_impairment"][0] > 0
+    with pytest.raises(cwnd.ScenarioError, match=r'p_file: cannot read "loss.csv"'):
+        cwnd.check(text)
+
+
+def test_channel_counters_are_a_frame() -> None:
+    spec = {
+        "duration": "3s",
+        "links": [{"between": ["s", "bs"], "bandwidth": "100Mbps", "delay": "1ms"}],
+        "wimax": [{"base_station": "bs", "subscribers": ["ss"], "preset": "los_snr30"}],
+        "wireless": [{"stations": ["ss", "laptop"], "rate": "11Mbps"}],
+        "flows": [{"from": "s", "to": "laptop"}],
+    }
+    r = cwnd.run(spec, seed=1)
+    channels = r.channels.set_index("name")
+    assert list(channels["kind"]) == ["802.11b", "802.16"]
+    assert channels.loc["wimax0", "packets_delivered"] > 1000
+    assert channels.loc["wireless0", "frames_delivered"] > 1000

@@ -116,5 +116,5 @@ def test_command_line_mistakes_are_one_line() -> None:
     assert_bad_input(cwnd("run", "x.toml", "--seed", "abc"), "--seed", "'abc'")
     assert_bad_input(
         cwnd("sweep", "s.toml", "--tables", "series,nope"),
-        "--tables: 'nope' is not one of series, throughput, segments",
+        "--tables: 'nope' is not one of series, throughput, segments, association_series",
     )

@@ -173,8 +173,9 @@ def test_quick_reproduce_writes_claims_figures_and_data(quick_report: Path) -> N
         for spec in study.figures:
             assert (folder / f"{spec.stem}.png").read_bytes()[:8] == PNG_MAGIC, spec.stem
             assert b"<svg" in (folder / f"{spec.stem}.svg").read_bytes()[:500], spec.stem
-        table = pd.read_parquet(folder / "runs.parquet")
-        assert {"seed", "run", "fingerprint", "goodput_bps"} <= set(table.columns)
+        for plan in study.sweeps(True):
+            table = pd.read_parquet(folder / f"{plan.name}.parquet")
+            assert {"seed", "run", "fingerprint", "goodput_bps"} <= set(table.columns)
         for spec in study.tables:
             assert len(pd.read_parquet(folder / f"{spec.stem}.parquet")) > 0, spec.stem
     assert (quick_report / "index.html").is_file()
@@ -184,7 +185,7 @@ def test_unknown_study_is_one_line_naming_the_known_ones(tmp_path: Path) -> None
     proc = cwnd_cli("reproduce", "nope", "--out", tmp_path)
     assert proc.returncode == 2
     assert proc.stderr.strip() == (
-        "cwnd: error: study: 'nope' is not a study; known: outage, arq, all"
+        "cwnd: error: study: 'nope' is not a study; known: outage, arq, reorder, all"
     )
 
 
@@ -201,3 +202,60 @@ def test_html_report_shows_every_figure_without_errors(quick_report: Path) -> No
     broken: list[dict[str, Any]] = [i for i in page.images if i["naturalWidth"] <= 0]
     assert not broken, broken
     assert page.errors == []
+
+
+def test_reorder_paths_follow_the_papers_capacity_rule() -> None:
+    from cwnd.studies import reorder
+
+    # S = MW·MTU·8/RTT = 50·1500·8/0.104 s = 5 769 231 b/s at d = 50 ms.
+    assert reorder.capacity_bps(50) == 5_769_231
+    spec = reorder.build(
+        {"variant": "rr_sctp", "d": 50, "seconds": 10, "rate": 0.05, "loss": 0.001,
+         "distribution": "uniform", "multihomed": True}
+    )  # fmt: skip
+    primary, secondary = spec["links"]
+    assert primary["bandwidth"] == secondary["bandwidth"] == "5769231bps"
+    assert [s["kind"] for s in primary["impairments"]] == ["reorder", "bernoulli"]
+    assert primary["impairments"][0]["delay"]["distribution"] == "uniform"
+    assert "impairments" not in secondary
+    flow = spec["flows"][0]
+    assert flow["to"] == ["s2_0", "s2_1"] and flow["sctp"]["retransmit_to"] == "alternate"
+    assert flow["sctp"]["rr"] == {"detection": True, "recovery": True, "adapt_dupthresh": True}
+    # The RTT jump: 2 × (300 + 2) ms added to the forward direction at 5 s doubles 604 ms.
+    jump = reorder.build({"variant": "sctp", "d": 300, "seconds": 16, "rtt_jump": 5})
+    step = jump["links"][1]["impairments"][0]
+    assert (step["kind"], step["extra"], step["start"], step["direction"]) == (
+        "delay_step",
+        "604.0ms",
+        "5s",
+        "forward",
+    )
+
+
+def test_reorder_claims_follow_their_rules() -> None:
+    from cwnd.studies import reorder
+
+    # Reordering runs: RR-SCTP saw 10 spurious events at r = 5 % (9 found) and 10 at
+    # 20 % (4 found): 13/20 = 65 % overall (not above 65 %), 90 % below 10 % (not above).
+    rows = []
+    for rate, events, correct in [(0.05, 10, 9), (0.2, 10, 4)]:
+        counts = {"spurious_events": events, "spurious_detected_correct": correct}
+        rows.append({"variant": "rr_sctp", "rate": rate, "spurious_detected_wrong": 0, **counts})
+    data = injected("runs/reordering", pd.DataFrame(rows))
+    overall = reorder.claim_detection_overall(data)
+    assert overall.value.startswith("13 of 20 spurious events detected (65.0%)")
+    assert overall.verdict is Verdict.DISAGREE
+    low = reorder.claim_detection_low_rates(data)
+    assert low.value == "9 of 10 (90.0%) at r < 10 %" and low.verdict is Verdict.DISAGREE
+    # Loss runs: 100 vs 30 packets/s at 0.1 % (+233 %), 40 vs 30 at 1.5 % (+33 %).
+    loss = pd.DataFrame(
+        [{"variant": v, "d": 50, "loss": p, "pkts_per_s": tp, "transport": "sctp"}
+         for v, p, tp in [("sctp", 0.001, 30.0), ("rr_sctp", 0.001, 100.0),
+                          ("sctp", 0.015, 30.0), ("rr_sctp", 0.015, 40.0)]]
+    )  # fmt: skip
+    data = injected("runs/loss", loss)
+    low_loss = reorder.claim_gain_low_loss(data)
+    assert low_loss.value.endswith("RR-SCTP +233%") and low_loss.verdict is Verdict.AGREE
+    shrinks = reorder.claim_gain_shrinks_with_loss(data)
+    assert "+233% at 0.1% loss, +33% at 1.5%" in shrinks.value
+    assert shrinks.verdict is Verdict.AGREE

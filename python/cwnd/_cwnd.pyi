@@ -14,8 +14,9 @@ def run(spec_json: str, seed: int) -> dict[str, Any]:
 def check(spec_json: str) -> None:
     """Parses and checks a scenario; raises ScenarioError."""
 
-def check_toml(text: str) -> None:
-    """Parses and checks a scenario written in TOML; errors carry line numbers."""
+def check_toml(text: str, base_dir: str | None = None) -> None:
+    """Parses and checks a scenario written in TOML; errors carry line numbers. Files
+    the scenario names (`p_file`) are read relative to `base_dir` when given."""
 
 def bench_engine(events: int) -> dict[str, float]:
     """Times `events` pops and pushes of the event queue: {"events", "seconds"}."""

@@ -296,7 +296,8 @@ def parser() -> argparse.ArgumentParser:
         type=_tables,
         default=[],
         metavar="NAME[,NAME]",
-        help="per-run tables to keep and write beside the table: series, throughput, segments",
+        help="per-run tables to keep and write beside the table: series, throughput, "
+        "segments, association_series, path_series, chunks, sctp_events",
     )
     sw.add_argument("--workers", type=int, help="local processes (default: all cores)")
     sw.add_argument(
@@ -312,7 +313,7 @@ def parser() -> argparse.ArgumentParser:
     rep = sub.add_parser(
         "reproduce", help="reproduce a published study: figures, data and claims table"
     )
-    rep.add_argument("study", metavar="STUDY", help="outage, arq, or all")
+    rep.add_argument("study", metavar="STUDY", help="outage, arq, reorder, or all")
     rep.add_argument("--quick", action="store_true", help="reduced grid (fewer seeds/points)")
     rep.add_argument("--out", metavar="DIR", default="results")
     rep.add_argument("--fresh", action="store_true", help="ignore cached runs")

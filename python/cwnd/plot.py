@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -48,9 +48,12 @@ def panels(
     sharex: bool = False,
     sharey: bool = False,
     svg: bool = False,
+    legend_below: bool = False,
 ) -> Iterator[tuple[Figure, np.ndarray]]:
     """Yields a new figure in the project style and its axes (a 2-D array), then
-    saves it to `path` (and to `path` with suffix .svg when `svg`)."""
+    saves it to `path` (and to `path` with suffix .svg when `svg`). Each panel gets
+    its own legend, or with `legend_below` (panels showing the same curves, too many
+    for a legend inside) one legend under them all."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -63,7 +66,11 @@ def panels(
         )
         try:
             yield fig, axes
-            for ax in axes.flat:
+            if legend_below:
+                handles, labels = axes.flat[0].get_legend_handles_labels()
+                fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0),
+                           ncols=min(len(labels), 3))  # fmt: skip
+            for ax in [] if legend_below else axes.flat:
                 if ax.get_legend() is None and ax.get_legend_handles_labels()[0]:
                     ax.legend(loc="best", ncols=2 if len(ax.get_lines()) > 6 else 1)
             fig.savefig(path)
@@ -86,6 +93,14 @@ def figure(
         yield ax
 
 
+def spread(mean: Any, low: Any, high: Any) -> np.ndarray:
+    """Error bars from `mean` down to `low` and up to `high` (e.g. the min and max over
+    seeds), as matplotlib's `yerr`; clipped at 0, since a mean of equal values can land
+    a rounding error outside them."""
+    mean, low, high = (np.asarray(v, dtype=float) for v in (mean, low, high))
+    return np.clip(np.vstack([mean - low, high - mean]), 0.0, None)
+
+
 def colors(n: int) -> list[tuple[float, float, float, float]]:
     import matplotlib
 
@@ -94,9 +109,11 @@ def colors(n: int) -> list[tuple[float, float, float, float]]:
 
 
 def cwnd(results: Results, path: Path) -> Path:
-    """Congestion window (solid) and slow-start threshold (dashed) per flow."""
+    """Congestion window (solid) and slow-start threshold (dashed) per TCP flow, and
+    each SCTP path's window."""
     wide = results.series_wide
-    names = results.flow_names
+    sctp = set(results.association_names)
+    names = [n for n in results.flow_names if n not in sctp]
     with figure(path, f"{results.name}: congestion window", "time (s)", "segments") as ax:
         for name, color in zip(names, colors(len(names)), strict=True):
             f = wide[wide["flow"] == name]
@@ -111,9 +128,40 @@ def cwnd(results: Results, path: Path) -> Path:
                     linestyle="--",
                     label=f"{name} ssthresh",
                 )
+        _sctp_windows(results, ax)
         ax.set_xlim(0, results.duration)
         ax.set_ylim(bottom=0)
     return path
+
+
+def _sctp_windows(results: Results, ax: Axes) -> None:
+    """cwnd of every SCTP path, in full chunks (the counterpart of segments)."""
+    ps = results.path_series
+    keys = [(a, p) for a in results.association_names for p in sorted(set(ps["path"]))]
+    for (assoc, p), color in zip(keys, colors(len(keys)), strict=True):
+        f = ps[(ps["association"] == assoc) & (ps["path"] == p)]
+        if len(f):
+            label = f"{assoc} path {p} cwnd (chunks)"
+            ax.step(f["time"], f["cwnd"], where="post", color=color, label=label)
+
+
+def _sctp_tsns(results: Results, ax: Axes) -> None:
+    """TSN of every DATA chunk sent; retransmissions marked."""
+    chunks = results.chunks
+    names = results.association_names
+    for name, color in zip(names, colors(len(names)), strict=True):
+        c = chunks[chunks["association"] == name]
+        retx = c["retransmission"].to_numpy()
+        ax.plot(c["time"][~retx], c["tsn"][~retx], ".", ms=1.5, color=color, label=name)
+        if retx.any():
+            ax.plot(
+                c["time"][retx],
+                c["tsn"][retx],
+                "x",
+                ms=4,
+                color="black",
+                label=f"{name} retransmissions",
+            )
 
 
 def sequence(results: Results, path: Path) -> Path:
@@ -122,8 +170,9 @@ def sequence(results: Results, path: Path) -> Path:
     names = results.flow_names
     segs = results.segments
     title = f"{results.name}: sequence numbers"
-    if len(segs):
-        with figure(path, title, "time (s)", "segment number") as ax:
+    if len(segs) or len(results.chunks):
+        with figure(path, title, "time (s)", "segment number (SCTP: TSN)") as ax:
+            _sctp_tsns(results, ax)
             for name, color in zip(names, colors(len(names)), strict=True):
                 s = segs[segs["flow"] == name]
                 if not len(s):

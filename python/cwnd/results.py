@@ -46,7 +46,13 @@ class Results:
 
     @property
     def flow_names(self) -> list[str]:
+        """Every flow: the TCP flows, then the SCTP associations."""
         return [f["name"] for f in self._raw["flows"]]
+
+    @property
+    def association_names(self) -> list[str]:
+        """The SCTP associations, in the order of their `association` codes."""
+        return [f["name"] for f in self._raw["flows"] if f["transport"] == "sctp"]
 
     @cached_property
     def summary(self) -> pd.DataFrame:
@@ -61,6 +67,13 @@ class Results:
         import pandas as pd
 
         return pd.DataFrame(self._raw["links"])
+
+    @cached_property
+    def channels(self) -> pd.DataFrame:
+        """One row per shared medium (802.11 channel, 802.16 cell) with its counters."""
+        import pandas as pd
+
+        return pd.DataFrame(self._raw["channels"])
 
     def _columns(self, key: str, index: str, names: list[str]) -> pd.DataFrame:
         import pandas as pd
@@ -101,6 +114,42 @@ class Results:
         return self._columns("segments", "flow", self.flow_names)
 
     @cached_property
+    def paths(self) -> pd.DataFrame:
+        """One row per path of every SCTP association, with its counters."""
+        import pandas as pd
+
+        frame = pd.DataFrame(self._raw["paths"])
+        if len(frame):
+            codes = frame["association"].astype("int64")
+            frame["association"] = pd.Categorical.from_codes(
+                codes, categories=self.association_names
+            )
+        return frame
+
+    @cached_property
+    def association_series(self) -> pd.DataFrame:
+        """SCTP association state over time: cumulative TSN ack, highest TSN sent,
+        delivered bytes, dupthresh, fast recovery."""
+        return self._columns("association_series", "association", self.association_names)
+
+    @cached_property
+    def path_series(self) -> pd.DataFrame:
+        """SCTP path state over time: cwnd, ssthresh, flight (chunks and bytes), srtt,
+        rto, active."""
+        return self._columns("path_series", "association", self.association_names)
+
+    @cached_property
+    def chunks(self) -> pd.DataFrame:
+        """Every SCTP DATA chunk transmission, with the truth about retransmissions
+        (empty unless `trace.segments = true`)."""
+        return self._columns("chunks", "association", self.association_names)
+
+    @cached_property
+    def sctp_events(self) -> pd.DataFrame:
+        """SCTP retransmission events (fast retransmits, timeouts): truth and detection."""
+        return self._columns("sctp_events", "association", self.association_names)
+
+    @cached_property
     def queues(self) -> pd.DataFrame:
         """Queue occupancy at every change (empty unless `trace.queues = true`)."""
         links = [f"{link['name']} {link['direction']}" for link in self._raw["links"]]
@@ -113,18 +162,31 @@ class Results:
 
     def write(self, out: str | Path, figures: bool = True) -> list[Path]:
         """Writes summary.csv, links.csv, series.parquet, throughput.parquet (and
-        segments/queues when traced, `<node>.pcap` for captured nodes) and, with
-        `figures`, the PNG figures; returns the paths written."""
+        channels.csv when the scenario has shared media, segments/queues when traced, the
+        SCTP tables when there are associations,
+        `<node>.pcap` for captured nodes) and, with `figures`, the PNG figures; returns
+        the paths written."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         written = [out / "summary.csv", out / "links.csv"]
         self.summary.to_csv(written[0], index=False)
         self.links.to_csv(written[1], index=False)
+        if len(self.paths):
+            written.append(out / "paths.csv")
+            self.paths.to_csv(written[-1], index=False)
+        if len(self.channels):
+            written.append(out / "channels.csv")
+            self.channels.to_csv(written[-1], index=False)
         tables = {"series": self.series_wide, "throughput": self.throughput}
-        if len(self.segments):
-            tables["segments"] = self.segments
-        if len(self.queues):
-            tables["queues"] = self.queues
+        optional = {
+            "segments": self.segments,
+            "queues": self.queues,
+            "association_series": self.association_series,
+            "path_series": self.path_series,
+            "chunks": self.chunks,
+            "sctp_events": self.sctp_events,
+        }
+        tables.update({name: frame for name, frame in optional.items() if len(frame)})
         for name, frame in tables.items():
             path = out / f"{name}.parquet"
             frame.to_parquet(path, index=False)

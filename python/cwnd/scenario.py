@@ -17,16 +17,31 @@ from cwnd import _cwnd
 def load_scenario(source: str | Path) -> dict[str, Any]:
     """Reads and checks a scenario from a TOML file path, or from TOML text.
 
-    A `str` that names an existing file, or ends in `.toml`, is read as a path. The
-    text is checked by the simulator first, so that errors name the line.
+    A `str` that names an existing file, or ends in `.toml`, is read as a path; the
+    files it names (`p_file`) are then relative to its folder. The text is checked by
+    the simulator first, so that errors name the line.
     Raises `FileNotFoundError` or `ScenarioError`.
     """
+    base: Path | None = None
     if isinstance(source, Path) or _looks_like_path(source):
         text = Path(source).read_text()
+        base = Path(source).resolve().parent
     else:
         text = source
-    _cwnd.check_toml(text)
-    return tomllib.loads(text)
+    _cwnd.check_toml(text, None if base is None else str(base))
+    spec = tomllib.loads(text)
+    if base is not None:
+        _resolve_files(spec, base)
+    return spec
+
+
+def _resolve_files(spec: dict[str, Any], base: Path) -> None:
+    """Makes the stages' relative file names (`p_file`) absolute, so that the dict
+    runs from any working directory."""
+    hops = spec.get("links", []) + spec.get("wireless", [])
+    for stage in (s for hop in hops for s in hop.get("impairments", [])):
+        if "p_file" in stage and not Path(stage["p_file"]).is_absolute():
+            stage["p_file"] = str(base / stage["p_file"])
 
 
 def _looks_like_path(text: str) -> bool:
@@ -112,6 +127,33 @@ class Scenario:
             flow["recovery"] = recovery
         if tcp:
             flow["tcp"] = dict(tcp)
+        self._spec["flows"].append(flow)
+        return self
+
+    def sctp(
+        self,
+        src: str | list[str],
+        dst: str | list[str],
+        *,
+        name: str | None = None,
+        start: str | None = None,
+        stop: str | None = None,
+        app: str | dict[str, Any] = "bulk",
+        **options: Any,
+    ) -> Scenario:
+        """Adds an SCTP association. `src` and `dst` are a node or, for a multihomed
+        endpoint, a list of nodes (one per address; the first of `dst` is the primary
+        destination); extra keyword arguments go to its `sctp` table."""
+        flow: dict[str, Any] = {"from": src, "to": dst, "transport": "sctp"}
+        if name is not None:
+            flow["name"] = name
+        if start is not None:
+            flow["start"] = start
+        if stop is not None:
+            flow["stop"] = stop
+        flow["app"] = {"kind": app} if isinstance(app, str) else dict(app)
+        if options:
+            flow["sctp"] = dict(options)
         self._spec["flows"].append(flow)
         return self
 

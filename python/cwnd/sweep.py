@@ -7,9 +7,9 @@ an explicit list, or from a function that builds the whole scenario from a point
 
 Runs go to a local process pool (all cores by default) or to a Dask distributed
 cluster. Each finished run is written to the cache at once, keyed by (scenario
-hash, seed, cwnd version), so an interrupted or partly failed sweep loses nothing and
-a rerun computes only what is missing. A failing point is recorded with its error and
-the others go on.
+hash, seed, cwnd version and a hash of its compiled engine), so an interrupted or
+partly failed sweep loses nothing and a rerun computes only what is missing. A failing
+point is recorded with its error and the others go on.
 
 On request (`tables=("series", "throughput", "segments")`) each run's time series are
 kept too, in the cache beside its summary, and `SweepResults.frame(name)` gives them as
@@ -19,6 +19,7 @@ one tidy table with the point's fields as columns.
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import itertools
 import json
@@ -39,8 +40,18 @@ if TYPE_CHECKING:
 Point = dict[str, Any]
 SpecBuilder = Callable[[Point], dict[str, Any]]
 
-#: The per-run tables a sweep can keep (see `Results` for their columns).
-TABLES = ("series", "throughput", "segments")
+#: The per-run tables a sweep can keep (see `Results` for their columns), each with the
+#: column that names its flow: a flow of any transport, or an SCTP association.
+TABLE_KEYS = {
+    "series": "flow",
+    "throughput": "flow",
+    "segments": "flow",
+    "association_series": "association",
+    "path_series": "association",
+    "chunks": "association",
+    "sctp_events": "association",
+}
+TABLES = tuple(TABLE_KEYS)
 
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
@@ -89,10 +100,20 @@ def spec_for(base: dict[str, Any] | SpecBuilder, point: Point) -> dict[str, Any]
     return spec
 
 
+@functools.cache
+def engine_id() -> str:
+    """The version and a hash of the simulator's compiled extension: a rebuilt engine
+    (a changed model, between two releases with one version number) gets new cache
+    keys, so a sweep never mixes results of two different simulators."""
+    digest = hashlib.sha256(Path(_cwnd.__file__).read_bytes()).hexdigest()[:16]
+    return f"{cwnd.__version__}+{digest}"
+
+
 def run_key(spec: dict[str, Any], seed: int) -> str:
-    """Cache key of one run: hash of the canonical scenario, the seed and the version."""
+    """Cache key of one run: hash of the canonical scenario, the seed and the engine
+    (version and build)."""
     canonical = json.dumps(spec, sort_keys=True, separators=(",", ":"))
-    h = hashlib.sha256(f"{cwnd.__version__}\n{seed}\n{canonical}".encode())
+    h = hashlib.sha256(f"{engine_id()}\n{seed}\n{canonical}".encode())
     return h.hexdigest()[:32]
 
 
@@ -131,6 +152,7 @@ class Run:
     seed: int
     key: str
     flows: list[str]
+    associations: list[str]
 
 
 @dataclass
@@ -153,8 +175,8 @@ class SweepResults:
 
     def frame(self, name: str) -> pd.DataFrame:
         """The per-run table `name` (one of `TABLES`, kept by `sweep(tables=...)`) of
-        every run, with columns point, <point fields>, seed, run, flow (by name), then
-        the table's own columns."""
+        every run, with columns point, <point fields>, seed, run, flow or association
+        (by name), then the table's own columns."""
         import pandas as pd
 
         if self.store is None:
@@ -165,8 +187,10 @@ class SweepResults:
             if columns is None:
                 raise ValueError(f"{name}: not kept for run {run.key}; sweep with tables=")
             frame = pd.DataFrame(columns)
-            ids = frame.pop("flow").to_numpy().astype("int64")
-            frame.insert(0, "flow", [run.flows[i] for i in ids])
+            key = TABLE_KEYS[name]
+            names = run.flows if key == "flow" else run.associations
+            ids = frame.pop(key).to_numpy().astype("int64")
+            frame.insert(0, key, [names[i] for i in ids])
             frame.insert(0, "run", run.key)
             frame.insert(0, "seed", run.seed)
             for i, (path, value) in enumerate(run.point.items()):
@@ -243,7 +267,8 @@ def _add_run(
         row.update({f"flow.{k}" if k in point else k: v for k, v in flow.items()})
         results.rows.append(row)
     names = [flow["name"] for flow in result["flows"]]
-    results.runs.append(Run(order, point, seed, key, names))
+    associations = [f["name"] for f in result["flows"] if f.get("transport") == "sctp"]
+    results.runs.append(Run(order, point, seed, key, names, associations))
 
 
 def _ignore_interrupts() -> None:

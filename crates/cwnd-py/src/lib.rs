@@ -5,6 +5,7 @@
 //! the simulator's own column vectors (no per-sample Python objects).
 
 mod bench;
+mod sctp;
 
 use cwnd_sim::results::{FlowResult, RunResults};
 use cwnd_sim::scenario::{build, Scenario, ScenarioError as SimScenarioError};
@@ -35,10 +36,13 @@ fn check(spec_json: &str) -> PyResult<()> {
     Ok(())
 }
 
-/// Parses and checks a scenario written in TOML (errors carry line numbers).
+/// Parses and checks a scenario written in TOML (errors carry line numbers); files it
+/// names are read relative to `base_dir` when given.
 #[pyfunction]
-fn check_toml(text: &str) -> PyResult<()> {
-    let spec = Scenario::from_toml(text).map_err(scenario_error)?;
+#[pyo3(signature = (text, base_dir=None))]
+fn check_toml(text: &str, base_dir: Option<&str>) -> PyResult<()> {
+    let base = base_dir.map(std::path::Path::new);
+    let spec = Scenario::from_toml_in(text, base).map_err(scenario_error)?;
     build(&spec, 0).map_err(scenario_error)?;
     Ok(())
 }
@@ -52,12 +56,12 @@ fn run<'py>(py: Python<'py>, spec_json: &str, seed: u64) -> PyResult<Bound<'py, 
     results_to_dict(py, results)
 }
 
-fn secs(t: SimTime) -> f64 {
+pub(crate) fn secs(t: SimTime) -> f64 {
     t.as_secs_f64()
 }
 
 /// Seconds, with `SimTime::MAX` ("not yet measured") as NaN.
-fn secs_or_nan(t: SimTime) -> f64 {
+pub(crate) fn secs_or_nan(t: SimTime) -> f64 {
     if t == SimTime::MAX {
         f64::NAN
     } else {
@@ -77,7 +81,11 @@ fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>>
     for f in &r.flows {
         flows.append(flow_summary(py, f)?)?;
     }
+    for a in &r.associations {
+        flows.append(sctp::association_summary(py, a)?)?;
+    }
     d.set_item("flows", flows)?;
+    sctp::add_sctp(py, &d, &r)?;
     d.set_item("series", series_columns(py, &r)?)?;
     d.set_item("throughput", throughput_columns(py, &r)?)?;
     d.set_item("segments", segment_columns(py, &r)?)?;
@@ -97,6 +105,17 @@ fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>>
         links.append(ld)?;
     }
     d.set_item("links", links)?;
+    let channels = PyList::empty(py);
+    for c in &r.channels {
+        let cd = PyDict::new(py);
+        cd.set_item("name", &c.name)?;
+        cd.set_item("kind", c.kind)?;
+        for &(counter, value) in &c.counters {
+            cd.set_item(counter, value)?;
+        }
+        channels.append(cd)?;
+    }
+    d.set_item("channels", channels)?;
     d.set_item("queues", queue_columns(py, &r)?)?;
     let pcaps = PyDict::new(py);
     for (node, bytes) in &r.pcaps {
@@ -110,6 +129,7 @@ fn flow_summary<'py>(py: Python<'py>, f: &FlowResult) -> PyResult<Bound<'py, PyD
     let s = &f.summary;
     let d = PyDict::new(py);
     d.set_item("name", &s.name)?;
+    d.set_item("transport", "tcp")?;
     d.set_item("from", &s.from)?;
     d.set_item("to", &s.to)?;
     d.set_item("cc", &s.cc)?;
@@ -133,6 +153,8 @@ fn flow_summary<'py>(py: Python<'py>, f: &FlowResult) -> PyResult<Bound<'py, PyD
     d.set_item("spurious_dsack", s.sender.spurious_dsack)?;
     d.set_item("spurious_eifel", s.sender.spurious_eifel)?;
     d.set_item("spurious_frto", s.sender.spurious_frto)?;
+    d.set_item("avoidable_timeouts", s.sender.avoidable_timeouts)?;
+    d.set_item("dupthresh", s.dupthresh)?;
     d.set_item("goodput_bps", s.goodput_bps())?;
     d.set_item("throughput_bps", s.throughput_bps())?;
     d.set_item("mean_rtt", s.mean_rtt())?;
@@ -192,9 +214,14 @@ fn throughput_columns<'py>(py: Python<'py>, r: &RunResults) -> PyResult<Bound<'p
     let mut time = Vec::new();
     let mut goodput = Vec::new();
     let mut throughput = Vec::new();
-    for (i, f) in r.flows.iter().enumerate() {
-        let delivered = f.delivered_bins.padded(bins);
-        let sent = f.sent_bins.padded(bins);
+    let tcp = r.flows.iter().map(|f| (&f.delivered_bins, &f.sent_bins));
+    let sctp = r
+        .associations
+        .iter()
+        .map(|a| (&a.delivered_bins, &a.sent_bins));
+    for (i, (delivered, sent)) in tcp.chain(sctp).enumerate() {
+        let delivered = delivered.padded(bins);
+        let sent = sent.padded(bins);
         for b in 0..bins {
             flow.push(i as u32);
             time.push(b as f64 * w);

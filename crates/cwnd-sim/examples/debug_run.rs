@@ -1,4 +1,5 @@
-//! Prints a scenario's per-flow summary and a decimated cwnd/sequence trace:
+//! Prints a scenario's per-flow (and per-association) summary and a decimated
+//! cwnd/sequence trace:
 //! `cargo run --release -p cwnd-sim --example debug_run -- SCENARIO.toml [SEED]`.
 
 fn main() {
@@ -34,6 +35,37 @@ fn main() {
                 f.series.snd_una[i],
                 f.series.snd_nxt[i],
                 f.series.rto[i].as_secs_f64()
+            );
+        }
+    }
+    for a in &r.associations {
+        let s = &a.summary;
+        println!(
+            "{} ({}) {} goodput {:.3} Mb/s chunks {} retx {} fr {} to {} spurious detected {} {:?}",
+            s.name,
+            s.variant(),
+            s.state,
+            s.goodput_bps() / 1e6,
+            s.sender.chunks_sent,
+            s.sender.chunks_retransmitted,
+            s.sender.fast_retransmits,
+            s.sender.timeouts,
+            s.sender.spurious_detected,
+            s.truth
+        );
+        for (i, p) in a.paths.iter().enumerate() {
+            println!("  path {i} {} -> {} {:?}", p.from, p.to, p.stats);
+        }
+        let ps = &a.path_series;
+        for i in (0..ps.len()).step_by((ps.len() / 60).max(1)) {
+            println!(
+                "  t={:.3} path={} cwnd={} ssth={} flight={} rto={}",
+                ps.time[i].as_secs_f64(),
+                ps.path[i],
+                ps.cwnd[i],
+                ps.ssthresh[i],
+                ps.flight[i],
+                ps.rto[i].as_secs_f64()
             );
         }
     }

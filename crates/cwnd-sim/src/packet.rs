@@ -89,19 +89,32 @@ pub struct TcpAck {
     pub sack: SackBlocks,
 }
 
+/// An SCTP packet: its chunks wait in the world's packet store
+/// (`transport::sctp::store`), so that packets stay small fixed-size values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SctpRef {
+    /// Index of the packet's body in the store.
+    pub body: u32,
+    /// Bound for the association's data sender (else for its data receiver).
+    pub to_sender: bool,
+    /// Carries DATA chunks (impairments see it as a data packet).
+    pub data: bool,
+}
+
 /// What a packet carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Payload {
     TcpData(TcpData),
     TcpAck(TcpAck),
+    Sctp(SctpRef),
 }
 
 /// Which packets an impairment applies to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PacketClass {
-    /// Segments carrying payload.
+    /// Segments carrying payload (SCTP: packets with DATA chunks).
     Data,
-    /// Pure acknowledgements.
+    /// Pure acknowledgements (SCTP: packets without DATA — SACK, set-up, heartbeat).
     Ack,
 }
 
@@ -124,6 +137,16 @@ impl Packet {
         match self.payload {
             Payload::TcpData(_) => PacketClass::Data,
             Payload::TcpAck(_) => PacketClass::Ack,
+            Payload::Sctp(r) if r.data => PacketClass::Data,
+            Payload::Sctp(_) => PacketClass::Ack,
+        }
+    }
+
+    /// The body of an SCTP packet in the packet store.
+    pub fn sctp_body(&self) -> Option<u32> {
+        match self.payload {
+            Payload::Sctp(r) => Some(r.body),
+            _ => None,
         }
     }
 }

@@ -18,6 +18,9 @@ use crate::transport::tcp::receiver::ReceiverStats;
 use crate::transport::tcp::sender::SenderStats;
 use crate::world::Flow;
 
+mod sctp;
+pub use sctp::{AssociationResult, AssociationSummary, EventResult, PathResult, SpuriousTruth};
+
 #[derive(Clone, Debug)]
 pub struct FlowSummary {
     pub name: String,
@@ -29,6 +32,8 @@ pub struct FlowSummary {
     pub end: SimTime,
     /// Time from start until every byte of a transfer was acknowledged.
     pub completion_time: Option<SimTime>,
+    /// dupthresh at the end: the configured one, or as RR-TCP's adaptation left it.
+    pub dupthresh: u32,
     pub sender: SenderStats,
     pub receiver: ReceiverStats,
     pub drops_queue: u64,
@@ -50,6 +55,7 @@ impl FlowSummary {
             start: flow.start,
             end,
             completion_time: finished.map(|t| t - flow.start),
+            dupthresh: flow.sender.dupthresh(),
             sender: flow.sender.stats,
             receiver: flow.receiver.stats,
             drops_queue: flow.drops_queue,
@@ -113,6 +119,15 @@ pub struct LinkResult {
     pub queue: Option<QueueTrace>,
 }
 
+/// Counters of a shared medium: an 802.11 channel or an 802.16 cell.
+pub struct ChannelResult {
+    pub name: String,
+    /// "802.11b" or "802.16".
+    pub kind: &'static str,
+    /// (counter, value), in a fixed order per kind.
+    pub counters: Vec<(&'static str, u64)>,
+}
+
 pub struct RunResults {
     pub name: String,
     pub seed: u64,
@@ -123,7 +138,10 @@ pub struct RunResults {
     pub duration: SimTime,
     pub throughput_bin: SimTime,
     pub flows: Vec<FlowResult>,
+    /// SCTP associations (flow ids after the TCP flows').
+    pub associations: Vec<AssociationResult>,
     pub links: Vec<LinkResult>,
+    pub channels: Vec<ChannelResult>,
     /// pcap files of the nodes named in `trace.pcap`: (node, file bytes).
     pub pcaps: Vec<(String, Vec<u8>)>,
 }
@@ -131,5 +149,9 @@ pub struct RunResults {
 impl RunResults {
     pub fn flow(&self, name: &str) -> Option<&FlowResult> {
         self.flows.iter().find(|f| f.summary.name == name)
+    }
+
+    pub fn association(&self, name: &str) -> Option<&AssociationResult> {
+        self.associations.iter().find(|a| a.summary.name == name)
     }
 }

@@ -9,17 +9,25 @@ use crate::engine::EventQueue;
 use crate::net::link::{LinkDirection, SendOutcome};
 use crate::net::routing::RoutingTable;
 use crate::net::wifi::channel::{Enqueued, WifiChannel};
+use crate::net::wimax::cell::{self, WimaxCell};
 use crate::packet::{
     FlowId, NodeId, Packet, Payload, TcpAck, TcpData, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION,
 };
-use crate::results::{FlowResult, FlowSummary, LinkResult, RunResults};
+use crate::results::{
+    AssociationResult, ChannelResult, FlowResult, FlowSummary, LinkResult, RunResults,
+};
 use crate::scenario::spec::Sampling;
 use crate::time::SimTime;
 use crate::timer::LazyTimer;
 use crate::trace::pcap::Captures;
 use crate::trace::{FlowSnapshot, Recorder};
+use crate::transport::sctp::sender::Outgoing;
+use crate::transport::sctp::store::PacketStore;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
+
+mod sctp;
+pub use sctp::SctpFlow;
 
 /// Everything that can happen. Ids index the world's tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,6 +44,13 @@ pub enum Event {
     Sample,
     /// The next slot decision or frame arrival of a wireless channel.
     Channel(u32),
+    /// SCTP association `k` (index in the association table) starts, stops, or
+    /// has a timer due.
+    AssociationStart(u32),
+    AssociationStop(u32),
+    AssociationTimer(u32),
+    /// The next frame or packet arrival of an 802.16 cell.
+    Cell(u32),
 }
 
 impl Event {
@@ -49,7 +64,11 @@ impl Event {
             Event::FlowStop(f) => (5, f),
             Event::Sample => (6, 0),
             Event::Channel(c) => (7, c),
-            Event::PacingTimer(f) => (8, f),
+            Event::AssociationStart(k) => (8, k),
+            Event::AssociationStop(k) => (9, k),
+            Event::AssociationTimer(k) => (10, k),
+            Event::PacingTimer(f) => (11, f),
+            Event::Cell(c) => (12, c),
         };
         (kind << 32) | id as u64
     }
@@ -151,7 +170,15 @@ pub enum TriggerTarget {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hop {
     Link(u32),
-    Air { channel: u32, to: NodeId },
+    Air {
+        channel: u32,
+        to: NodeId,
+    },
+    /// Between an 802.16 base station and one of its subscribers.
+    Wimax {
+        cell: u32,
+        to: NodeId,
+    },
 }
 
 /// Names of a link direction, for results.
@@ -171,7 +198,10 @@ pub struct World {
     /// Route edges: `routes` gives an index into this table.
     pub hops: Vec<Hop>,
     pub channels: Vec<WifiChannel>,
+    pub cells: Vec<WimaxCell>,
     pub flows: Vec<Flow>,
+    /// SCTP associations; association `k` has flow id `flows.len() + k`.
+    pub associations: Vec<SctpFlow>,
     pub recorder: Recorder,
     triggers: Vec<Trigger>,
     captures: Captures,
@@ -179,6 +209,10 @@ pub struct World {
     next_uid: u64,
     /// Reused output buffer of the sender being served.
     data_out: Vec<TcpData>,
+    /// Bodies of the SCTP packets in flight, and reused buffers.
+    sctp_store: PacketStore,
+    sctp_out: Vec<Outgoing>,
+    path_snapshots: Vec<crate::trace::sctp::PathSnapshot>,
 }
 
 impl World {
@@ -193,6 +227,7 @@ impl World {
         routes: RoutingTable,
         hops: Vec<Hop>,
         channels: Vec<WifiChannel>,
+        cells: Vec<WimaxCell>,
         flows: Vec<Flow>,
         recorder: Recorder,
         triggers: Vec<Trigger>,
@@ -217,6 +252,7 @@ impl World {
             routes,
             hops,
             channels,
+            cells,
             flows,
             recorder,
             triggers,
@@ -224,6 +260,10 @@ impl World {
             queue,
             next_uid: 0,
             data_out: Vec::with_capacity(64),
+            associations: Vec::new(),
+            sctp_store: PacketStore::default(),
+            sctp_out: Vec::new(),
+            path_snapshots: Vec::new(),
         }
     }
 
@@ -282,10 +322,19 @@ impl World {
             }
             Event::FlowStop(f) => self.flows[f as usize].sender.stop(),
             Event::Channel(c) => self.on_channel(now, c as usize),
+            Event::AssociationStart(k) => self.on_association_start(now, k as usize),
+            Event::AssociationStop(k) => self.on_association_stop(now, k as usize),
+            Event::AssociationTimer(k) => self.on_association_timer(now, k as usize),
+            Event::Cell(c) => self.on_cell(now, c as usize),
             Event::Sample => {
                 for (i, flow) in self.flows.iter().enumerate() {
                     if flow.start <= now {
                         self.recorder.on_sample(i, now, flow.snapshot());
+                    }
+                }
+                for k in 0..self.associations.len() {
+                    if self.associations[k].start <= now {
+                        self.record_association(now, k, false);
                     }
                 }
                 let next = now + self.recorder.interval;
@@ -311,12 +360,30 @@ impl World {
         let mut received = Vec::new();
         self.channels[c].on_event(now, &mut received);
         for lost in std::mem::take(&mut self.channels[c].dropped) {
-            self.flows[lost.flow as usize].drops_impairment += 1;
+            self.count_drop(lost.flow, lost.sctp_body(), false);
         }
         for (node, packet) in received {
             self.receive(now, node, packet);
         }
         self.schedule_channel(c);
+    }
+
+    fn on_cell(&mut self, now: SimTime, c: usize) {
+        let mut received = Vec::new();
+        self.cells[c].on_event(now, &mut received);
+        for lost in std::mem::take(&mut self.cells[c].dropped) {
+            self.count_drop(lost.flow, lost.sctp_body(), false);
+        }
+        for (node, packet) in received {
+            self.receive(now, node, packet);
+        }
+        self.schedule_cell(c);
+    }
+
+    fn schedule_cell(&mut self, c: usize) {
+        if let Some(t) = self.cells[c].event_to_schedule() {
+            self.queue.schedule(t, Event::Cell(c as u32));
+        }
     }
 
     fn schedule_channel(&mut self, c: usize) {
@@ -354,6 +421,7 @@ impl World {
                 self.flows[f as usize].sender.on_ack(now, &ack, &mut out);
                 self.flush_sender(now, f, out);
             }
+            Payload::Sctp(r) => self.on_sctp_packet(now, at, packet.src, f, r),
         }
     }
 
@@ -363,7 +431,7 @@ impl World {
             debug_assert!(false, "no route: build() checks every flow's path");
             return;
         };
-        let flow = packet.flow as usize;
+        let (flow, body) = (packet.flow, packet.sctp_body());
         // A capture sees what leaves the node: not what its own full queue refuses,
         // but what an impairment then loses on the way.
         let copy = packet;
@@ -373,10 +441,15 @@ impl World {
                 match self.links[l].send(now, packet) {
                     SendOutcome::Accepted => self.schedule_link(l),
                     SendOutcome::DroppedQueue => {
-                        self.flows[flow].drops_queue += 1;
+                        self.count_drop(flow, body, true);
                         return;
                     }
-                    SendOutcome::DroppedImpairment => self.flows[flow].drops_impairment += 1,
+                    SendOutcome::DroppedImpairment => {
+                        // Captured before an SCTP body goes back to the store.
+                        self.captures.record(now, at, &copy);
+                        self.count_drop(flow, body, false);
+                        return;
+                    }
                 }
             }
             Hop::Air { channel, to } => {
@@ -384,13 +457,32 @@ impl World {
                 match self.channels[c].enqueue(now, at, to, packet) {
                     Enqueued::Accepted => self.schedule_channel(c),
                     Enqueued::QueueFull => {
-                        self.flows[flow].drops_queue += 1;
+                        self.count_drop(flow, body, true);
+                        return;
+                    }
+                }
+            }
+            Hop::Wimax { cell: c, to } => {
+                let c = c as usize;
+                match self.cells[c].enqueue(now, at, to, packet) {
+                    cell::Enqueued::Accepted => self.schedule_cell(c),
+                    cell::Enqueued::QueueFull => {
+                        self.count_drop(flow, body, true);
                         return;
                     }
                 }
             }
         }
         self.captures.record(now, at, &copy);
+    }
+
+    /// A packet of `flow` was dropped by a full queue (`queue`) or an impairment.
+    fn count_drop(&mut self, flow: FlowId, sctp_body: Option<u32>, queue: bool) {
+        match self.flows.get_mut(flow as usize) {
+            Some(f) if queue => f.drops_queue += 1,
+            Some(f) => f.drops_impairment += 1,
+            None => self.on_sctp_drop(flow, sctp_body, queue),
+        }
     }
 
     fn new_packet(
@@ -425,7 +517,8 @@ impl World {
             self.recorder
                 .on_segment_sent(f as usize, now, seg.seq, seg.len, seg.retransmission);
             if !self.triggers.is_empty() && !seg.retransmission {
-                self.fire_triggers(now, f, seg.seq);
+                let mss = self.flows[f as usize].sender.tcb.mss as u64;
+                self.fire_triggers(now, f, seg.seq / mss + 1);
             }
             let packet = self.new_packet(now, f, src, dst, header + seg.len, Payload::TcpData(seg));
             self.forward(now, src, packet);
@@ -442,10 +535,9 @@ impl World {
         self.recorder.on_change(f as usize, now, snap);
     }
 
-    /// Switches on the stages waiting for this flow's segment starting at `seq`.
-    fn fire_triggers(&mut self, now: SimTime, f: FlowId, seq: u64) {
-        let mss = self.flows[f as usize].sender.tcb.mss as u64;
-        let segment = seq / mss + 1;
+    /// Switches on the stages waiting for this flow's data segment number `segment`
+    /// (from 1; for SCTP, the TSN).
+    fn fire_triggers(&mut self, now: SimTime, f: FlowId, segment: u64) {
         let mut i = 0;
         while i < self.triggers.len() {
             let t = self.triggers[i];
@@ -457,14 +549,22 @@ impl World {
             match t.target {
                 TriggerTarget::Link(l) => {
                     let link = &mut self.links[l];
-                    if let Some((from, until, cuts)) = link.impairments.trigger(t.stage, now) {
-                        if cuts {
-                            for lost in link.drop_in_flight(from, until) {
-                                self.flows[lost as usize].drops_impairment += 1;
-                            }
-                            // The head may have gone: re-arm the link's arrival event.
-                            self.schedule_link(l);
+                    if let Some(effect) = link.impairments.trigger(t.stage, now) {
+                        // (packet, refused by the queue) for every packet the stage took.
+                        let mut lost: Vec<(Packet, bool)> = Vec::new();
+                        if effect.holds {
+                            let held = link.hold_queued(now).into_iter();
+                            lost.extend(held.map(|(p, o)| (p, o == SendOutcome::DroppedQueue)));
                         }
+                        if effect.cuts {
+                            let cut = link.drop_in_flight(effect.from, effect.until);
+                            lost.extend(cut.into_iter().map(|p| (p, false)));
+                        }
+                        for (p, queue) in lost {
+                            self.count_drop(p.flow, p.sctp_body(), queue);
+                        }
+                        // The head may have changed: re-arm the link's arrival event.
+                        self.schedule_link(l);
                     }
                 }
                 TriggerTarget::Channel(c) => {
@@ -506,6 +606,12 @@ impl World {
                 segments: trace.segments,
             })
             .collect();
+        let associations = self
+            .associations
+            .iter()
+            .zip(self.recorder.associations.drain(..))
+            .map(|(a, trace)| AssociationResult::of(a, trace, &self.node_names, end))
+            .collect();
         let links = self
             .links
             .iter_mut()
@@ -519,6 +625,17 @@ impl World {
                 queue: link.take_queue_trace(),
             })
             .collect();
+        let wifi = self.channels.iter().map(|c| ChannelResult {
+            name: c.name.clone(),
+            kind: "802.11b",
+            counters: c.stats.counters(),
+        });
+        let wimax = self.cells.iter().map(|c| ChannelResult {
+            name: c.name.clone(),
+            kind: "802.16",
+            counters: c.stats.counters(),
+        });
+        let channels = wifi.chain(wimax).collect();
         let pcaps = std::mem::take(&mut self.captures)
             .into_files()
             .map(|f| (self.node_names[f.node as usize].clone(), f.bytes))
@@ -531,7 +648,9 @@ impl World {
             duration: end,
             throughput_bin: bin.unwrap_or(SimTime::from_millis(100)),
             flows,
+            associations,
             links,
+            channels,
             pcaps,
         }
     }

@@ -128,6 +128,146 @@ fn bad_impairments_are_refused_with_the_field() {
         "links[1].impairments[0].p_bg: 1.5 is not a probability; use a value in [0, 1]"
     );
     assert!(bad("{ kind = \"reorder\", r = 0.1 }").contains("either `r` and `delay`"));
+    // The list: a probability outside [0, 1], a negative delay, an outage that
+    // ends before it starts (a duration that is zero or negative), a trigger naming an
+    // unknown flow (above); the WiMAX preset is in validate.rs.
+    assert_eq!(
+        bad("{ kind = \"bernoulli\", schedule = [[\"0s\", 0.1], [\"1s\", 2.0]] }"),
+        "links[1].impairments[0].schedule[1]: 2 is not a probability; use a value in [0, 1]"
+    );
+    assert!(
+        bad("{ kind = \"delay_step\", extra = \"-5ms\", start = \"1s\" }")
+            .starts_with("links[1].impairments[0].extra: \"-5ms\" is not a duration")
+    );
+    assert_eq!(
+        bad("{ kind = \"outage\", start = \"2s\", duration = \"0s\" }"),
+        "links[1].impairments[0].duration: must be positive"
+    );
+    assert!(
+        bad("{ kind = \"outage\", start = \"2s\", duration = \"-1s\" }")
+            .starts_with("links[1].impairments[0].duration: \"-1s\" is not a duration")
+    );
+    assert!(
+        bad("{ kind = \"outage\", start = \"-2s\", duration = \"1s\" }")
+            .starts_with("links[1].impairments[0].start: \"-2s\" is not a duration")
+    );
+    assert_eq!(
+        bad("{ kind = \"outage\", mode = \"hold\", start = \"2s\" }"),
+        "links[1].impairments[0].duration: an outage that holds packets needs a duration, e.g. \"5s\""
+    );
+    assert!(
+        bad("{ kind = \"outage\", mode = \"keep\", start = \"2s\", duration = \"1s\" }")
+            .starts_with("links[1].impairments[0].mode: unknown variant \"keep\"")
+    );
+    let table = |extra: &str| {
+        format!("{{ kind = \"reorder\", r = 0.1, delay = {{ distribution = \"empirical\", values = [\"1ms\", \"5ms\"]{extra} }} }}")
+    };
+    assert!(Scenario::from_toml(&one_flow(&table(""), "", 5)).is_ok());
+    assert_eq!(
+        bad(&table(", weights = [1.0]")),
+        "links[1].impairments[0].delay.weights: has 1 entries for 2 values"
+    );
+    assert_eq!(
+        bad(&table(", weights = [1.0, -1.0]")),
+        "links[1].impairments[0].delay.weights[1]: -1 is not a weight; use a value ≥ 0"
+    );
+    assert!(
+        bad("{ kind = \"bernoulli\", p_file = \"/nonexistent/loss.csv\" }")
+            .starts_with("links[1].impairments[0].p_file: cannot read \"/nonexistent/loss.csv\"")
+    );
+    assert!(
+        bad("{ kind = \"bernoulli\", p = 0.1, p_file = \"loss.csv\" }")
+            .contains("exactly one of `p`, a non-empty `schedule` or a `p_file`")
+    );
     assert!(bad("{ kind = \"arq\", pv = 0.1, delay = \"1s\" }")
         .starts_with("links[1].impairments[0].delay"));
+}
+
+#[test]
+fn a_loss_trace_file_is_read_relative_to_the_scenario() {
+    // loss.csv beside the scenario: no loss, then every packet lost from 2 s to 3 s.
+    let dir = std::env::temp_dir().join(format!("cwnd-loss-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("loss.csv"), "# time, p\n0, 0\n2, 1.0\n3s, 0\n").unwrap();
+    let toml = one_flow(
+        "{ kind = \"bernoulli\", p_file = \"loss.csv\", direction = \"forward\" }",
+        "",
+        6,
+    );
+    let spec = Scenario::from_toml_in(&toml, Some(&dir)).unwrap();
+    let e = Scenario::from_toml(&toml).unwrap_err().to_string();
+    assert!(
+        e.starts_with("links[1].impairments[0].p_file: cannot read \"loss.csv\""),
+        "{e}"
+    );
+    let r = cwnd_sim::scenario::build(&spec, 1).unwrap().run();
+    let f = &r.flows[0];
+    // Nothing arrives between 2.024 s (the last packet sent before 2 s) and 3 s.
+    let w = r.throughput_bin.as_secs_f64();
+    let bins = f.delivered_bins.padded((6.0 / w) as usize);
+    let (a, b) = ((2.1 / w).round() as usize, (3.0 / w).round() as usize);
+    assert!(bins[a..b].iter().all(|&x| x == 0), "{:?}", &bins[a..b]);
+    assert!(bins[..a].iter().sum::<u64>() > 0 && bins[b + 1..].iter().sum::<u64>() > 0);
+    assert!(f.summary.drops_impairment > 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_outage_in_hold_mode_keeps_the_packets_in_the_queue() {
+    // The data direction of the bottleneck is down from 5 s to 6 s. Dropping, the
+    // packets sent meanwhile are lost; holding, they wait in the 100-packet queue
+    // (those beyond it are queue drops) and leave when the link is back: only the
+    // packet being serialized at 5 s is lost on the medium.
+    let outage = |mode: &str| {
+        format!("{{ kind = \"outage\", mode = \"{mode}\", start = \"5s\", duration = \"1s\", direction = \"forward\" }}")
+    };
+    let dropping = run(&one_flow(&outage("drop"), "", 12), 1);
+    let holding = run(&one_flow(&outage("hold"), "", 12), 1);
+    let (d, h) = (&dropping.flows[0].summary, &holding.flows[0].summary);
+    println!(
+        "drop: {} lost on the link, {} queue drops; hold: {} and {}",
+        d.drops_impairment, d.drops_queue, h.drops_impairment, h.drops_queue
+    );
+    assert!(d.drops_impairment > 20);
+    assert!(h.drops_impairment <= 1);
+    // Nothing crosses the link during the outage in either mode (one-way delay 24 ms).
+    for (name, r) in [("drop", &dropping), ("hold", &holding)] {
+        let w = r.throughput_bin.as_secs_f64();
+        let bins = r.flows[0].delivered_bins.padded((12.0 / w) as usize);
+        let (a, b) = ((5.1 / w).round() as usize, (6.0 / w).round() as usize);
+        assert!(
+            bins[a..b].iter().all(|&x| x == 0),
+            "{name}: {:?}",
+            &bins[a..b]
+        );
+    }
+    // Held packets arrive right after the outage: the queue drains at 10 Mb/s.
+    let w = holding.throughput_bin.as_secs_f64();
+    let after =
+        holding.flows[0].delivered_bins.padded((12.0 / w) as usize)[(6.1 / w).round() as usize];
+    assert!(after > 0);
+}
+
+#[test]
+fn a_triggered_hold_keeps_what_was_queued_and_loses_what_was_on_the_medium() {
+    // Triggered at segment 1000: the packets queued then (not yet started) are held;
+    // those on the medium (at most 24 ms of propagation at 10 Mb/s = 20 packets, and
+    // the one being serialized) are lost.
+    let stage = "{ kind = \"outage\", mode = \"hold\", start_on = { flow = \"f\", segment = 1000 }, duration = \"1s\", direction = \"forward\" }";
+    let r = run(&one_flow(stage, "", 20), 1);
+    let f = &r.flows[0];
+    println!(
+        "{} lost on the medium, {} queue drops",
+        f.summary.drops_impairment, f.summary.drops_queue
+    );
+    assert!((1..=21).contains(&f.summary.drops_impairment));
+    let seg = f.segments.as_ref().unwrap();
+    let t0 = seg.time[seg.seq.iter().position(|&s| s == 999 * 1460).unwrap()].as_secs_f64();
+    let w = r.throughput_bin.as_secs_f64();
+    let bins = f.delivered_bins.padded((20.0 / w) as usize);
+    let (a, b) = (
+        ((t0 + 0.1) / w).ceil() as usize,
+        ((t0 + 1.0) / w).floor() as usize,
+    );
+    assert!(bins[a..b].iter().all(|&x| x == 0), "{:?}", &bins[a..b]);
 }

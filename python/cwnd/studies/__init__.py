@@ -3,9 +3,9 @@
 `STUDIES` maps a study's name to its declaration; `reproduce` runs one.
 """
 
-from cwnd.studies import arq, outage
+from cwnd.studies import arq, outage, reorder
 from cwnd.studies.study import Study, StudyReport, reproduce
 
-STUDIES: dict[str, Study] = {s.name: s for s in (outage.STUDY, arq.STUDY)}
+STUDIES: dict[str, Study] = {s.name: s for s in (outage.STUDY, arq.STUDY, reorder.STUDY)}
 
 __all__ = ["STUDIES", "Study", "StudyReport", "reproduce"]

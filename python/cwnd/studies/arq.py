@@ -22,7 +22,8 @@ and the goodput and mean cwnd of every 10 s cell. Choices where the paper is sil
   stage with a Pv schedule). A delayed packet does not hold back the packets behind it
   (out of order): "only the random TCP packets will be delayed" — with head-of-line
   blocking a Pv of 30 % at D = 2 s would leave almost nothing to measure, unlike the
-  paper's figures. The 802.11b hop itself is the DCF at 11 Mb/s without frame errors.
+  paper's figures. The 802.11b hop itself is the DCF at 11 Mb/s without frame errors,
+  with ns-2's MAC defaults (RTS/CTS before every frame).
 - ns-2.35's TCP defaults (`ns2.ns2_tcp`), with the paper's window of 45 segments:
   RTO 200 ms minimum, 3 s initial, 60 s maximum; no delayed ACKs, no SACK.
 - Each cell follows the previous one without a pause, as in the paper, so its first
@@ -44,7 +45,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cwnd.plot import colors, panels
-from cwnd.studies.ns2 import VEGAS_NS2, ns2_tcp
+from cwnd.studies.ns2 import VEGAS_NS2, ns2_tcp, ns2_wireless
 from cwnd.studies.study import (
     Claim,
     FigureSpec,
@@ -88,8 +89,8 @@ PARAMETERS = [
     ("duration", "11 000 s per run (11 levels × 1000 s)", "paper: 3 h"),
     ("TCP", "IW 2, RTO 3 s initial, 200 ms min, 60 s max, 10 ms tick, no delayed ACKs",
      "ns-2.35 defaults (paper silent)"),
-    ("802.11", "DCF, 11 Mb/s data, 1 Mb/s ACKs, long preamble, IFQ 50, no frame errors",
-     "ns-2 defaults, except RTS/CTS (not modelled)"),
+    ("802.11", "DCF, 11 Mb/s data, 1 Mb/s ACKs, long preamble, IFQ 50, RTS/CTS, no errors",
+     "ns-2's Mac/802_11 defaults"),
     ("seeds", "10 per (variant, D) (1 in --quick, with 4 p × 5 Pv levels)",
      "averages the 10 s cells"),
 ]  # fmt: skip
@@ -126,7 +127,7 @@ def build(point: Point, p_levels: list[float], pv_levels: list[float]) -> dict[s
                 "impairments": stages,
             }
         ],
-        "wireless": [{"name": "wlan", "stations": ["ap", "station"], "rate": "11Mbps"}],
+        "wireless": [ns2_wireless("wlan", ["ap", "station"], "11Mbps")],
         "flows": [
             {
                 "name": "ftp",

@@ -6,7 +6,8 @@ Values from ns-2.35's `tcl/lib/ns-default.tcl` (see docs/tcp.md): initial window
 segments (`windowInit_`), RTO 3 s before the first sample (`rtxcur_init_`), minimum
 200 ms (`minrto_`), maximum 60 s (`maxrto_`), clock granularity 10 ms (`tcpTick_`);
 `TCPSink` acknowledges every segment (no delayed ACKs). The receive window
-(`window_`, 20 segments by default) is a parameter because studies set it.
+(`window_`, 20 segments by default) is a parameter because studies set it. 802.11
+channels use ns-2's `Mac/802_11` defaults (`ns2_wireless`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,21 @@ def ns2_tcp(mss: int, window_segments: int) -> dict[str, Any]:
         "rwnd": f"{mss * window_segments}B",
         "initial_window": 2,
         "rto": {"initial": "3s", "min": "200ms", "max": "60s", "granularity": "10ms"},
+    }
+
+
+def ns2_wireless(name: str, stations: list[str], rate: str) -> dict[str, Any]:
+    """An 802.11 channel as ns-2's `Mac/802_11` sets one up by default: RTS/CTS before
+    every unicast frame (`RTSThreshold_ 0`), long preamble, MAC ACKs at the 1 Mb/s
+    basic rate, an interface queue of 50 packets."""
+    return {
+        "name": name,
+        "stations": stations,
+        "rate": rate,
+        "basic_rate": "1Mbps",
+        "preamble": "long",
+        "queue_packets": 50,
+        "rts_threshold": "0B",
     }
 
 

@@ -14,8 +14,7 @@ Choices where the paper is silent (each also listed in `PARAMETERS`):
   reference [12]; CUBIC and Compound with their published constants.
 - The wired queue holds 50 packets (ns-2's `Queue set limit_ 50`); the 802.11 hop is the
   DCF at 2 Mb/s with 1 Mb/s MAC ACKs, long preamble, and an interface queue of 50 (ns-2's
-  defaults). ns-2 also defaults to RTS/CTS for every frame (`RTSThreshold_ 0`); cwnd's
-  802.11 model has basic access only, which makes the hop about 10 % faster.
+  defaults), with RTS/CTS before every frame (ns-2's `RTSThreshold_ 0`).
 - The disconnection drops every frame on the air for d seconds (the MAC retries and then
   gives up, as in ns-2 when a node leaves range); it starts at the first transmission of
   segment 1000 by the sender.
@@ -28,8 +27,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cwnd.plot import colors, panels
-from cwnd.studies.ns2 import VEGAS_NS2, ns2_tcp
+from cwnd.plot import colors, panels, spread
+from cwnd.studies.ns2 import VEGAS_NS2, ns2_tcp, ns2_wireless
 from cwnd.studies.study import (
     Claim,
     FigureSpec,
@@ -81,8 +80,8 @@ PARAMETERS = [
     ("wired queue", "DropTail, 50 packets", "ns-2 default"),
     (
         "802.11",
-        "DCF, 2 Mb/s data, 1 Mb/s ACKs, long preamble, IFQ 50, basic access",
-        "ns-2 defaults, except RTS/CTS (not modelled)",
+        "DCF, 2 Mb/s data, 1 Mb/s ACKs, long preamble, IFQ 50, RTS/CTS on every frame",
+        "ns-2's Mac/802_11 defaults",
     ),
     ("seeds", "5 per point (1 in --quick)", "the DCF backoff is the only randomness"),
 ]
@@ -92,7 +91,7 @@ def build(point: Point) -> dict[str, Any]:
     """The scenario of one point: `cc` (a name from VARIANTS), `d` (seconds) and
     `window`, the receive window in segments."""
     cc, d = point["cc"], float(point["d"])
-    wireless: dict[str, Any] = {"name": "wlan", "stations": ["bs", "mobile"], "rate": "2Mbps"}
+    wireless = ns2_wireless("wlan", ["bs", "mobile"], "2Mbps")
     if d > 0:
         trigger = {"flow": "tcp", "segment": OUTAGE_AT_SEGMENT}
         wireless["impairments"] = [{"kind": "outage", "start_on": trigger, "duration": f"{d}s"}]
@@ -456,7 +455,7 @@ def _versus_d(
             ax.errorbar(
                 s.index,
                 s["mean"],
-                yerr=[s["mean"] - s["min"], s["max"] - s["mean"]],
+                yerr=spread(s["mean"], s["min"], s["max"]),
                 marker="o",
                 ms=3,
                 capsize=2,

@@ -47,6 +47,8 @@ pub enum SendOutcome {
 }
 
 struct InFlight {
+    /// Transmission start.
+    start: SimTime,
     arrival: SimTime,
     packet: Packet,
 }
@@ -125,16 +127,17 @@ impl LinkDirection {
                 return SendOutcome::DroppedQueue;
             }
         }
-        let start = if self.busy_until <= now {
-            now
-        } else {
+        let mut start = now.max(self.busy_until);
+        while let Some(until) = self.impairments.held_until(start) {
+            start = until;
+        }
+        if start > now {
             if !self.queue.admits(packet.size) {
                 self.stats.drops_queue += 1;
                 return SendOutcome::DroppedQueue;
             }
-            self.queue.push(now, self.busy_until, packet.size);
-            self.busy_until
-        };
+            self.queue.push(now, start, packet.size);
+        }
         let end = start + self.transmission_time(packet.size);
         self.busy_until = end;
         self.stats.packets_sent += 1;
@@ -165,7 +168,7 @@ impl LinkDirection {
         };
         let arrival = end + self.params.delay + extra;
         let flow = packet.flow;
-        self.insert_in_flight(arrival, packet);
+        self.insert_in_flight(start, arrival, packet);
         if !self.held.is_empty() {
             self.release_held(flow, arrival);
         }
@@ -173,13 +176,20 @@ impl LinkDirection {
     }
 
     /// Keeps the in-flight list sorted by arrival; equal arrivals keep sending order.
-    fn insert_in_flight(&mut self, arrival: SimTime, packet: Packet) {
+    fn insert_in_flight(&mut self, start: SimTime, arrival: SimTime, packet: Packet) {
         let pos = if self.in_flight.back().is_none_or(|b| b.arrival <= arrival) {
             self.in_flight.len()
         } else {
             self.in_flight.partition_point(|f| f.arrival <= arrival)
         };
-        self.in_flight.insert(pos, InFlight { arrival, packet });
+        self.in_flight.insert(
+            pos,
+            InFlight {
+                start,
+                arrival,
+                packet,
+            },
+        );
     }
 
     /// Another packet of `flow` will arrive at `arrival`: held packets of the flow
@@ -191,7 +201,7 @@ impl LinkDirection {
                 self.held[i].1 -= 1;
                 if self.held[i].1 == 0 {
                     let (packet, _) = self.held.swap_remove(i);
-                    self.insert_in_flight(arrival + SimTime(1), packet);
+                    self.insert_in_flight(arrival, arrival + SimTime(1), packet);
                     continue;
                 }
             }
@@ -223,19 +233,52 @@ impl LinkDirection {
     }
 
     /// Loses the packets in flight whose arrival falls in [from, until) — the link
-    /// went down under them. Returns the flows of the lost packets (rare: only when
-    /// an outage is triggered).
-    pub fn drop_in_flight(&mut self, from: SimTime, until: SimTime) -> Vec<FlowId> {
+    /// went down under them. Returns the lost packets (rare: only when an outage is
+    /// triggered).
+    pub fn drop_in_flight(&mut self, from: SimTime, until: SimTime) -> Vec<Packet> {
         let mut lost = Vec::new();
         self.in_flight.retain(|f| {
             let hit = from <= f.arrival && f.arrival < until;
             if hit {
-                lost.push(f.packet.flow);
+                lost.push(f.packet);
             }
             !hit
         });
         self.stats.drops_impairment += lost.len() as u64;
         lost
+    }
+
+    /// A holding outage began at `now`: the packets queued but not yet started are
+    /// taken back and offered again, in their order, so that they wait for its end.
+    /// Returns those that no longer fit in the queue, with what became of them.
+    pub fn hold_queued(&mut self, now: SimTime) -> Vec<(Packet, SendOutcome)> {
+        self.queue.release(now);
+        let mut queued = Vec::new();
+        let mut i = 0;
+        while i < self.in_flight.len() {
+            if self.in_flight[i].start > now {
+                queued.extend(self.in_flight.remove(i));
+            } else {
+                i += 1;
+            }
+        }
+        queued.sort_by_key(|f| f.start);
+        self.queue.clear_waiting(now);
+        self.busy_until = self
+            .in_flight
+            .iter()
+            .map(|f| f.start + self.transmission_time(f.packet.size))
+            .fold(now, SimTime::max);
+        let mut refused = Vec::new();
+        for f in queued {
+            self.stats.packets_sent -= 1;
+            self.stats.bytes_sent -= f.packet.size as u64;
+            match self.send(now, f.packet) {
+                SendOutcome::Accepted => {}
+                outcome => refused.push((f.packet, outcome)),
+            }
+        }
+        refused
     }
 
     /// Waiting packets in the output queue at `now`.

@@ -66,6 +66,15 @@ impl DropTail {
         }
     }
 
+    /// Empties the queue (its packets are being offered again).
+    pub fn clear_waiting(&mut self, now: SimTime) {
+        self.waiting.clear();
+        self.bytes = 0;
+        if let Some(t) = &mut self.trace {
+            t.push(now, 0, 0);
+        }
+    }
+
     /// Whether one more packet of `size` bytes fits (call after `release`).
     pub fn admits(&self, size: u32) -> bool {
         match self.limit {

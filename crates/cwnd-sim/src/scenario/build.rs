@@ -9,7 +9,10 @@
 use std::collections::HashMap;
 
 use super::impairment_spec::{DelaySpec, ReorderSpec, StageSpec};
-use super::spec::{AppSpec, Direction, ImpairmentSpec, LinkSpec, RecoverySpec, Scenario};
+use super::spec::{
+    AppSpec, Direction, ImpairmentSpec, LinkSpec, PathLossSpec, PreambleSpec, RecoverySpec,
+    Scenario,
+};
 use super::validate::ScenarioError;
 use crate::net::impair::{
     AppliesTo, ArqDelay, BernoulliLoss, DelayDistribution, DelayStep, DropList, GilbertElliott,
@@ -19,18 +22,19 @@ use crate::net::link::{LinkDirection, LinkParams};
 use crate::net::queue::QueueLimit;
 use crate::net::red::Red;
 use crate::net::routing::RoutingTable;
-use crate::net::wifi::channel::WifiChannel;
+use crate::net::wifi::channel::{ChannelConfig, FrameErrors, WifiChannel};
+use crate::net::wifi::propagation::{PathLoss, RadioLink};
 use crate::net::wifi::timing::Phy;
+use crate::net::wimax::cell::WimaxCell;
 use crate::packet::{FlowId, NodeId, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION};
 use crate::rng;
-use crate::scenario::spec::{AppliesToSpec, FlowSpec};
+use crate::scenario::spec::{AppliesToSpec, FlowSpec, TransportSpec};
 use crate::time::SimTime;
 use crate::trace::pcap::Captures;
 use crate::trace::Recorder;
 use crate::transport::tcp::cc;
 use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
 use crate::transport::tcp::recovery::Recovery;
-use crate::transport::tcp::rto::RtoConfig;
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};
 use crate::world::{Flow, Hop, LinkInfo, Trigger, TriggerTarget, World};
 
@@ -103,17 +107,64 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
                 stage,
             });
         }
+        let mut phy = Phy::dsss(w.rate.0, w.basic_rate.0);
+        if w.preamble == PreambleSpec::Short {
+            phy = phy.with_short_preamble();
+        }
+        let errors = match &w.radio {
+            None => FrameErrors::Fixed(w.per),
+            Some(r) => FrameErrors::Snr(RadioLink {
+                path_loss: match r.path_loss {
+                    PathLossSpec::FreeSpace => PathLoss::FreeSpace,
+                    PathLossSpec::TwoRayGround => PathLoss::TwoRayGround,
+                },
+                distance_m: r.distance_m,
+                tx_power_w: 10f64.powf(r.tx_power_dbm / 10.0) / 1000.0,
+                frequency_hz: r.frequency_mhz * 1e6,
+                antenna_height_m: r.antenna_height_m,
+                system_loss: 1.0,
+                noise_figure_db: r.noise_figure_db,
+            }),
+        };
+        let config = ChannelConfig {
+            phy,
+            queue_limit: w.queue_packets as usize,
+            errors,
+            rts_threshold: w.rts_threshold.map(|s| s.0.min(u32::MAX as u64) as u32),
+        };
         let mut channel = WifiChannel::new(
             name,
             stations,
-            Phy::dsss(w.rate.0, w.basic_rate.0),
-            w.queue_packets as usize,
-            w.per,
+            config,
             rng::stream(seed, &format!("wireless[{c}].contention")),
             rng::stream(seed, &format!("wireless[{c}].errors")),
         );
         channel.impairments = chain;
         channels.push(channel);
+    }
+    // 802.16 cells: each subscriber reaches the base station and back in one hop.
+    let mut cells = Vec::with_capacity(spec.wimax.len());
+    for (c, w) in spec.wimax.iter().enumerate() {
+        let params = w.resolve(&format!("wimax[{c}]"))?;
+        let bs = ids[w.base_station.as_str()];
+        let subscribers: Vec<NodeId> = w.subscribers.iter().map(|s| ids[s.as_str()]).collect();
+        for &ss in &subscribers {
+            for (a, b) in [(bs, ss), (ss, bs)] {
+                edges.push((a, b, hops.len() as u32));
+                hops.push(Hop::Wimax {
+                    cell: c as u32,
+                    to: b,
+                });
+            }
+        }
+        cells.push(WimaxCell::new(
+            spec.wimax_name(c),
+            bs,
+            subscribers,
+            params,
+            rng::stream(seed, &format!("wimax[{c}].fading")),
+            rng::stream(seed, &format!("wimax[{c}].errors")),
+        ));
     }
     let mut routes = RoutingTable::shortest_paths(node_names.len(), &edges);
     for (k, r) in spec.routes.iter().enumerate() {
@@ -128,8 +179,17 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
     let link_to = |e: u32| edges[e as usize].1;
 
     let mut flows = Vec::with_capacity(spec.flows.len());
+    let mut associations = Vec::new();
     for (i, f) in spec.flows.iter().enumerate() {
-        let (src, dst) = (ids[f.from.as_str()], ids[f.to.as_str()]);
+        if f.transport == TransportSpec::Sctp {
+            let routed = |a: NodeId, b: NodeId| {
+                let forth = routes.path(a, b, link_to)?;
+                routes.path(b, a, link_to).map(|_| forth.len())
+            };
+            associations.push(super::sctp_build::sctp_flow(spec, seed, i, &ids, routed)?);
+            continue;
+        }
+        let (src, dst) = (ids[f.from.primary()], ids[f.to.primary()]);
         for (a, b, what) in [(src, dst, "data"), (dst, src, "ACKs")] {
             if routes.path(a, b, link_to).is_none() {
                 return Err(ScenarioError::new(
@@ -144,7 +204,8 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
         flows.push(tcp_flow(spec, seed, i, f, src, dst));
     }
 
-    Ok(World::new(
+    let tcp_flows = flows.len();
+    let mut world = World::new(
         spec.name.clone().unwrap_or_else(|| "scenario".to_string()),
         seed,
         spec.duration.0,
@@ -154,11 +215,36 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
         routes,
         hops,
         channels,
+        cells,
         flows,
-        Recorder::new(&spec.trace, spec.flows.len()),
+        Recorder::new(&spec.trace, tcp_flows),
         triggers,
     )
-    .with_captures(Captures::new(node_count, &captured)))
+    .with_captures(Captures::new(node_count, &captured));
+    world.add_associations(associations);
+    Ok(world)
+}
+
+/// Flow ids in scenario order: TCP flows are numbered first, in order, then SCTP
+/// associations (the world keeps them in two tables).
+pub fn flow_ids(spec: &Scenario) -> Vec<FlowId> {
+    let tcp = spec
+        .flows
+        .iter()
+        .filter(|f| f.transport == TransportSpec::Tcp)
+        .count();
+    let (mut next_tcp, mut next_sctp) = (0, tcp);
+    spec.flows
+        .iter()
+        .map(|f| {
+            let next = match f.transport {
+                TransportSpec::Tcp => &mut next_tcp,
+                TransportSpec::Sctp => &mut next_sctp,
+            };
+            *next += 1;
+            (*next - 1) as FlowId
+        })
+        .collect()
 }
 
 fn link_direction(
@@ -209,6 +295,7 @@ fn build_stages(
 ) -> (ImpairmentChain, Vec<(FlowId, u64, usize)>) {
     let mut chain = ImpairmentChain::default();
     let mut triggers = Vec::new();
+    let ids = flow_ids(spec);
     let dir_name = match dir {
         Some(Direction::Forward) => ".forward",
         Some(Direction::Reverse) => ".reverse",
@@ -223,7 +310,7 @@ fn build_stages(
         let flow_id = |name: &String| {
             (0..spec.flows.len())
                 .position(|k| spec.flow_name(k) == *name)
-                .map(|k| k as FlowId)
+                .map(|k| ids[k])
         };
         let stage: Box<dyn ImpairmentStage> = match stage {
             StageSpec::Bernoulli { schedule } => Box::new(BernoulliLoss::scheduled(
@@ -239,7 +326,7 @@ fn build_stages(
                 loss_good,
                 loss_bad,
             } => Box::new(GilbertElliott::new(p_gb, p_bg, loss_good, loss_bad, stream)),
-            StageSpec::Outage => Box::new(Outage),
+            StageSpec::Outage { hold } => Box::new(Outage { hold }),
             StageSpec::Reorder(ReorderSpec::Random { r, delay }) => Box::new(Reorder::Random {
                 r,
                 delay: distribution(&delay),
@@ -308,6 +395,10 @@ fn distribution(d: &DelaySpec) -> DelayDistribution {
             sd: sd.0,
         },
         DelaySpec::Exponential { mean } => DelayDistribution::Exponential { mean: mean.0 },
+        DelaySpec::Empirical {
+            ref values,
+            ref weights,
+        } => DelayDistribution::empirical(values.iter().map(|v| v.0).collect(), weights.as_deref()),
     }
 }
 
@@ -357,12 +448,8 @@ fn tcp_flow(spec: &Scenario, seed: u64, i: usize, f: &FlowSpec, src: NodeId, dst
         dsack_undo: t.dsack_undo,
         eifel: t.eifel,
         frto: t.frto,
-        rto: RtoConfig {
-            initial: t.rto.initial.0,
-            min: t.rto.min.0,
-            max: t.rto.max.0,
-            granularity: t.rto.granularity.0,
-        },
+        adapt_dupthresh: t.adapt_dupthresh.then_some((t.pef, t.pef_step)),
+        rto: t.rto.config(),
         app_bytes,
     };
     let rng = rng::stream(seed, &format!("flows[{i}].cc"));

@@ -52,10 +52,26 @@ pub struct TriggerSpec {
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(tag = "distribution", rename_all = "snake_case", deny_unknown_fields)]
 pub enum DelaySpec {
-    Constant { value: Duration },
-    Uniform { min: Duration, max: Duration },
-    Normal { mean: Duration, sd: Duration },
-    Exponential { mean: Duration },
+    Constant {
+        value: Duration,
+    },
+    Uniform {
+        min: Duration,
+        max: Duration,
+    },
+    Normal {
+        mean: Duration,
+        sd: Duration,
+    },
+    Exponential {
+        mean: Duration,
+    },
+    /// A table of delays, drawn with the given weights (equal by default).
+    Empirical {
+        values: Vec<Duration>,
+        #[serde(default)]
+        weights: Option<Vec<f64>>,
+    },
 }
 
 /// The kind-specific parameters.
@@ -75,7 +91,10 @@ pub enum StageSpec {
         loss_good: f64,
         loss_bad: f64,
     },
-    Outage,
+    /// `mode = "drop"` (default) or `"hold"` (packets wait in the sender's queue).
+    Outage {
+        hold: bool,
+    },
     /// Random: `r` and `delay`; exact: `packet` and `positions`.
     Reorder(ReorderSpec),
     DelayStep {
@@ -116,6 +135,8 @@ struct BernoulliParams {
     p: Option<f64>,
     #[serde(default)]
     schedule: Option<Vec<(Duration, f64)>>,
+    #[serde(default)]
+    p_file: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -141,9 +162,20 @@ fn one() -> f64 {
     1.0
 }
 
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+enum OutageMode {
+    #[default]
+    Drop,
+    Hold,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NoParams {}
+struct OutageParams {
+    #[serde(default)]
+    mode: OutageMode,
+}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -192,10 +224,17 @@ impl ImpairmentSpec {
         let stage = match self.kind.as_str() {
             "bernoulli" => {
                 let p: BernoulliParams = parse_params(&own)?;
-                let schedule = match (p.p, p.schedule) {
-                    (Some(p), None) => vec![(Duration::default(), p)],
-                    (None, Some(s)) if !s.is_empty() => s,
-                    _ => return Err(missing("either `p` or a non-empty `schedule`")),
+                let schedule = match (p.p, p.schedule, p.p_file) {
+                    (Some(p), None, None) => vec![(Duration::default(), p)],
+                    (None, Some(s), None) if !s.is_empty() => s,
+                    (None, None, Some(path)) => {
+                        super::loss_trace::read(&path).map_err(|m| ("p_file".to_string(), m))?
+                    }
+                    _ => {
+                        return Err(missing(
+                            "exactly one of `p`, a non-empty `schedule` or a `p_file`",
+                        ))
+                    }
                 };
                 StageSpec::Bernoulli { schedule }
             }
@@ -215,10 +254,9 @@ impl ImpairmentSpec {
                     loss_bad: p.loss_bad,
                 }
             }
-            "outage" => {
-                parse_params::<NoParams>(&own)?;
-                StageSpec::Outage
-            }
+            "outage" => StageSpec::Outage {
+                hold: parse_params::<OutageParams>(&own)?.mode == OutageMode::Hold,
+            },
             "reorder" => {
                 let p: ReorderParams = parse_params(&own)?;
                 match (p.r, p.delay, p.packet, p.positions) {
@@ -353,7 +391,7 @@ mod tests {
             r#"{"kind": "outage", "start_on": {"flow": "f", "segment": 1000}, "duration": "5s"}"#,
         )
         .unwrap();
-        assert_eq!(s, StageSpec::Outage);
+        assert_eq!(s, StageSpec::Outage { hold: false });
         assert_eq!(c.start_on.unwrap().segment, 1000);
         let (_, s) = parse(r#"{"kind": "reorder", "r": 0.05, "delay": {"distribution": "normal", "mean": "30ms", "sd": "15ms"}}"#).unwrap();
         assert!(matches!(s, StageSpec::Reorder(ReorderSpec::Random { .. })));

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 
 pub use super::cc_spec::CcSpec;
 pub use super::impairment_spec::ImpairmentSpec;
+pub use super::sctp_spec::{Endpoint, SctpSpec, TransportSpec};
+pub use super::wimax_spec::WimaxSpec;
 use crate::units::{Duration, Rate, Size};
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -26,6 +28,9 @@ pub struct Scenario {
     /// Shared 802.11 channels.
     #[serde(default)]
     pub wireless: Vec<WirelessSpec>,
+    /// 802.16 point-to-multipoint cells.
+    #[serde(default)]
+    pub wimax: Vec<WimaxSpec>,
     #[serde(default)]
     pub routes: Vec<RouteSpec>,
     pub flows: Vec<FlowSpec>,
@@ -76,10 +81,73 @@ pub struct WirelessSpec {
     /// Probability that a data frame is corrupted (each try).
     #[serde(default)]
     pub per: f64,
+    /// Frame errors from the SNR between the stations instead of `per`.
+    #[serde(default)]
+    pub radio: Option<RadioSpec>,
+    /// PLCP preamble: "long" (192 µs, default) or "short" (96 µs; not with 1 Mb/s).
+    #[serde(default)]
+    pub preamble: PreambleSpec,
+    /// Frames whose MPDU (IP packet + 36 B) is longer use RTS/CTS; off by default.
+    #[serde(default)]
+    pub rts_threshold: Option<Size>,
     /// Stages applied to the frames sent over the air (`bernoulli`,
     /// `gilbert_elliott`, `drop_list`, `outage`; a dropped frame is retried by the MAC).
     #[serde(default)]
     pub impairments: Vec<ImpairmentSpec>,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum PreambleSpec {
+    #[default]
+    Long,
+    Short,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum PathLossSpec {
+    FreeSpace,
+    #[default]
+    TwoRayGround,
+}
+
+/// The radio between the stations of a channel (defaults: ns-2's WirelessPhy).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RadioSpec {
+    /// Distance between any two stations, metres.
+    pub distance_m: f64,
+    #[serde(default)]
+    pub path_loss: PathLossSpec,
+    /// Transmit power, dBm (default 24.5, ns-2's 0.28183815 W).
+    #[serde(default = "ns2_tx_power_dbm")]
+    pub tx_power_dbm: f64,
+    /// Carrier frequency, MHz (default 914, ns-2's).
+    #[serde(default = "ns2_frequency_mhz")]
+    pub frequency_mhz: f64,
+    /// Antenna height of every station, metres (default 1.5).
+    #[serde(default = "ns2_antenna_height_m")]
+    pub antenna_height_m: f64,
+    /// Receiver noise figure, dB (default 7).
+    #[serde(default = "seven")]
+    pub noise_figure_db: f64,
+}
+
+fn ns2_tx_power_dbm() -> f64 {
+    10.0 * (0.281_838_15f64 * 1000.0).log10()
+}
+
+fn ns2_frequency_mhz() -> f64 {
+    914.0
+}
+
+fn ns2_antenna_height_m() -> f64 {
+    1.5
+}
+
+fn seven() -> f64 {
+    7.0
 }
 
 fn one_mbps() -> Rate {
@@ -187,8 +255,13 @@ pub struct RouteSpec {
 pub struct FlowSpec {
     #[serde(default)]
     pub name: Option<String>,
-    pub from: String,
-    pub to: String,
+    /// The sender's node; for SCTP a list of nodes, one per address (multihoming).
+    pub from: Endpoint,
+    /// The receiver's node(s); for SCTP the first is the primary destination.
+    pub to: Endpoint,
+    /// `"tcp"` (default) or `"sctp"`.
+    #[serde(default)]
+    pub transport: TransportSpec,
     /// Congestion control: a name, or `{ name = "...", <parameters> }` (see
     /// `cc_spec` and each variant's file under `transport/tcp/cc/`).
     #[serde(default)]
@@ -205,6 +278,8 @@ pub struct FlowSpec {
     pub app: AppSpec,
     #[serde(default)]
     pub tcp: TcpSpec,
+    #[serde(default)]
+    pub sctp: SctpSpec,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
@@ -234,7 +309,7 @@ pub enum AppSpec {
 }
 
 /// TCP options of a flow. Defaults follow the RFCs; see docs/scenarios.md.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct TcpSpec {
     /// Maximum segment size (payload bytes). Default 1460 (1500-byte MTU);
@@ -263,6 +338,13 @@ pub struct TcpSpec {
     /// Undo a window reduction when D-SACKs show it was spurious (RFC 3708);
     /// needs `sack` and `dsack`.
     pub dsack_undo: bool,
+    /// RR-TCP's dupthresh adaptation from a histogram of reordering lengths
+    /// (`transport/tcp/reordering.rs`); needs `sack` and `dsack`.
+    pub adapt_dupthresh: bool,
+    /// Starting percentile of the adaptation (as RR-SCTP's `rr.pef`).
+    pub pef: f64,
+    /// Step of the percentile's moves (as RR-SCTP's `rr.pef_step`).
+    pub pef_step: f64,
     /// Eifel detection of spurious retransmissions and undo (RFC 3522, RFC 4015);
     /// needs `timestamps`.
     pub eifel: bool,
@@ -290,6 +372,9 @@ impl Default for TcpSpec {
             sack: false,
             dsack: false,
             dsack_undo: false,
+            adapt_dupthresh: false,
+            pef: 0.9,
+            pef_step: 0.1,
             eifel: false,
             frto: false,
             delayed_ack: false,
@@ -300,8 +385,8 @@ impl Default for TcpSpec {
     }
 }
 
-/// RFC 6298 parameters; defaults are the RFC's.
-#[derive(Clone, Debug, Deserialize, Serialize)]
+/// RFC 6298 parameters; defaults are the RFC's (and RFC 9260's for SCTP).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct RtoSpec {
     pub initial: Duration,
@@ -318,6 +403,18 @@ impl Default for RtoSpec {
             min: Duration(d.min),
             max: Duration(d.max),
             granularity: Duration(d.granularity),
+        }
+    }
+}
+
+impl RtoSpec {
+    /// The estimator's parameters.
+    pub fn config(&self) -> crate::transport::tcp::rto::RtoConfig {
+        crate::transport::tcp::rto::RtoConfig {
+            initial: self.initial.0,
+            min: self.min.0,
+            max: self.max.0,
+            granularity: self.granularity.0,
         }
     }
 }

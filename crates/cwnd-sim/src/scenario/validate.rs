@@ -7,9 +7,12 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::path::Path;
 
 use super::impairment_spec::{DelaySpec, ReorderSpec, StageSpec};
-use super::spec::{AppSpec, ImpairmentSpec, RedSpec, Scenario};
+use super::spec::{
+    AppSpec, ImpairmentSpec, PreambleSpec, RedSpec, RtoSpec, Scenario, SctpSpec, TransportSpec,
+};
 use crate::time::SimTime;
 use crate::transport::tcp::cc;
 use crate::units::Duration;
@@ -65,6 +68,13 @@ fn line_of(text: &str, at: usize) -> usize {
 impl Scenario {
     /// Parses and checks a scenario written in TOML.
     pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
+        Scenario::from_toml_in(text, None)
+    }
+
+    /// Parses and checks a scenario written in TOML, reading the files it names
+    /// (`p_file`) relative to `base_dir` (the scenario file's folder) when given,
+    /// else relative to the working directory.
+    pub fn from_toml_in(text: &str, base_dir: Option<&Path>) -> Result<Scenario, ScenarioError> {
         let de = toml::Deserializer::parse(text).map_err(|e| {
             let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(1);
             ScenarioError::new("", format!("TOML syntax (line {line}): {}", e.message()))
@@ -77,8 +87,28 @@ impl Scenario {
             }
             err
         })?;
+        let mut scenario = scenario;
+        if let Some(base) = base_dir {
+            scenario.resolve_files(base);
+        }
         scenario.validate()?;
         Ok(scenario)
+    }
+
+    /// Makes the relative file names of impairment stages relative to `base`.
+    fn resolve_files(&mut self, base: &Path) {
+        let links = self.links.iter_mut().flat_map(|l| l.impairments.iter_mut());
+        let air = self
+            .wireless
+            .iter_mut()
+            .flat_map(|w| w.impairments.iter_mut());
+        for imp in links.chain(air) {
+            if let Some(serde_json::Value::String(file)) = imp.fields.get_mut("p_file") {
+                if Path::new(file.as_str()).is_relative() {
+                    *file = base.join(&*file).to_string_lossy().into_owned();
+                }
+            }
+        }
     }
 
     /// Parses and checks a scenario given as JSON (what the Python API sends).
@@ -99,7 +129,11 @@ impl Scenario {
         let mut names: Vec<String> = self.nodes.iter().map(|n| n.name.clone()).collect();
         let ends = self.links.iter().flat_map(|l| l.between.iter());
         let stations = self.wireless.iter().flat_map(|w| w.stations.iter());
-        for name in ends.chain(stations) {
+        let cells = self
+            .wimax
+            .iter()
+            .flat_map(|w| std::iter::once(&w.base_station).chain(&w.subscribers));
+        for name in ends.chain(stations).chain(cells) {
             if !names.contains(name) {
                 names.push(name.clone());
             }
@@ -113,6 +147,14 @@ impl Scenario {
             .name
             .clone()
             .unwrap_or_else(|| format!("wireless{i}"))
+    }
+
+    /// The name of 802.16 cell `i`: its own, or `wimax<i>`.
+    pub fn wimax_name(&self, i: usize) -> String {
+        self.wimax[i]
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("wimax{i}"))
     }
 
     /// The name of flow `i`: its own, or `flow<i>`.
@@ -142,6 +184,7 @@ impl Scenario {
         let nodes = self.check_nodes()?;
         self.check_links()?;
         self.check_wireless()?;
+        self.check_wimax()?;
         for (i, r) in self.routes.iter().enumerate() {
             for (field, name) in [("at", &r.at), ("to", &r.to), ("via", &r.via)] {
                 known_node(&nodes, &format!("routes[{i}].{field}"), name)?;
@@ -224,10 +267,54 @@ impl Scenario {
                 ));
             }
             probability(&at("per"), w.per)?;
+            if w.preamble == PreambleSpec::Short {
+                for (field, rate) in [("rate", w.rate.0), ("basic_rate", w.basic_rate.0)] {
+                    if rate == 1_000_000 {
+                        return Err(ScenarioError::new(
+                            at(field),
+                            "1 Mb/s frames need the long preamble; use 2, 5.5 or 11 Mbps with preamble = \"short\"",
+                        ));
+                    }
+                }
+            }
+            if let Some(r) = &w.radio {
+                if w.per != 0.0 {
+                    return Err(ScenarioError::new(
+                        at("per"),
+                        "give either `per` or `radio` (frame errors from the SNR), not both",
+                    ));
+                }
+                for (field, value, lo, hi) in [
+                    ("distance_m", r.distance_m, 0.1, 100_000.0),
+                    ("tx_power_dbm", r.tx_power_dbm, -30.0, 40.0),
+                    ("frequency_mhz", r.frequency_mhz, 100.0, 10_000.0),
+                    ("antenna_height_m", r.antenna_height_m, 0.01, 1000.0),
+                    ("noise_figure_db", r.noise_figure_db, 0.0, 30.0),
+                ] {
+                    if !(lo..=hi).contains(&value) {
+                        return Err(ScenarioError::new(
+                            at(&format!("radio.{field}")),
+                            format!("{value} is outside the allowed range [{lo}, {hi}]"),
+                        ));
+                    }
+                }
+            }
+            if w.rts_threshold.is_some_and(|t| t.0 > 2347) {
+                return Err(ScenarioError::new(
+                    at("rts_threshold"),
+                    "is at most 2347 B (802.11 dot11RTSThreshold); leave it out for no RTS/CTS",
+                ));
+            }
             for (j, imp) in w.impairments.iter().enumerate() {
                 let path = format!("wireless[{i}].impairments[{j}]");
                 self.check_impairment(&path, imp)?;
                 let (_, stage) = imp.parse().unwrap_or_else(|_| unreachable!("checked"));
+                if stage == (StageSpec::Outage { hold: true }) {
+                    return Err(ScenarioError::new(
+                        format!("{path}.mode"),
+                        "\"hold\" applies to links; on the air the MAC retries and drops frames (use \"drop\")",
+                    ));
+                }
                 if matches!(
                     stage,
                     StageSpec::Reorder(_) | StageSpec::DelayStep { .. } | StageSpec::Arq(_)
@@ -245,11 +332,39 @@ impl Scenario {
         Ok(())
     }
 
+    fn check_wimax(&self) -> Result<(), ScenarioError> {
+        for (i, w) in self.wimax.iter().enumerate() {
+            let at = |f: &str| format!("wimax[{i}].{f}");
+            if w.subscribers.is_empty() {
+                return Err(ScenarioError::new(
+                    at("subscribers"),
+                    "a cell needs at least one subscriber station",
+                ));
+            }
+            for (k, s) in w.subscribers.iter().enumerate() {
+                if *s == w.base_station {
+                    return Err(ScenarioError::new(
+                        at(&format!("subscribers[{k}]")),
+                        format!("\"{s}\" is the base station"),
+                    ));
+                }
+                if w.subscribers[..k].contains(s) {
+                    return Err(ScenarioError::new(
+                        at(&format!("subscribers[{k}]")),
+                        format!("\"{s}\" is listed twice"),
+                    ));
+                }
+            }
+            w.resolve(&format!("wimax[{i}]"))?;
+        }
+        Ok(())
+    }
+
     fn check_links(&self) -> Result<(), ScenarioError> {
-        if self.links.is_empty() && self.wireless.is_empty() {
+        if self.links.is_empty() && self.wireless.is_empty() && self.wimax.is_empty() {
             return Err(ScenarioError::new(
                 "links",
-                "a scenario needs at least one link or wireless channel",
+                "a scenario needs at least one link, wireless channel or wimax cell",
             ));
         }
         let mut names = HashMap::new();
@@ -351,6 +466,12 @@ impl Scenario {
         if common.duration.is_some_and(|d| d.0 == SimTime::ZERO) {
             return Err(ScenarioError::new(at("duration"), "must be positive"));
         }
+        if stage == (StageSpec::Outage { hold: true }) && common.duration.is_none() {
+            return Err(ScenarioError::new(
+                at("duration"),
+                "an outage that holds packets needs a duration, e.g. \"5s\"",
+            ));
+        }
         match &stage {
             StageSpec::DropList { packets, flow } => {
                 if packets.contains(&0) {
@@ -408,17 +529,7 @@ impl Scenario {
         let mut names = HashMap::new();
         for (i, f) in self.flows.iter().enumerate() {
             let at = |field: &str| format!("flows[{i}].{field}");
-            known_node(nodes, &at("from"), &f.from)?;
-            known_node(nodes, &at("to"), &f.to)?;
-            if f.from == f.to {
-                return Err(ScenarioError::new(
-                    at("to"),
-                    format!(
-                        "\"{}\" is also the source; a flow joins two different nodes",
-                        f.to
-                    ),
-                ));
-            }
+            self.check_endpoints(i, nodes)?;
             if let Some(prev) = names.insert(self.flow_name(i), i) {
                 return Err(ScenarioError::new(
                     at("name"),
@@ -428,16 +539,6 @@ impl Scenario {
                     ),
                 ));
             }
-            // Only the parameters are checked: the controller and its stream are dropped.
-            let rng = crate::rng::stream(0, "flows.cc");
-            cc::build(&f.cc, rng).map_err(|(field, message)| {
-                let path = if field.is_empty() {
-                    at("cc")
-                } else {
-                    at(&format!("cc.{field}"))
-                };
-                ScenarioError::new(path, message)
-            })?;
             if f.start.0 >= self.duration.0 {
                 return Err(ScenarioError::new(
                     at("start"),
@@ -473,9 +574,35 @@ impl Scenario {
                     }
                 }
             }
-            self.check_tcp(i)?;
+            match f.transport {
+                TransportSpec::Sctp => self.check_sctp_flow(i)?,
+                TransportSpec::Tcp => self.check_tcp_flow(i)?,
+            }
         }
         Ok(())
+    }
+
+    /// Congestion control and TCP options of TCP flow `i`; no SCTP options.
+    fn check_tcp_flow(&self, i: usize) -> Result<(), ScenarioError> {
+        let f = &self.flows[i];
+        let at = |field: &str| format!("flows[{i}].{field}");
+        if f.sctp != SctpSpec::default() {
+            return Err(ScenarioError::new(
+                at("sctp"),
+                "SCTP options on a TCP flow; set transport = \"sctp\" or remove them",
+            ));
+        }
+        // Only the parameters are checked: the controller and its stream are dropped.
+        let rng = crate::rng::stream(0, "flows.cc");
+        cc::build(&f.cc, rng).map_err(|(field, message)| {
+            let path = if field.is_empty() {
+                at("cc")
+            } else {
+                at(&format!("cc.{field}"))
+            };
+            ScenarioError::new(path, message)
+        })?;
+        self.check_tcp(i)
     }
 
     fn check_tcp(&self, i: usize) -> Result<(), ScenarioError> {
@@ -520,6 +647,20 @@ impl Scenario {
                 "needs D-SACK reports; set tcp.sack = true and tcp.dsack = true",
             ));
         }
+        if t.adapt_dupthresh && !(t.sack && t.dsack) {
+            return Err(ScenarioError::new(
+                at("adapt_dupthresh"),
+                "learns from D-SACK reports; set tcp.sack = true and tcp.dsack = true",
+            ));
+        }
+        for (field, v) in [("pef", t.pef), ("pef_step", t.pef_step)] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(ScenarioError::new(
+                    at(field),
+                    format!("{v} is outside [0, 1]"),
+                ));
+            }
+        }
         if t.eifel && !t.timestamps {
             return Err(ScenarioError::new(
                 at("eifel"),
@@ -538,23 +679,33 @@ impl Scenario {
                 "must be at least 1",
             ));
         }
-        if t.rto.initial.0 == SimTime::ZERO {
-            return Err(ScenarioError::new(at("rto.initial"), "must be positive"));
-        }
-        if t.rto.min.0 > t.rto.max.0 {
-            return Err(ScenarioError::new(
-                at("rto.min"),
-                format!("{} is larger than rto.max ({})", t.rto.min.0, t.rto.max.0),
-            ));
-        }
-        if t.rto.max.0 == SimTime::ZERO {
-            return Err(ScenarioError::new(at("rto.max"), "must be positive"));
-        }
-        Ok(())
+        check_rto(&at("rto"), &t.rto)
     }
 }
 
-fn known_node(nodes: &HashMap<String, usize>, path: &str, name: &str) -> Result<(), ScenarioError> {
+/// RTO parameters under `path` (`flows[0].tcp.rto`).
+pub fn check_rto(path: &str, rto: &RtoSpec) -> Result<(), ScenarioError> {
+    let at = |field: &str| format!("{path}.{field}");
+    if rto.initial.0 == SimTime::ZERO {
+        return Err(ScenarioError::new(at("initial"), "must be positive"));
+    }
+    if rto.min.0 > rto.max.0 {
+        return Err(ScenarioError::new(
+            at("min"),
+            format!("{} is larger than rto.max ({})", rto.min.0, rto.max.0),
+        ));
+    }
+    if rto.max.0 == SimTime::ZERO {
+        return Err(ScenarioError::new(at("max"), "must be positive"));
+    }
+    Ok(())
+}
+
+pub(super) fn known_node(
+    nodes: &HashMap<String, usize>,
+    path: &str,
+    name: &str,
+) -> Result<(), ScenarioError> {
     if nodes.contains_key(name) {
         return Ok(());
     }
@@ -584,15 +735,41 @@ fn check_schedule(path: &str, schedule: &[(Duration, f64)]) -> Result<(), Scenar
 }
 
 fn check_delay(path: &str, delay: &DelaySpec) -> Result<(), ScenarioError> {
-    if let DelaySpec::Uniform { min, max } = delay {
-        if min.0 > max.0 {
-            return Err(ScenarioError::new(
-                format!("{path}.min"),
-                format!("{} is larger than max ({})", min.0, max.0),
-            ));
+    match delay {
+        DelaySpec::Uniform { min, max } if min.0 > max.0 => Err(ScenarioError::new(
+            format!("{path}.min"),
+            format!("{} is larger than max ({})", min.0, max.0),
+        )),
+        DelaySpec::Empirical { values, .. } if values.is_empty() => Err(ScenarioError::new(
+            format!("{path}.values"),
+            "needs at least one delay",
+        )),
+        DelaySpec::Empirical {
+            values,
+            weights: Some(w),
+        } => {
+            if w.len() != values.len() {
+                return Err(ScenarioError::new(
+                    format!("{path}.weights"),
+                    format!("has {} entries for {} values", w.len(), values.len()),
+                ));
+            }
+            if let Some(i) = w.iter().position(|x| !(x.is_finite() && *x >= 0.0)) {
+                return Err(ScenarioError::new(
+                    format!("{path}.weights[{i}]"),
+                    format!("{} is not a weight; use a value ≥ 0", w[i]),
+                ));
+            }
+            if w.iter().sum::<f64>() <= 0.0 {
+                return Err(ScenarioError::new(
+                    format!("{path}.weights"),
+                    "all weights are zero",
+                ));
+            }
+            Ok(())
         }
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 fn check_red(path: &str, red: &RedSpec) -> Result<(), ScenarioError> {
@@ -758,8 +935,116 @@ mod tests {
             error_of(&tcp("tcp = { dsack = true }")),
             "flows[0].tcp.dsack: D-SACK needs tcp.sack = true"
         );
-        let all = "tcp = { sack = true, dsack = true, dsack_undo = true, timestamps = true, eifel = true, frto = true }";
+        assert_eq!(
+            error_of(&tcp("tcp = { sack = true, adapt_dupthresh = true }")),
+            "flows[0].tcp.adapt_dupthresh: learns from D-SACK reports; set tcp.sack = true and tcp.dsack = true"
+        );
+        assert_eq!(
+            error_of(&tcp("tcp = { pef = 1.5 }")),
+            "flows[0].tcp.pef: 1.5 is outside [0, 1]"
+        );
+        let all = "tcp = { sack = true, dsack = true, dsack_undo = true, timestamps = true, eifel = true, frto = true, adapt_dupthresh = true }";
         assert!(Scenario::from_toml(&tcp(all)).is_ok());
+    }
+
+    #[test]
+    fn wireless_radio_preamble_and_rts_are_checked() {
+        let wlan = |fields: &str| {
+            GOOD.replace(
+                "[[flows]]",
+                &format!(
+                    "[[wireless]]\nstations = [\"h2\", \"m\"]\nrate = \"11Mbps\"\n{fields}\n[[flows]]"
+                ),
+            )
+        };
+        assert!(Scenario::from_toml(&wlan("radio = { distance_m = 300 }")).is_ok());
+        assert_eq!(
+            error_of(&wlan("preamble = \"short\"")),
+            "wireless[0].basic_rate: 1 Mb/s frames need the long preamble; use 2, 5.5 or 11 Mbps with preamble = \"short\""
+        );
+        assert_eq!(
+            error_of(&wlan("per = 0.1\nradio = { distance_m = 300 }")),
+            "wireless[0].per: give either `per` or `radio` (frame errors from the SNR), not both"
+        );
+        assert_eq!(
+            error_of(&wlan("radio = { distance_m = -3 }")),
+            "wireless[0].radio.distance_m: -3 is outside the allowed range [0.1, 100000]"
+        );
+        assert_eq!(
+            error_of(&wlan("rts_threshold = \"3000B\"")),
+            "wireless[0].rts_threshold: is at most 2347 B (802.11 dot11RTSThreshold); leave it out for no RTS/CTS"
+        );
+        assert!(error_of(&wlan(
+            "radio = { distance_m = 300, path_loss = \"shadowing\" }"
+        ))
+        .starts_with("wireless[0].radio.path_loss: unknown variant \"shadowing\""));
+    }
+
+    #[test]
+    fn wimax_cells_are_checked_field_by_field() {
+        let cell = |fields: &str| {
+            GOOD.replace(
+                "[[flows]]",
+                &format!(
+                    "[[wimax]]\nbase_station = \"h2\"\nsubscribers = [\"ss\"]\n{fields}\n[[flows]]"
+                ),
+            )
+        };
+        assert!(Scenario::from_toml(&cell("preset = \"nlos_snr10\"")).is_ok());
+        assert_eq!(
+            error_of(&cell("preset = \"rainy\"")),
+            "wimax[0].preset: \"rainy\" is not a preset; use one of los_snr30, los_snr10, nlos_snr30, nlos_snr10"
+        );
+        assert_eq!(
+            error_of(&cell("")),
+            "wimax[0].snr_db: is required without a preset, e.g. snr_db = 25"
+        );
+        assert_eq!(
+            error_of(&cell("snr_db = 75")),
+            "wimax[0].snr_db: 75 dB is outside the allowed range [-20, 60]"
+        );
+        assert_eq!(
+            error_of(&cell("snr_db = 20\nframe = \"6ms\"")),
+            "wimax[0].frame: 0.006000000s is not an 802.16 OFDM frame duration; use 2.5, 4, 5, 8, 10, 12.5 or 20 ms"
+        );
+        assert_eq!(
+            error_of(&cell("snr_db = 20\ndl_ratio = 1.5")),
+            "wimax[0].dl_ratio: 1.5 is outside (0, 1)"
+        );
+        assert!(error_of(&cell("snr_db = 20\ndl_ratio = 0.01"))
+            .starts_with("wimax[0].dl_ratio: 0.01 leaves no room for data"));
+        assert_eq!(
+            error_of(&cell("snr_db = 20\nmcs = \"256qam\"")),
+            "wimax[0].mcs: \"256qam\" is not a scheme; use one of bpsk_1_2, qpsk_1_2, qpsk_3_4, 16qam_1_2, 16qam_3_4, 64qam_2_3, 64qam_3_4"
+        );
+        assert_eq!(
+            error_of(&cell("snr_db = 20\ncyclic_prefix = \"1/3\"")),
+            "wimax[0].cyclic_prefix: \"1/3\" is not a cyclic prefix; use \"1/4\", \"1/8\", \"1/16\" or \"1/32\""
+        );
+        assert_eq!(
+            error_of(&cell("snr_db = 20\nbandwidth_mhz = 40")),
+            "wimax[0].bandwidth_mhz: 40 MHz is outside the allowed range [1.25, 28]"
+        );
+        assert_eq!(
+            error_of(&cell("snr_db = 20\nfading = { k_factor = -1 }")),
+            "wimax[0].fading.k_factor: -1 is not a K factor; use a value ≥ 0"
+        );
+        assert_eq!(
+            error_of(&cell("preset = \"los_snr30\"\narq = { retries = 0 }")),
+            "wimax[0].arq.retries: must be at least 1 (leave `arq` out for no retransmissions)"
+        );
+        assert_eq!(
+            error_of(&cell("preset = \"los_snr30\"\ndownlink_cap = \"0Mbps\"")),
+            "wimax[0].downlink_cap: must be positive, e.g. \"30Mbps\""
+        );
+        let own = GOOD.replace(
+            "[[flows]]",
+            "[[wimax]]\nbase_station = \"h2\"\nsubscribers = [\"h2\"]\npreset = \"los_snr30\"\n[[flows]]",
+        );
+        assert_eq!(
+            error_of(&own),
+            "wimax[0].subscribers[0]: \"h2\" is the base station"
+        );
     }
 
     #[test]

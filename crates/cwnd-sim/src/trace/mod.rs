@@ -6,6 +6,7 @@
 
 mod bins;
 pub mod pcap;
+pub mod sctp;
 mod segments;
 mod series;
 
@@ -31,6 +32,10 @@ pub struct Recorder {
     pub sampling: Sampling,
     pub interval: SimTime,
     pub flows: Vec<FlowTrace>,
+    /// SCTP associations, in the order of the world's association table.
+    pub associations: Vec<sctp::AssociationTrace>,
+    throughput_bin: SimTime,
+    segments: bool,
 }
 
 impl Recorder {
@@ -46,6 +51,17 @@ impl Recorder {
             sampling: spec.sampling,
             interval: spec.interval.0,
             flows: (0..flows).map(|_| flow()).collect(),
+            associations: Vec::new(),
+            throughput_bin: spec.throughput_bin.0,
+            segments: spec.segments,
+        }
+    }
+
+    /// Adds the traces of `n` SCTP associations.
+    pub fn add_associations(&mut self, n: usize) {
+        for _ in 0..n {
+            let t = sctp::AssociationTrace::new(self.throughput_bin, self.segments);
+            self.associations.push(t);
         }
     }
 

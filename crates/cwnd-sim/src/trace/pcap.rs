@@ -27,6 +27,7 @@
 //! * Payload bytes are not captured (the simulator has none): each record holds the
 //!   headers only, with the original length set to the full frame, as `tcpdump -s`
 //!   with a short snap length writes them.
+//! * SCTP packets are not written: this writer lays out TCP only.
 
 use crate::packet::{NodeId, Packet, Payload, TcpAck, TcpData};
 use crate::time::SimTime;
@@ -98,9 +99,12 @@ impl Captures {
         Captures { by_node }
     }
 
-    /// Records `packet` if node `at` is captured.
+    /// Records `packet` if node `at` is captured (TCP only).
     #[inline]
     pub fn record(&mut self, now: SimTime, at: NodeId, packet: &Packet) {
+        if matches!(packet.payload, Payload::Sctp(_)) {
+            return;
+        }
         if let Some(Some(file)) = self.by_node.get_mut(at as usize) {
             file.record(now, packet);
         }
@@ -121,6 +125,7 @@ fn encode_frame(packet: &Packet, out: &mut [u8]) -> usize {
     let tcp_len = match packet.payload {
         Payload::TcpData(d) => encode_data(packet, &d, &mut ip[IPV4_HEADER..]),
         Payload::TcpAck(a) => encode_ack(packet, &a, &mut ip[IPV4_HEADER..]),
+        Payload::Sctp(_) => unreachable!("Captures::record skips SCTP packets"),
     };
     encode_ipv4(packet, IPPROTO_TCP, ip);
     let segment_len = packet.size as usize - IPV4_HEADER;

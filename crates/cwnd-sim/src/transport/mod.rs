@@ -1,3 +1,5 @@
 //! Transport protocols.
 
+pub mod dupthresh;
+pub mod sctp;
 pub mod tcp;

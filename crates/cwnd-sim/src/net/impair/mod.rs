@@ -77,6 +77,23 @@ pub trait ImpairmentStage: Send {
     fn cuts_the_medium(&self) -> bool {
         false
     }
+
+    /// Whether, while active, no transmission may start (the sender holds its
+    /// packets: an outage in hold mode).
+    fn holds_the_line(&self) -> bool {
+        false
+    }
+}
+
+/// What switching a stage on by a trigger does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TriggerEffect {
+    pub from: SimTime,
+    pub until: SimTime,
+    /// Packets in flight arriving in [from, until) are lost.
+    pub cuts: bool,
+    /// Transmissions may not start in [from, until).
+    pub holds: bool,
 }
 
 /// When a stage is active: packets whose transmission ends inside the window.
@@ -163,16 +180,31 @@ impl ImpairmentChain {
         Verdict::Pass { extra, hold }
     }
 
+    /// If a holding stage is active at `t`, the end of its window: no transmission
+    /// may start before then.
+    pub fn held_until(&self, t: SimTime) -> Option<SimTime> {
+        self.stages.iter().find_map(|imp| match imp.window {
+            Window::Between(start, end) if imp.stage.holds_the_line() && start <= t && t < end => {
+                Some(end)
+            }
+            _ => None,
+        })
+    }
+
     /// Fires the trigger of stage `i` at `now`: it becomes active for its duration.
-    /// Returns the window, and whether packets already in flight are lost in it.
-    pub fn trigger(&mut self, i: usize, now: SimTime) -> Option<(SimTime, SimTime, bool)> {
+    pub fn trigger(&mut self, i: usize, now: SimTime) -> Option<TriggerEffect> {
         let imp = self.stages.get_mut(i)?;
         let Window::OnTrigger { duration } = imp.window else {
             return None;
         };
-        let end = now + duration;
-        imp.window = Window::Between(now, end);
-        Some((now, end, imp.stage.cuts_the_medium()))
+        let until = now + duration;
+        imp.window = Window::Between(now, until);
+        Some(TriggerEffect {
+            from: now,
+            until,
+            cuts: imp.stage.cuts_the_medium(),
+            holds: imp.stage.holds_the_line(),
+        })
     }
 }
 

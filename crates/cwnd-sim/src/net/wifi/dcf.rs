@@ -7,12 +7,15 @@
 //! counter is decremented once per virtual slot in which the station does not
 //! transmit (frozen during a busy period, resuming after DIFS); the station transmits
 //! when it reaches zero. A collision moves every colliding station to the next backoff
-//! stage; after `retry_limit` retries the frame is dropped (802.11 short retry limit,
-//! 7) and the station starts over; a success resets the stage.
+//! stage. Failures count against the short retry limit (7: frames sent without
+//! RTS/CTS, and RTS frames) or, for a data frame sent after an RTS/CTS handshake,
+//! the long retry limit (4) (802.11-2016 §10.3.4.4, dot11ShortRetryLimit and
+//! dot11LongRetryLimit); beyond either the frame is dropped and the station starts
+//! over; a success resets the stage and both counts.
 //!
-//! Simplifications: one collision domain (no hidden terminals), no capture, basic
-//! access (no RTS/CTS), ideal channel unless an error model drops a frame (then it
-//! counts as a collision for its sender, as a missing ACK does).
+//! Simplifications: one collision domain (no hidden terminals), no capture, ideal
+//! channel unless an error model drops a frame (then it counts as a failure for its
+//! sender, as a missing ACK does).
 
 use rand::RngExt;
 
@@ -21,13 +24,22 @@ use crate::rng::RngStream;
 
 /// Backoff stages beyond which the window stops doubling (CWmax = 1023).
 pub const MAX_STAGE: u32 = 5;
-pub const RETRY_LIMIT: u32 = 7;
+pub const SHORT_RETRY_LIMIT: u32 = 7;
+pub const LONG_RETRY_LIMIT: u32 = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Backoff {
     stage: u32,
-    retries: u32,
+    short_retries: u32,
+    long_retries: u32,
     counter: u32,
+}
+
+/// Which retry count a failure counts against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Retry {
+    Short,
+    Long,
 }
 
 /// What the next virtual slot holds.
@@ -66,7 +78,8 @@ impl Contention {
             let counter = self.draw(0);
             self.stations[i] = Some(Backoff {
                 stage: 0,
-                retries: 0,
+                short_retries: 0,
+                long_retries: 0,
                 counter,
             });
         }
@@ -120,68 +133,40 @@ impl Contention {
         }
     }
 
-    /// Station `i`'s frame was not acknowledged (collision or corruption). Returns
-    /// true when the retry limit drops it; `more` then says whether another frame
-    /// is queued behind it.
-    pub fn failure(&mut self, i: usize, more: impl FnOnce() -> bool) -> bool {
-        let b = self.stations[i].unwrap_or_else(|| unreachable!("only contenders fail"));
-        if b.retries + 1 > RETRY_LIMIT {
+    /// Station `i`'s frame was not acknowledged (collision or corruption), counting
+    /// against `retry`. Returns true when a retry limit drops it; `more` then says
+    /// whether another frame is queued behind it.
+    pub fn failure(&mut self, i: usize, retry: Retry, more: impl FnOnce() -> bool) -> bool {
+        let mut b = self.stations[i].unwrap_or_else(|| unreachable!("only contenders fail"));
+        match retry {
+            Retry::Short => b.short_retries += 1,
+            Retry::Long => b.long_retries += 1,
+        }
+        if b.short_retries > SHORT_RETRY_LIMIT || b.long_retries > LONG_RETRY_LIMIT {
             self.stations[i] = None;
             if more() {
                 self.ready(i);
             }
             return true;
         }
-        let stage = (b.stage + 1).min(MAX_STAGE);
-        let counter = self.draw(stage);
-        self.stations[i] = Some(Backoff {
-            stage,
-            retries: b.retries + 1,
-            counter,
-        });
+        b.stage = (b.stage + 1).min(MAX_STAGE);
+        b.counter = self.draw(b.stage);
+        self.stations[i] = Some(b);
         false
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::timing::{Phy, SLOT};
+    use super::super::saturation::saturation_throughput;
+    use super::super::timing::{Access, Phy, SLOT};
     use super::*;
     use crate::rng::stream;
-    use crate::time::SimTime;
-
-    /// Throughput (bit/s of IP payload) of `n` saturated stations sending 1500-byte
-    /// packets for `seconds` of channel time.
-    fn simulated(n: usize, phy: &Phy, seconds: u64) -> f64 {
-        let mut c = Contention::new(n, stream(11, "dcf"));
-        for i in 0..n {
-            c.ready(i);
-        }
-        let (ts, tc) = (phy.success_time(1500), phy.collision_time(1500));
-        let (mut t, mut delivered) = (SimTime::ZERO, 0u64);
-        while t < SimTime::from_secs(seconds) {
-            match c.next_slot() {
-                NextSlot::Idle(k) => t += SLOT.saturating_mul(k as u64),
-                NextSlot::Transmit(tx) if tx.len() == 1 => {
-                    c.success(tx[0], true);
-                    t += ts;
-                    delivered += 1500;
-                }
-                NextSlot::Transmit(tx) => {
-                    for i in tx {
-                        c.failure(i, || true);
-                    }
-                    t += tc;
-                }
-            }
-        }
-        delivered as f64 * 8.0 / t.as_secs_f64()
-    }
 
     /// Bianchi (2000), "Performance Analysis of the IEEE 802.11 Distributed
     /// Coordination Function", JSAC 18(3): eqs. (7), (9), (13), solved by bisection
     /// on τ — written from the paper, independently of the simulator.
-    fn bianchi(n: usize, phy: &Phy) -> f64 {
+    fn bianchi(n: usize, phy: &Phy, access: Access) -> f64 {
         let (w, m) = (32.0f64, 5i32);
         let tau_of_p = |p: f64| {
             2.0 * (1.0 - 2.0 * p)
@@ -202,8 +187,8 @@ mod tests {
         let p_s = n as f64 * tau * (1.0 - tau).powi(n as i32 - 1) / p_tr;
         let (sigma, ts, tc) = (
             SLOT.as_secs_f64(),
-            phy.success_time(1500).as_secs_f64(),
-            phy.collision_time(1500).as_secs_f64(),
+            phy.success_time(1500, access).as_secs_f64(),
+            phy.collision_time(1500, access).as_secs_f64(),
         );
         p_s * p_tr * 1500.0 * 8.0
             / ((1.0 - p_tr) * sigma + p_tr * p_s * ts + p_tr * (1.0 - p_s) * tc)
@@ -212,17 +197,21 @@ mod tests {
     #[test]
     fn saturation_throughput_matches_bianchi_within_five_percent() {
         // 802.11b, 11 Mb/s data, 1 Mb/s ACKs, long preamble, 1500-byte packets.
+        // With RTS/CTS too: collisions then cost only an RTS (Bianchi's Fig. 6 case).
         let phy = Phy::dsss(11_000_000, 1_000_000);
-        for n in [1, 5, 10, 20] {
-            let (sim, model) = (simulated(n, &phy, 200), bianchi(n, &phy));
-            let err = sim / model - 1.0;
-            println!(
-                "n = {n:2}: simulated {:.3} Mb/s, Bianchi {:.3} Mb/s ({:+.2} %)",
-                sim / 1e6,
-                model / 1e6,
-                100.0 * err
-            );
-            assert!(err.abs() < 0.05, "n = {n}: {sim} vs {model}");
+        for access in [Access::Basic, Access::RtsCts] {
+            for n in [1, 5, 10, 20] {
+                let sim = saturation_throughput(n, &phy, access, 200, 11);
+                let model = bianchi(n, &phy, access);
+                let err = sim / model - 1.0;
+                println!(
+                    "{access:?} n = {n:2}: simulated {:.3} Mb/s, Bianchi {:.3} Mb/s ({:+.2} %)",
+                    sim / 1e6,
+                    model / 1e6,
+                    100.0 * err
+                );
+                assert!(err.abs() < 0.05, "{access:?} n = {n}: {sim} vs {model}");
+            }
         }
     }
 
@@ -250,14 +239,28 @@ mod tests {
                 b.counter = 0;
             }
             assert_eq!(c.next_slot(), NextSlot::Transmit(vec![0, 1]));
-            let dropped: Vec<bool> = [0, 1].iter().map(|&i| c.failure(i, || false)).collect();
+            let dropped: Vec<bool> = [0, 1]
+                .iter()
+                .map(|&i| c.failure(i, Retry::Short, || false))
+                .collect();
             if dropped.iter().all(|&d| d) {
                 break;
             }
             assert_eq!(dropped, vec![false, false]);
             collisions += 1;
         }
-        assert_eq!(collisions, RETRY_LIMIT);
+        assert_eq!(collisions, SHORT_RETRY_LIMIT);
         assert!(!c.busy());
+    }
+
+    #[test]
+    fn a_data_frame_after_rts_cts_is_dropped_after_the_long_limit() {
+        // Four failed data frames are retried; the fifth failure drops the frame.
+        let mut c = Contention::new(1, stream(1, "z"));
+        c.ready(0);
+        for _ in 0..LONG_RETRY_LIMIT {
+            assert!(!c.failure(0, Retry::Long, || false));
+        }
+        assert!(c.failure(0, Retry::Long, || false));
     }
 }

@@ -1,5 +1,6 @@
 //! IEEE 802.11 (Wi-Fi) DCF in one collision domain: timing and frame sizes
-//! (`timing`) and the contention between stations (`dcf`).
+//! (`timing`), the contention between stations (`dcf`), received power and SNR
+//! (`propagation`) and frame errors from the SNR (`frame_errors`).
 //!
 //! The contention model is checked against Bianchi's saturation throughput; the
 //! channel (`channel`) carries simulated packets between its stations as a hop of
@@ -7,4 +8,7 @@
 
 pub mod channel;
 pub mod dcf;
+pub mod frame_errors;
+pub mod propagation;
+pub mod saturation;
 pub mod timing;

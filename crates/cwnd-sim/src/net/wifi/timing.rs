@@ -4,12 +4,18 @@
 //! slot σ = 20 µs, SIFS = 10 µs, DIFS = SIFS + 2σ = 50 µs
 //! PLCP preamble + header: 192 µs (long), 96 µs (short), sent at 1 Mb/s
 //! MAC data frame: 24 B header + 4 B FCS + 8 B LLC/SNAP around the IP packet
-//! ACK frame: 14 B, at the basic rate; CWmin = 31, CWmax = 1023 (m = 5 doublings)
+//! ACK frame: 14 B, RTS 20 B, CTS 14 B, at the basic rate; CWmin = 31, CWmax = 1023
 //! ```
-//! A data exchange (basic access) takes
-//! `T_s = PLCP + (MAC + payload)·8/rate + SIFS + δ + PLCP + ACK·8/basic + DIFS + δ`;
-//! a collision `T_c = PLCP + (MAC + payload)·8/rate + DIFS + δ` (Bianchi 2000, §IV),
-//! δ the propagation delay.
+//! The short preamble (§16.2.2.3 of 802.11b; 72 µs of preamble at 1 Mb/s and the
+//! header at 2 Mb/s) is not allowed with 1 Mb/s frames.
+//!
+//! A data exchange with basic access takes `T_s = DATA + SIFS + δ + ACK + DIFS + δ`,
+//! a collision `T_c = DATA + DIFS + δ`; with RTS/CTS the exchange is preceded by
+//! `RTS + SIFS + δ + CTS + SIFS + δ` and a collision is `T_c = RTS + DIFS + δ`
+//! (Bianchi 2000, §IV), δ the propagation delay, each frame counted with its PLCP
+//! preamble and header. A frame that is sent but not acknowledged (corrupted) costs
+//! what a collision of it costs, after the RTS/CTS handshake when there is one (the
+//! ACK timeout is taken as DIFS, as for collisions).
 
 use crate::time::SimTime;
 
@@ -21,6 +27,15 @@ pub const CW_MAX: u32 = 1023;
 /// MAC header (24 B) + FCS (4 B) + LLC/SNAP (8 B) added to each IP packet.
 pub const MAC_OVERHEAD: u32 = 36;
 pub const ACK_BYTES: u32 = 14;
+pub const RTS_BYTES: u32 = 20;
+pub const CTS_BYTES: u32 = 14;
+
+/// Whether a frame is preceded by an RTS/CTS handshake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Basic,
+    RtsCts,
+}
 
 /// PHY configuration of a channel.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -31,6 +46,8 @@ pub struct Phy {
     pub basic_rate_bps: u64,
     /// PLCP preamble + header duration.
     pub plcp: SimTime,
+    /// Rate of the PLCP header (1 Mb/s long preamble, 2 Mb/s short).
+    pub header_rate_bps: u64,
     /// Propagation delay δ.
     pub propagation: SimTime,
 }
@@ -42,7 +59,17 @@ impl Phy {
             rate_bps,
             basic_rate_bps,
             plcp: SimTime::from_micros(192),
+            header_rate_bps: 1_000_000,
             propagation: SimTime::from_micros(1),
+        }
+    }
+
+    /// The same with the short preamble (96 µs, header at 2 Mb/s).
+    pub fn with_short_preamble(self) -> Phy {
+        Phy {
+            plcp: SimTime::from_micros(96),
+            header_rate_bps: 2_000_000,
+            ..self
         }
     }
 
@@ -51,13 +78,38 @@ impl Phy {
         self.plcp + SimTime::transmission((ip_bytes + MAC_OVERHEAD) as u64, self.rate_bps)
     }
 
+    fn control_airtime(&self, bytes: u32) -> SimTime {
+        self.plcp + SimTime::transmission(bytes as u64, self.basic_rate_bps)
+    }
+
     pub fn ack_airtime(&self) -> SimTime {
-        self.plcp + SimTime::transmission(ACK_BYTES as u64, self.basic_rate_bps)
+        self.control_airtime(ACK_BYTES)
+    }
+
+    /// RTS, SIFS, CTS, SIFS before the data frame (zero with basic access).
+    fn handshake(&self, access: Access) -> SimTime {
+        match access {
+            Access::Basic => SimTime::ZERO,
+            Access::RtsCts => {
+                self.control_airtime(RTS_BYTES)
+                    + SIFS
+                    + self.propagation
+                    + self.control_airtime(CTS_BYTES)
+                    + SIFS
+                    + self.propagation
+            }
+        }
+    }
+
+    /// From the start of the exchange to the data frame's arrival.
+    pub fn data_arrival(&self, ip_bytes: u32, access: Access) -> SimTime {
+        self.handshake(access) + self.data_airtime(ip_bytes) + self.propagation
     }
 
     /// Busy time of a successful exchange, up to the end of the following DIFS.
-    pub fn success_time(&self, ip_bytes: u32) -> SimTime {
-        self.data_airtime(ip_bytes)
+    pub fn success_time(&self, ip_bytes: u32, access: Access) -> SimTime {
+        self.handshake(access)
+            + self.data_airtime(ip_bytes)
             + SIFS
             + self.propagation
             + self.ack_airtime()
@@ -65,9 +117,19 @@ impl Phy {
             + self.propagation
     }
 
-    /// Busy time of a collision, up to the end of the following DIFS.
-    pub fn collision_time(&self, ip_bytes: u32) -> SimTime {
-        self.data_airtime(ip_bytes) + DIFS + self.propagation
+    /// Busy time of a collision, up to the end of the following DIFS (with RTS/CTS
+    /// only the RTS frames collide).
+    pub fn collision_time(&self, ip_bytes: u32, access: Access) -> SimTime {
+        let first = match access {
+            Access::Basic => self.data_airtime(ip_bytes),
+            Access::RtsCts => self.control_airtime(RTS_BYTES),
+        };
+        first + DIFS + self.propagation
+    }
+
+    /// Busy time of a data frame sent but not acknowledged (corrupted).
+    pub fn failure_time(&self, ip_bytes: u32, access: Access) -> SimTime {
+        self.handshake(access) + self.data_airtime(ip_bytes) + DIFS + self.propagation
     }
 }
 
@@ -83,7 +145,26 @@ mod tests {
         let phy = Phy::dsss(11_000_000, 1_000_000);
         assert_eq!(phy.data_airtime(1500), SimTime(1_309_091));
         assert_eq!(phy.ack_airtime(), SimTime::from_micros(304));
-        assert_eq!(phy.success_time(1500), SimTime(1_675_091));
-        assert_eq!(phy.collision_time(1500), SimTime(1_360_091));
+        assert_eq!(phy.success_time(1500, Access::Basic), SimTime(1_675_091));
+        assert_eq!(phy.collision_time(1500, Access::Basic), SimTime(1_360_091));
+    }
+
+    #[test]
+    fn rts_cts_and_short_preamble_by_hand() {
+        // RTS 20 B at 1 Mb/s: 192 + 160 = 352 µs; CTS: 192 + 112 = 304 µs.
+        // Handshake: 352 + 10 + 1 + 304 + 10 + 1 = 678 µs, so T_s = 678 + 1675.091;
+        // T_c = 352 + 50 + 1 = 403 µs.
+        let phy = Phy::dsss(11_000_000, 1_000_000);
+        assert_eq!(phy.success_time(1500, Access::RtsCts), SimTime(2_353_091));
+        assert_eq!(phy.collision_time(1500, Access::RtsCts), SimTime(403_000));
+        assert_eq!(phy.failure_time(1500, Access::RtsCts), SimTime(2_038_091));
+        assert_eq!(phy.data_arrival(1500, Access::RtsCts), SimTime(1_988_091));
+        // Short preamble at 2 Mb/s with 2 Mb/s ACKs: data 96 + 1536·8/2 = 6240 µs,
+        // ACK 96 + 56 = 152 µs: T_s = 6240 + 10 + 1 + 152 + 50 + 1 = 6454 µs.
+        let short = Phy::dsss(2_000_000, 2_000_000).with_short_preamble();
+        assert_eq!(
+            short.success_time(1500, Access::Basic),
+            SimTime::from_micros(6_454)
+        );
     }
 }

@@ -6,6 +6,7 @@ mod pacing;
 pub mod rate;
 pub mod receiver;
 pub mod recovery;
+mod reordering;
 pub mod rto;
 mod sack;
 pub mod sender;

@@ -166,7 +166,7 @@ impl TcpSender {
         }
         match self.tcb.ca_state {
             CaState::Open | CaState::Disorder => {
-                if self.dupacks < self.cfg.dupthresh {
+                if self.dupacks < self.dupthresh() {
                     self.set_ca_state(now, CaState::Disorder);
                     return;
                 }
@@ -176,7 +176,7 @@ impl TcpSender {
                 if self.recover.is_some_and(|r| self.tcb.snd_una <= r) {
                     return;
                 }
-                if self.dupacks == self.cfg.dupthresh {
+                if self.dupacks == self.dupthresh() {
                     self.enter_fast_retransmit(now, out);
                 }
             }
@@ -196,6 +196,7 @@ impl TcpSender {
         self.stats.fast_retransmits += 1;
         self.recover = Some(self.high_water());
         self.init_undo();
+        self.reordering_on_episode(true);
         self.arm_eifel();
         match self.cfg.recovery {
             Recovery::Tahoe => {
@@ -210,7 +211,7 @@ impl TcpSender {
                 self.set_ca_state(now, CaState::Recovery);
                 if !self.model_based {
                     let base = self.tcb.ssthresh.min(self.tcb.prior_cwnd);
-                    self.tcb.cwnd = base + self.cfg.dupthresh;
+                    self.tcb.cwnd = base + self.dupthresh();
                 }
                 self.partial_ack_seen = false;
                 self.retransmit_first_unacked(now, out);
@@ -295,6 +296,10 @@ impl TcpSender {
         if first_expiry && prior != CaState::Recovery {
             self.init_undo();
             self.reduce_ssthresh(now);
+        }
+        if starts_episode {
+            self.reordering_on_timeout(self.dupacks);
+            self.reordering_on_episode(false);
         }
         self.set_ca_state(now, CaState::Loss);
         if starts_episode {

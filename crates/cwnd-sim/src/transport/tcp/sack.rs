@@ -145,7 +145,7 @@ impl TcpSender {
     /// IsLost for every segment and SetPipe, in one pass from the top of the window.
     /// Returns pipe (in segments) and the index of the highest SACKed segment.
     pub(super) fn update_lost(&mut self) -> (u64, Option<usize>) {
-        let dupthresh = u64::from(self.cfg.dupthresh);
+        let dupthresh = u64::from(self.dupthresh());
         let byte_limit = (dupthresh - 1) * u64::from(self.cfg.mss);
         let (mut sacked_bytes, mut runs, mut in_run) = (0u64, 0u64, false);
         let (mut pipe, mut highest_sacked) = (0u64, None);
@@ -174,7 +174,7 @@ impl TcpSender {
     pub(super) fn sack_loss_detection(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         self.update_lost();
         let head_lost = self.sent.front().is_some_and(|s| s.lost);
-        if self.dupacks >= self.cfg.dupthresh || head_lost {
+        if self.dupacks >= self.dupthresh() || head_lost {
             self.enter_fast_retransmit(now, out);
         } else {
             self.set_ca_state(now, CaState::Disorder);

@@ -30,6 +30,7 @@ fn sender(recovery: Recovery, iw: u32, set: impl FnOnce(&mut SenderConfig)) -> T
         frto: false,
         rto: RtoConfig::default(),
         app_bytes: None,
+        adapt_dupthresh: None,
     };
     set(&mut cfg);
     TcpSender::new(cfg, Box::new(Reno))

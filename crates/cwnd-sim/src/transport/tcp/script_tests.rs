@@ -31,6 +31,7 @@ fn sender_with(recovery: Recovery, initial_window: u32, dsack_undo: bool) -> Tcp
         frto: false,
         rto: RtoConfig::default(),
         app_bytes: None,
+        adapt_dupthresh: None,
     };
     TcpSender::new(cfg, Box::new(Reno))
 }
@@ -347,6 +348,7 @@ fn eifel_sender() -> TcpSender {
         frto: false,
         rto: RtoConfig::default(),
         app_bytes: None,
+        adapt_dupthresh: None,
     };
     TcpSender::new(cfg, Box::new(Reno))
 }
@@ -433,4 +435,92 @@ fn frto_falls_back_to_go_back_n_on_a_duplicate() {
     assert_eq!(s.stats.spurious_undone, 0);
     assert_eq!(s.tcb.cwnd, 2);
     assert_eq!(s.tcb.ssthresh, 5);
+}
+
+/// A SACK sender with RR-TCP's adaptation on: base dupthresh 3, pef 0.9, step 0.1.
+fn rr_tcp_sender() -> TcpSender {
+    let mut s = sender_with(Recovery::Sack, 10, true);
+    s.reordering = Some(super::reordering::Reordering::new(3, 0.9, 0.1));
+    s
+}
+
+/// Segment `late` (of ten outstanding from `late`) arrives after the next four: four
+/// duplicate ACKs with growing SACK blocks, then the cumulative ACK of all ten.
+/// Returns what the sender sent in between.
+fn reorder_by_four(s: &mut TcpSender, t0: u64, late: u64) -> Vec<u64> {
+    let mut sent = Vec::new();
+    for k in 1..=4 {
+        sent.extend(segs(&sack_ack(
+            s,
+            ms(t0 + k),
+            late,
+            &[(late + 1, late + 1 + k)],
+        )));
+    }
+    sack_ack(s, ms(t0 + 10), late + 10, &[]);
+    sent
+}
+
+#[test]
+fn rr_tcp_learns_a_reordering_of_four_and_stops_retransmitting_it() {
+    let mut s = rr_tcp_sender();
+    start(&mut s);
+    // Episode 1: segment 0 is four places late. The third duplicate ACK fast
+    // retransmits it (dupthresh 3); the fourth comes; the original completes the
+    // window (ACK 10) while 0's copy is in flight: a pending sample of 4 duplicates.
+    assert_eq!(reorder_by_four(&mut s, 100, 0), vec![0]);
+    assert_eq!(s.stats.fast_retransmits, 1);
+    assert_eq!(s.dupthresh(), 3);
+    // The copy arrives as a duplicate: D-SACK [0, 1). The sample enters the
+    // histogram ({4: 1}); pef 0.9 → c = 4, dupthresh c + 1 = 5; the episode was
+    // spurious and began with a fast retransmit: pef rises by step / (1 + r).
+    let pef_before = s.reordering.as_ref().unwrap().adapter.pef();
+    sack_ack(&mut s, ms(150), 10, &[(0, 1)]);
+    assert_eq!(s.stats.spurious_dsack, 1);
+    assert_eq!(s.dupthresh(), 5);
+    let pef = s.reordering.as_ref().unwrap().adapter.pef();
+    assert!(pef > pef_before && pef < pef_before + 0.1, "pef {pef}");
+    // Episode 2: segment 10 is four places late again. Four duplicates are below
+    // dupthresh 5: no retransmission, and the late segment is a second sample of 4.
+    let sent = reorder_by_four(&mut s, 200, 10);
+    assert!(
+        !sent.contains(&10),
+        "retransmitted the late segment: {sent:?}"
+    );
+    assert_eq!(s.stats.fast_retransmits, 1);
+    assert_eq!(s.dupthresh(), 5);
+}
+
+#[test]
+fn without_adaptation_the_same_reordering_is_retransmitted_every_time() {
+    let mut s = sender_with(Recovery::Sack, 10, true);
+    start(&mut s);
+    reorder_by_four(&mut s, 100, 0);
+    sack_ack(&mut s, ms(150), 10, &[(0, 1)]);
+    assert!(reorder_by_four(&mut s, 200, 10).contains(&10));
+    assert_eq!(s.stats.fast_retransmits, 2);
+}
+
+#[test]
+fn a_timeout_a_base_dupthresh_would_have_avoided_lowers_the_percentile() {
+    // dupthresh raised to 5 by one sample of 4; then segment 0 is really lost with
+    // only four segments behind it: four duplicates (one short of 5), the RTO fires.
+    // A base dupthresh of 3 would have fast retransmitted it: pef falls by
+    // step · r / (1 + r), with r = C_to / C_fr = (RTO + SRTT·log2 W) / SRTT. No RTT
+    // sample yet: SRTT is taken as the RTO (1 s), and W = cwnd = 10 when the timer
+    // fires: r = 1 + log2 10 = 4.3219, pef = 0.9 − 0.1 · 4.3219 / 5.3219 = 0.81879.
+    let mut s = sender_with(Recovery::Sack, 10, true);
+    let mut reordering = super::reordering::Reordering::new(3, 0.9, 0.1);
+    reordering.adapter.record(4);
+    s.reordering = Some(reordering);
+    start(&mut s);
+    for k in 1..=4 {
+        assert!(sack_ack(&mut s, ms(100 + k), 0, &[(1, 1 + k)]).is_empty());
+    }
+    let mut out = Vec::new();
+    s.on_timer(SimTime::from_secs(1), &mut out);
+    assert_eq!(segs(&out), vec![0]);
+    assert_eq!(s.stats.avoidable_timeouts, 1);
+    let pef = s.reordering.as_ref().unwrap().adapter.pef();
+    assert!((pef - 0.81879).abs() < 1e-5, "pef {pef}");
 }

@@ -25,6 +25,7 @@ use super::cc::{AckEvent, AckSample, CaEvent, CongestionControl, RateSample};
 use super::pacing::Pacer;
 use super::rate::{mark_app_limited, RateEstimator, TxStamp};
 use super::recovery::Recovery;
+use super::reordering::Reordering;
 use super::rto::{RtoConfig, RtoEstimator};
 use super::sack::SackUpdate;
 use super::spurious::{Eifel, Frto};
@@ -58,6 +59,8 @@ pub struct SenderConfig {
     pub eifel: bool,
     /// F-RTO detection of spurious timeouts, and undo (RFC 5682).
     pub frto: bool,
+    /// RR-TCP's dupthresh adaptation (`reordering.rs`): (pef, pef step).
+    pub adapt_dupthresh: Option<(f64, f64)>,
     pub rto: RtoConfig,
     /// Bytes the application will hand over in all (`None`: unlimited).
     pub app_bytes: Option<u64>,
@@ -85,6 +88,8 @@ pub struct SenderStats {
     pub spurious_eifel: u64,
     /// Timeouts F-RTO found spurious (RFC 5682).
     pub spurious_frto: u64,
+    /// Timeouts a base dupthresh would have avoided (RR-TCP adaptation on).
+    pub avoidable_timeouts: u64,
     /// Sums for the means reported in the summary, in nanoseconds.
     pub rtt_sum_ns: u128,
     pub base_rto_sum_ns: u128,
@@ -111,7 +116,7 @@ pub(super) struct SentSegment {
 }
 
 impl SentSegment {
-    fn end(&self) -> u64 {
+    pub(super) fn end(&self) -> u64 {
         self.seq + self.len as u64
     }
 }
@@ -146,6 +151,8 @@ pub struct TcpSender {
     pub(super) frto: Frto,
     /// The controller owns cwnd through `cong_control` (see `cc/mod.rs`).
     pub(super) model_based: bool,
+    /// RR-TCP's dupthresh adaptation, when on (`reordering.rs`).
+    pub(super) reordering: Option<Reordering>,
     /// Delivery-rate estimator (`rate.rs`).
     pub(super) rate: RateEstimator,
     pub(super) pacer: Pacer,
@@ -173,6 +180,9 @@ impl TcpSender {
         tcb.header = cfg.header;
         TcpSender {
             model_based: cc.has_cong_control(),
+            reordering: cfg
+                .adapt_dupthresh
+                .map(|(pef, step)| Reordering::new(cfg.dupthresh, pef, step)),
             rate: RateEstimator::default(),
             pacer: Pacer::default(),
             marked_lost: 0,
@@ -497,6 +507,7 @@ impl TcpSender {
         self.check_eifel(now, ack);
         let prior_in_flight = self.tcb.flight_segments();
         let acked_bytes = ack.ack - self.tcb.snd_una;
+        self.reordering_on_advance(ack.ack);
         let (acked, oldest_sent, newest_sent, any_retransmitted) = self.pop_acked(now, ack.ack);
         self.tcb.snd_una = ack.ack;
         self.tcb.snd_nxt = self.tcb.snd_nxt.max(ack.ack);

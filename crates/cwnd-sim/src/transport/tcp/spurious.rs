@@ -133,6 +133,7 @@ impl TcpSender {
 
     /// A D-SACK block [start, end) arrived (snd_una not yet advanced by this ACK).
     pub(super) fn on_dsack(&mut self, now: SimTime, start: u64, end: u64) {
+        self.reordering_on_dsack(start, end);
         let Some(marker) = self.undo_marker else {
             return;
         };
@@ -161,6 +162,7 @@ impl TcpSender {
         self.undo_retrans = Some(left);
         if left == 0 {
             self.stats.spurious_dsack += 1;
+            self.reordering_on_spurious();
             self.undo_marker = None;
             if self.cfg.dsack_undo {
                 self.undo_reduction(now);
