@@ -1,41 +1,63 @@
 """Cross-check cwnd against ns-3 on single-bottleneck random-loss scenarios.
 
 Runs the same path in both simulators — a 100 Mb/s, 1 ms access link and a 10 Mb/s,
-24 ms bottleneck (50 ms RTT) whose data direction loses packets with probability p —
-for each congestion-control variant both have, and prints goodput side by side.
+24 ms bottleneck (50 ms RTT, 100-packet DropTail queue) whose data direction loses
+packets with probability p — for each congestion-control variant both have, and prints
+goodput (median over seeds, with its range) and the loss rate each simulator actually
+applied, side by side.
 
-ns-3 comes from PyPI (`pip install ns3`) in its own virtual environment; the project's
-tests never need it. Usage (from the project venv):
+ns-3 comes from PyPI (`pip install ns3`) in its own virtual environment; the project never
+depends on it. Every ns-3 simulation runs in a fresh process (ns-3 keeps global state
+between simulations in one process). Usage (from the project venv):
 
-    python tools/crosscheck_ns3.py --ns3-python /path/to/ns3-venv/bin/python
+    python tools/crosscheck_ns3.py --ns3-python /work/ns3venv/bin/python
 
-Settings chosen to match cwnd's defaults in both: MSS 1460, no SACK, no timestamps, no
-delayed ACKs, RFC 6298 RTO with a 1 s minimum, initial window 3, classic (non-PRR) loss
-recovery in ns-3, large socket buffers, DropTail 100 packets.
+Settings matched in both: MSS 1460, no SACK (BBR, and every variant with --sack: SACK on
+in both), no timestamps, no delayed ACKs, RFC 6298 RTO with a 1 s minimum, initial
+window 3, NewReno-style recovery with window inflation (ns-3 `TcpClassicRecovery`; with
+SACK, cwnd's RFC 6675 recovery and ns-3's PRR), no limited transmit, no pacing (BBR
+paces in both), 64 MiB buffers. In ns-3 the traffic-control layer's default queue disc is
+removed, so the 100-packet DropTail device queue is the bottleneck queue, as in cwnd; and
+the variants' parameters are set to cwnd's defaults where ns-3's differ (CUBIC without
+HyStart, Hybla RTT0 25 ms, Scalable a = 1/100).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import pathlib
+import statistics
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
-# cwnd name → ns-3 TypeId
-VARIANTS = {
-    "newreno": "ns3::TcpNewReno",
-    "vegas": "ns3::TcpVegas",
-    "veno": "ns3::TcpVeno",
-    "westwood_plus": "ns3::TcpWestwoodPlus",
-    "cubic": "ns3::TcpCubic",
-    "bic": "ns3::TcpBic",
-    "highspeed": "ns3::TcpHighSpeed",
-    "scalable": "ns3::TcpScalable",
-    "hybla": "ns3::TcpHybla",
+# cwnd name → (ns-3 TypeId, ns-3 attributes set to cwnd's defaults)
+VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "newreno": ("ns3::TcpNewReno", {}),
+    "vegas": ("ns3::TcpVegas", {}),
+    "veno": ("ns3::TcpVeno", {}),
+    "westwood_plus": ("ns3::TcpWestwoodPlus", {}),
+    "cubic": ("ns3::TcpCubic", {"ns3::TcpCubic::HyStart": False}),
+    "bic": ("ns3::TcpBic", {}),
+    "highspeed": ("ns3::TcpHighSpeed", {}),
+    "scalable": ("ns3::TcpScalable", {"ns3::TcpScalable::AIFactor": 100}),
+    "hybla": ("ns3::TcpHybla", {"ns3::TcpHybla::RRTT": "25ms"}),
+    "bbr": ("ns3::TcpBbr", {}),
 }
+# Variants run with SACK in both simulators even without --sack (BBR is deployed with
+# it; docs/tcp.md).
+WITH_SACK = {"bbr"}
+# ns-3's loss recovery: without SACK the classic window inflation, as cwnd's NewReno;
+# with SACK, PRR (RFC 6937), whose pipe-based sending is the closest ns-3 has to cwnd's
+# RFC 6675 recovery (ns-3's classic recovery with SACK inflates cwnd on top of a pipe
+# that already discounts SACKed segments, and so sends more).
+NS3_RECOVERY = {False: "ns3::TcpClassicRecovery", True: "ns3::TcpPrrRecovery"}
 
 
-def cwnd_goodput(cc: str, p: float, seconds: int, seed: int) -> float:
+def cwnd_run(cc: str, p: float, seconds: int, seed: int, sack: bool) -> dict[str, float]:
+    """One cwnd run: goodput (bit/s) and the loss rate the Bernoulli stage applied."""
     import cwnd
 
     s = (
@@ -51,64 +73,113 @@ def cwnd_goodput(cc: str, p: float, seconds: int, seed: int) -> float:
                 {"kind": "bernoulli", "p": p, "direction": "forward", "applies_to": "data"}
             ],
         )
-        .flow("h1", "h2", cc=cc, name="f", rwnd="64MiB")
+        .flow("h1", "h2", cc=cc, name="f", rwnd="64MiB", sack=sack)
     )
-    return float(cwnd.run(s, seed=seed).summary["goodput_bps"][0])
+    row = cwnd.run(s, seed=seed).summary.iloc[0]
+    reached = row["segments_sent"] - row["drops_queue"]
+    return {
+        "goodput": float(row["goodput_bps"]),
+        "loss": float(row["drops_impairment"]) / float(reached),
+    }
 
 
-def ns3_worker(jobs: list[dict]) -> list[float]:
-    """Runs in the ns-3 venv: one simulation per job, returns goodputs (bit/s)."""
+def ns3_job(job: dict[str, Any]) -> dict[str, float]:
+    """Runs in the ns-3 venv, alone in its process: one simulation."""
+    import cppyy
     from ns import ns
 
-    results = []
-    for job in jobs:
-        ns.RngSeedManager.SetSeed(1)
-        ns.RngSeedManager.SetRun(job["seed"] + 1)
-        cfg = ns.Config.SetDefault
-        cfg("ns3::TcpL4Protocol::SocketType", ns.StringValue(job["type"]))
-        cfg("ns3::TcpL4Protocol::RecoveryType", ns.StringValue("ns3::TcpClassicRecovery"))
-        cfg("ns3::TcpSocket::SegmentSize", ns.UintegerValue(1460))
-        cfg("ns3::TcpSocket::DelAckCount", ns.UintegerValue(1))
-        cfg("ns3::TcpSocket::InitialCwnd", ns.UintegerValue(3))
-        cfg("ns3::TcpSocket::SndBufSize", ns.UintegerValue(64 << 20))
-        cfg("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(64 << 20))
-        cfg("ns3::TcpSocketBase::Sack", ns.BooleanValue(False))
-        cfg("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(False))
-        cfg("ns3::TcpSocketBase::MinRto", ns.TimeValue(ns.Seconds(1)))
-        nodes = ns.NodeContainer()
-        nodes.Create(3)
-        p2p = ns.PointToPointHelper()
-        p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", ns.StringValue("100p"))
-        p2p.SetDeviceAttribute("DataRate", ns.StringValue("100Mbps"))
-        p2p.SetChannelAttribute("Delay", ns.StringValue("1ms"))
-        access = p2p.Install(nodes.Get(0), nodes.Get(1))
-        p2p.SetDeviceAttribute("DataRate", ns.StringValue("10Mbps"))
-        p2p.SetChannelAttribute("Delay", ns.StringValue("24ms"))
-        bottleneck = p2p.Install(nodes.Get(1), nodes.Get(2))
-        em = ns.CreateObject[ns.RateErrorModel]()
-        em.SetAttribute("ErrorRate", ns.DoubleValue(job["p"]))
-        em.SetAttribute("ErrorUnit", ns.StringValue("ERROR_UNIT_PACKET"))
-        bottleneck.Get(1).SetAttribute("ReceiveErrorModel", ns.PointerValue(em))
-        ns.InternetStackHelper().Install(nodes)
-        addr = ns.Ipv4AddressHelper()
-        addr.SetBase(ns.Ipv4Address("10.1.1.0"), ns.Ipv4Mask("255.255.255.0"))
-        addr.Assign(access)
-        addr.SetBase(ns.Ipv4Address("10.1.2.0"), ns.Ipv4Mask("255.255.255.0"))
-        far = addr.Assign(bottleneck)
-        ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
-        sink_addr = ns.InetSocketAddress(far.GetAddress(1), 9).ConvertTo()
-        sender = ns.BulkSendHelper("ns3::TcpSocketFactory", sink_addr)
-        sender.SetAttribute("MaxBytes", ns.UintegerValue(0))
-        sender.Install(nodes.Get(0)).Start(ns.Seconds(0))
-        any_addr = ns.InetSocketAddress(ns.Ipv4Address.GetAny(), 9).ConvertTo()
-        sink = ns.PacketSinkHelper("ns3::TcpSocketFactory", any_addr).Install(nodes.Get(2))
-        sink.Start(ns.Seconds(0))
-        ns.Simulator.Stop(ns.Seconds(job["seconds"]))
-        ns.Simulator.Run()
-        received = ns.DynamicCast[ns.PacketSink](sink.Get(0)).GetTotalRx()
-        ns.Simulator.Destroy()
-        results.append(received * 8 / job["seconds"])
-    return results
+    # Counts what the error model drops and what gets through, at the bottleneck's
+    # receiving device (PhyRxDrop fires for each packet the error model corrupts).
+    cppyy.cppdef(
+        """
+        namespace crosscheck {
+        uint64_t drops = 0, received = 0;
+        void Drop(ns3::Ptr<const ns3::Packet>) { drops++; }
+        void Rx(ns3::Ptr<const ns3::Packet>) { received++; }
+        void Watch(ns3::Ptr<ns3::NetDevice> d) {
+            d->TraceConnectWithoutContext("PhyRxDrop", ns3::MakeCallback(&Drop));
+            d->TraceConnectWithoutContext("MacRx", ns3::MakeCallback(&Rx));
+        }
+        }
+        """
+    )
+    ns.RngSeedManager.SetSeed(1)
+    ns.RngSeedManager.SetRun(job["seed"] + 1)
+    cfg = ns.Config.SetDefault
+    cfg("ns3::TcpL4Protocol::SocketType", ns.StringValue(job["type"]))
+    cfg("ns3::TcpL4Protocol::RecoveryType", ns.StringValue(job["recovery"]))
+    cfg("ns3::TcpSocket::SegmentSize", ns.UintegerValue(1460))
+    cfg("ns3::TcpSocket::DelAckCount", ns.UintegerValue(1))
+    cfg("ns3::TcpSocket::InitialCwnd", ns.UintegerValue(3))
+    cfg("ns3::TcpSocket::SndBufSize", ns.UintegerValue(64 << 20))
+    cfg("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(64 << 20))
+    cfg("ns3::TcpSocketBase::Sack", ns.BooleanValue(job["sack"]))
+    cfg("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(False))
+    cfg("ns3::TcpSocketBase::LimitedTransmit", ns.BooleanValue(False))
+    cfg("ns3::TcpSocketBase::MinRto", ns.TimeValue(ns.Seconds(1)))
+    for name, value in job["attributes"].items():
+        if isinstance(value, bool):
+            cfg(name, ns.BooleanValue(value))
+        elif isinstance(value, int):
+            cfg(name, ns.UintegerValue(value))
+        else:
+            cfg(name, ns.TimeValue(ns.Time(value)))
+    nodes = ns.NodeContainer()
+    nodes.Create(3)
+    p2p = ns.PointToPointHelper()
+    p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", ns.StringValue("100p"))
+    p2p.SetDeviceAttribute("DataRate", ns.StringValue("100Mbps"))
+    p2p.SetChannelAttribute("Delay", ns.StringValue("1ms"))
+    access = p2p.Install(nodes.Get(0), nodes.Get(1))
+    p2p.SetDeviceAttribute("DataRate", ns.StringValue("10Mbps"))
+    p2p.SetChannelAttribute("Delay", ns.StringValue("24ms"))
+    bottleneck = p2p.Install(nodes.Get(1), nodes.Get(2))
+    em = ns.CreateObject[ns.RateErrorModel]()
+    em.SetAttribute("ErrorRate", ns.DoubleValue(job["p"]))
+    em.SetAttribute("ErrorUnit", ns.StringValue("ERROR_UNIT_PACKET"))
+    bottleneck.Get(1).SetAttribute("ReceiveErrorModel", ns.PointerValue(em))
+    cppyy.gbl.crosscheck.Watch(bottleneck.Get(1))
+    ns.InternetStackHelper().Install(nodes)
+    addr = ns.Ipv4AddressHelper()
+    addr.SetBase(ns.Ipv4Address("10.1.1.0"), ns.Ipv4Mask("255.255.255.0"))
+    addr.Assign(access)
+    addr.SetBase(ns.Ipv4Address("10.1.2.0"), ns.Ipv4Mask("255.255.255.0"))
+    far = addr.Assign(bottleneck)
+    # Address assignment installed the default queue disc on every device; without
+    # removing it, that queue disc (not the 100-packet DropTail) is the bottleneck queue.
+    tch = ns.TrafficControlHelper()
+    tch.Uninstall(access)
+    tch.Uninstall(bottleneck)
+    ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
+    sink_addr = ns.InetSocketAddress(far.GetAddress(1), 9).ConvertTo()
+    sender = ns.BulkSendHelper("ns3::TcpSocketFactory", sink_addr)
+    sender.SetAttribute("MaxBytes", ns.UintegerValue(0))
+    sender.Install(nodes.Get(0)).Start(ns.Seconds(0))
+    any_addr = ns.InetSocketAddress(ns.Ipv4Address.GetAny(), 9).ConvertTo()
+    sink = ns.PacketSinkHelper("ns3::TcpSocketFactory", any_addr).Install(nodes.Get(2))
+    sink.Start(ns.Seconds(0))
+    ns.Simulator.Stop(ns.Seconds(job["seconds"]))
+    ns.Simulator.Run()
+    received = ns.DynamicCast[ns.PacketSink](sink.Get(0)).GetTotalRx()
+    ns.Simulator.Destroy()
+    drops, passed = int(cppyy.gbl.crosscheck.drops), int(cppyy.gbl.crosscheck.received)
+    return {"goodput": received * 8 / job["seconds"], "loss": drops / max(drops + passed, 1)}
+
+
+def run_ns3(python: str, job: dict[str, Any]) -> dict[str, float]:
+    """One ns-3 job in a fresh process of the ns-3 venv."""
+    proc = subprocess.run(
+        [python, __file__, "--ns3-job", json.dumps(job)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def median_range(values: list[float]) -> str:
+    """The median over seeds, with the smallest and largest value."""
+    return f"{statistics.median(values):6.2f} [{min(values):5.2f}, {max(values):5.2f}]"
 
 
 def main() -> int:
@@ -116,32 +187,64 @@ def main() -> int:
     ap.add_argument("--ns3-python", help="python of a venv with `pip install ns3`")
     ap.add_argument("--seconds", type=int, default=120)
     ap.add_argument("--losses", type=float, nargs="+", default=[0.001, 0.01, 0.02])
-    ap.add_argument("--variants", nargs="+", default=list(VARIANTS))
+    ap.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=list(VARIANTS))
     ap.add_argument("--seeds", type=int, default=3)
-    ap.add_argument("--ns3-worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--sack", action="store_true", help="SACK on for every variant, in both")
+    ap.add_argument("--parallel", type=int, default=1, help="ns-3 processes at a time")
+    ap.add_argument(
+        "--ns3-cache",
+        type=pathlib.Path,
+        help="JSON file of ns-3 results by job: read if present, written after the runs",
+    )
+    ap.add_argument("--ns3-job", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    if args.ns3_worker:
-        print(json.dumps(ns3_worker(json.load(sys.stdin))))
+    if args.ns3_job:
+        print(json.dumps(ns3_job(json.loads(args.ns3_job))))
         return 0
     if not args.ns3_python:
         ap.error("--ns3-python is required")
     points = [(v, p, s) for v in args.variants for p in args.losses for s in range(args.seeds)]
-    jobs = [{"type": VARIANTS[v], "p": p, "seed": s, "seconds": args.seconds} for v, p, s in points]
-    proc = subprocess.run(
-        [args.ns3_python, __file__, "--ns3-worker"],
-        input=json.dumps(jobs),
-        capture_output=True,
-        text=True,
-        check=True,
+    sack = {v: args.sack or v in WITH_SACK for v in args.variants}
+    jobs = [
+        {
+            "type": VARIANTS[v][0],
+            "attributes": VARIANTS[v][1],
+            "sack": sack[v],
+            "recovery": NS3_RECOVERY[sack[v]],
+            "p": p,
+            "seed": s,
+            "seconds": args.seconds,
+        }
+        for v, p, s in points
+    ]
+    cache: dict[str, dict[str, float]] = {}
+    if args.ns3_cache and args.ns3_cache.exists():
+        cache = json.loads(args.ns3_cache.read_text())
+    todo = [job for job in jobs if json.dumps(job, sort_keys=True) not in cache]
+    with ThreadPoolExecutor(args.parallel) as pool:
+        for job, result in zip(
+            todo, pool.map(lambda j: run_ns3(args.ns3_python, j), todo), strict=True
+        ):
+            cache[json.dumps(job, sort_keys=True)] = result
+            if args.ns3_cache:
+                args.ns3_cache.write_text(json.dumps(cache, indent=1))
+    ns3 = [cache[json.dumps(job, sort_keys=True)] for job in jobs]
+    mine = [cwnd_run(v, p, args.seconds, s, sack[v]) for v, p, s in points]
+    print(
+        f"{'variant':<14} {'p':>6} {'cwnd Mb/s, median [min, max]':>28}"
+        f" {'ns-3 Mb/s, median [min, max]':>28} {'ratio':>6} {'cwnd loss':>9} {'ns-3 loss':>9}"
     )
-    ns3 = json.loads(proc.stdout.strip().splitlines()[-1])
-    mine = [cwnd_goodput(v, p, args.seconds, s) for v, p, s in points]
-    print(f"{'variant':<14} {'p':>6} {'cwnd Mb/s':>10} {'ns-3 Mb/s':>10} {'cwnd/ns-3':>9}")
     for i in range(0, len(points), args.seeds):
         v, p, _ = points[i]
-        a = sum(mine[i : i + args.seeds]) / args.seeds / 1e6
-        b = sum(ns3[i : i + args.seeds]) / args.seeds / 1e6
-        print(f"{v:<14} {p:>6} {a:>10.3f} {b:>10.3f} {a / b:>9.2f}")
+        a = [r["goodput"] / 1e6 for r in mine[i : i + args.seeds]]
+        b = [r["goodput"] / 1e6 for r in ns3[i : i + args.seeds]]
+        la = statistics.median(r["loss"] for r in mine[i : i + args.seeds])
+        lb = statistics.median(r["loss"] for r in ns3[i : i + args.seeds])
+        ratio = statistics.median(a) / statistics.median(b)
+        print(
+            f"{v:<14} {p:>6} {median_range(a):>28} {median_range(b):>28} {ratio:>6.2f}"
+            f" {la:>9.4f} {lb:>9.4f}"
+        )
     return 0
 
 

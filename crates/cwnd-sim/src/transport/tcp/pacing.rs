@@ -9,7 +9,9 @@
 //! `next_send_time = now + size / pacing_rate`; a sender that the windows would let
 //! send earlier waits for a pacing timer. `size` is the IP packet (payload + TCP/IP
 //! headers), as the fq qdisc counts it (`qdisc_pkt_len`) and as BBR's rate is
-//! expressed (`tcp_mss_to_mtu`).
+//! expressed (`tcp_mss_to_mtu`). (Linux's internal pacing counts the payload instead,
+//! and BBR then expresses its rate in payload bytes, commit cadefe5f584a, 2018: the
+//! spacing of full segments, size / rate, is the same either way.)
 //!
 //! Packets that loss recovery must send at once (the fast retransmission, NewReno's
 //! partial-ACK retransmission, the timeout's retransmission, F-RTO's probes) are not

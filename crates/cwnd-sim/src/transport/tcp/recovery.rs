@@ -11,6 +11,21 @@
 //!   inflation: cwnd = ssthresh + dupthresh, +1 per further duplicate ACK; the
 //!   first ACK of new data deflates cwnd to ssthresh and ends recovery. A second
 //!   loss in the same window waits for the timer (see below).
+//!   The inflation starts from min(ssthresh, cwnd before the loss). RFC 5681 §3.2
+//!   (step 2) and RFC 6582 §3.2 take ssthresh = FlightSize/2, always below the
+//!   window, and step 3's cwnd = ssthresh + 3·SMSS then keeps ssthresh segments in
+//!   the network. A controller's ssthresh may exceed the window (Westwood's
+//!   BWE·RTTmin when the pipe was not full); ssthresh + 3 would then release a burst
+//!   above the pre-loss window at once. Linux never does: recovery runs PRR
+//!   (RFC 6937; `tcp_cwnd_reduction` in tcp_input.c), which with pipe below ssthresh
+//!   sends only as much as is delivered (plus one on an ACK that advances snd_una
+//!   without a new loss), and sets cwnd = ssthresh only when recovery completes
+//!   (`tcp_end_cwnd_reduction`). Linux Westwood's own `.ssthresh` is
+//!   `tcp_reno_ssthresh`; it applies BWE·RTTmin on `CA_EVENT_COMPLETE_CWR`, and
+//!   Mascolo et al. 2001 §3 likewise never raise cwnd on loss ("if (cwnd > ssthresh)
+//!   cwnd = ssthresh"). So recovery here keeps the pre-loss window in the network
+//!   (packet conservation, as PRR) and the end of recovery sets cwnd = ssthresh. The
+//!   SACK flavour's cwnd = ssthresh takes the same min.
 //! * **NewReno** (RFC 6582 §3.2): as Reno, but recovery lasts until the ACK covers
 //!   `recover` (everything outstanding when it began). A partial ACK retransmits
 //!   the next hole, deflates cwnd by the segments it acknowledged and adds one
@@ -195,7 +210,8 @@ impl TcpSender {
                 self.reduce_ssthresh(now);
                 self.set_ca_state(now, CaState::Recovery);
                 if !self.model_based {
-                    self.tcb.cwnd = self.tcb.ssthresh + self.dupthresh();
+                    let base = self.tcb.ssthresh.min(self.tcb.prior_cwnd);
+                    self.tcb.cwnd = base + self.dupthresh();
                 }
                 self.partial_ack_seen = false;
                 self.retransmit_first_unacked(now, out);
@@ -205,7 +221,7 @@ impl TcpSender {
                 self.reduce_ssthresh(now);
                 self.set_ca_state(now, CaState::Recovery);
                 if !self.model_based {
-                    self.tcb.cwnd = self.tcb.ssthresh;
+                    self.tcb.cwnd = self.tcb.ssthresh.min(self.tcb.prior_cwnd);
                 }
                 self.start_sack_recovery(now, out);
             }

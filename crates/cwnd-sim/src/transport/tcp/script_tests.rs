@@ -1,11 +1,11 @@
 //! Packet-script tests of the sender's loss recovery: segments out, ACKs in, at
 //! chosen times, with the expected windows worked out by hand from the RFCs.
 
-use super::cc::Reno;
+use super::cc::{CongestionControl, Reno};
 use super::recovery::Recovery;
 use super::rto::RtoConfig;
 use super::sender::{SenderConfig, TcpSender};
-use super::tcb::CaState;
+use super::tcb::{CaState, Tcb};
 use crate::packet::{SackBlocks, TcpAck, TcpData};
 use crate::time::SimTime;
 
@@ -104,6 +104,41 @@ fn reno_fast_retransmit_halves_and_recovery_deflates_to_ssthresh() {
     ack(&mut s, ms(200), 16);
     assert_eq!((s.tcb.cwnd, s.tcb.ca_state), (8, CaState::Open));
     assert_eq!(s.stats.fast_retransmits, 1);
+}
+
+/// A controller whose loss response is a fixed ssthresh, possibly above the window (as
+/// Westwood's BWE·RTTmin can be); Reno's growth otherwise.
+struct FixedSsthresh(u32);
+
+impl CongestionControl for FixedSsthresh {
+    fn name(&self) -> &'static str {
+        "fixed"
+    }
+
+    fn ssthresh(&mut self, _tcb: &Tcb, _now: SimTime) -> u32 {
+        self.0
+    }
+
+    fn cong_avoid(&mut self, tcb: &mut Tcb, now: SimTime, acked: u32) {
+        Reno.cong_avoid(tcb, now, acked);
+    }
+}
+
+#[test]
+fn recovery_does_not_send_more_than_before_the_loss() {
+    // cwnd 16, the controller's ssthresh 24. Third duplicate: cwnd = min(24, 16) + 3
+    // = 19, not 24 + 3 = 27. Flight 16 (0..15), of which 3 have left the network:
+    // the retransmission of 0 and 3 new segments (16, 17, 18) keep 16 in the
+    // network, the window before the loss. Recovery ends with cwnd = ssthresh = 24.
+    let mut s = sender(Recovery::Reno, 16);
+    s.cc = Box::new(FixedSsthresh(24));
+    start(&mut s);
+    ack(&mut s, ms(100), 0);
+    ack(&mut s, ms(101), 0);
+    assert_eq!(segs(&ack(&mut s, ms(102), 0)), vec![0, 16, 17, 18]);
+    assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (24, 19));
+    ack(&mut s, ms(200), 19);
+    assert_eq!((s.tcb.cwnd, s.tcb.ca_state), (24, CaState::Open));
 }
 
 #[test]

@@ -19,18 +19,34 @@
 //!
 //! Parameters and defaults: α = 2, β = 4, γ = 1 packets (Linux; ns-2 and the studies use
 //! α = 1, β = 3). On loss, `loss_reduction = "reno"` halves (Linux, ns-2) and `"vegas"`
-//! keeps 3/4 of the window, as the original Arizona Vegas did after a fast retransmit.
+//! keeps 3/4 of the window after a fast retransmit, as the original Arizona Vegas did,
+//! and halves after a timeout (ns-2 `VegasTcpAgent::timeout`:
+//! `slowdown(CLOSE_SSTHRESH_HALF)`, ssthresh = window/2; the coarse timeout was
+//! Reno's), applied on the timeout's `cwnd_event(Loss)`, the hook Linux Westwood sets
+//! its ssthresh from. ns-2 then restarts at cwnd = 2 (`v_slowstart_`); here at 1, as
+//! every controller.
 //!
-//! Deviations from Linux, towards the paper and ns-2: diff divides by RTT (Linux divides
-//! by BaseRTT, which overstates the backlog by RTT/BaseRTT); slow start doubles every
-//! other RTT (Linux grows on every ACK between its per-RTT checks, which overshoots by
-//! up to a window and leaves a standing queue that later flows mistake for their
-//! BaseRTT). Vegas is switched off outside the Open state and re-armed when it returns
-//! (Linux `tcp_vegas_state`).
+//! The thresholds are compared exactly, in integers: diff < α ⟺ cwnd·(RTT − BaseRTT) <
+//! α·RTT (RTTs in ns), and likewise for β and γ — the paper's real-valued diff without
+//! floating-point rounding. Linux instead truncates diff to whole packets before
+//! comparing (`u32` division), so its window shrinks only once diff reaches β + 1: a
+//! flow that leaves slow start above β then settles just below β + 1 (with truncation
+//! here, the α = 1, β = 3 scenario of tests/cc_vegas.rs holds a mean queue of 3.96
+//! packets, outside the paper's [α, β]); ns-2 rounds diff to the nearest packet.
+//!
+//! Deviations from Linux, towards the paper and ns-2: diff divides by RTT, as eq. (2),
+//! the 1999 Linux Vegas and a 2025 netdev patch restoring it (Agarwal, agreed by
+//! Cardwell) do; `tcp_vegas.c` since 2008 divides by BaseRTT, which overstates the
+//! backlog by RTT/BaseRTT. Slow start doubles every other RTT (Linux grows on every
+//! ACK between its per-RTT checks, which overshoots by up to a window and leaves a
+//! standing queue that later flows mistake for their BaseRTT). Vegas is switched off
+//! outside the Open state and re-armed when it returns (Linux `tcp_vegas_state`).
 //!
 //! Validation: unit tests below (increase/hold/decrease around α and β, the γ exit,
 //! BaseRTT tracking, the two loss reductions); end to end, the bottleneck backlog stays
 //! between α and β (tests/cc_vegas.rs).
+
+use std::cmp::Ordering;
 
 use serde::Deserialize;
 
@@ -87,6 +103,9 @@ pub struct Vegas {
     cfg: VegasConfig,
     /// Smallest RTT ever seen.
     base_rtt: SimTime,
+    /// `ssthresh` just applied the 3/4 reduction: a timeout that follows at once
+    /// (`cwnd_event(Loss)`) replaces it by Reno's halving.
+    three_quarters: bool,
     /// Smallest RTT in the current RTT.
     min_rtt: SimTime,
     /// Samples in the current RTT.
@@ -103,6 +122,7 @@ impl Vegas {
         Vegas {
             cfg,
             base_rtt: SimTime::MAX,
+            three_quarters: false,
             min_rtt: SimTime::MAX,
             cnt_rtt: 0,
             beg_snd_nxt: 0,
@@ -117,10 +137,12 @@ impl Vegas {
         self.min_rtt = SimTime::MAX;
     }
 
-    /// Eq. (2): diff in packets (as a real number).
-    fn diff(&self, cwnd: u32, rtt: SimTime) -> f64 {
-        let (rtt, base) = (rtt.as_nanos() as f64, self.base_rtt.as_nanos() as f64);
-        cwnd as f64 * (rtt - base) / rtt
+    /// Eq. (2) against `k` packets, exactly: the ordering of diff and k, from
+    /// cwnd·(RTT − BaseRTT) against k·RTT.
+    fn diff_vs(&self, cwnd: u32, rtt: SimTime, k: u32) -> Ordering {
+        let rtt = u128::from(rtt.as_nanos());
+        let queued = rtt.saturating_sub(u128::from(self.base_rtt.as_nanos()));
+        (u128::from(cwnd) * queued).cmp(&(u128::from(k) * rtt))
     }
 
     fn reno(tcb: &mut Tcb, acked: u32) {
@@ -136,7 +158,10 @@ impl CongestionControl for Vegas {
     fn ssthresh(&mut self, tcb: &Tcb, _now: SimTime) -> u32 {
         match self.cfg.loss_reduction {
             LossReduction::Reno => reno_ssthresh(tcb),
-            LossReduction::Vegas => (tcb.cwnd * 3 / 4).max(2),
+            LossReduction::Vegas => {
+                self.three_quarters = true;
+                (tcb.cwnd * 3 / 4).max(2)
+            }
         }
     }
 
@@ -151,6 +176,9 @@ impl CongestionControl for Vegas {
     }
 
     fn set_state(&mut self, tcb: &Tcb, _now: SimTime, new: CaState) {
+        if new != CaState::Loss {
+            self.three_quarters = false;
+        }
         if new == CaState::Open {
             self.enabled = true;
             self.start_rtt(tcb);
@@ -160,9 +188,17 @@ impl CongestionControl for Vegas {
     }
 
     fn cwnd_event(&mut self, tcb: &mut Tcb, _now: SimTime, event: CaEvent) {
-        if event == CaEvent::TxStart {
-            self.enabled = true;
-            self.start_rtt(tcb);
+        match event {
+            CaEvent::TxStart => {
+                self.enabled = true;
+                self.start_rtt(tcb);
+            }
+            CaEvent::Loss if std::mem::take(&mut self.three_quarters) => {
+                // A coarse timeout: Reno's halving (the flight is still the one
+                // outstanding at the timeout).
+                tcb.ssthresh = reno_ssthresh(tcb);
+            }
+            _ => {}
         }
     }
 
@@ -183,9 +219,10 @@ impl CongestionControl for Vegas {
             Self::reno(tcb, acked);
         } else {
             let rtt = self.min_rtt;
-            let diff = self.diff(tcb.cwnd, rtt);
+            let cwnd = tcb.cwnd;
+            let diff_vs = |k| self.diff_vs(cwnd, rtt, k);
             if tcb.in_slow_start() {
-                if diff > self.cfg.gamma as f64 {
+                if diff_vs(self.cfg.gamma).is_gt() {
                     // Eq. (4): leave slow start at the window the path holds.
                     let target = tcb.cwnd as u64 * self.base_rtt.as_nanos() / rtt.as_nanos();
                     tcb.cwnd = tcb.cwnd.min(target as u32 + 1);
@@ -196,10 +233,10 @@ impl CongestionControl for Vegas {
                         tcb.slow_start(acked);
                     }
                 }
-            } else if diff > self.cfg.beta as f64 {
+            } else if diff_vs(self.cfg.beta).is_gt() {
                 tcb.cwnd -= 1;
                 tcb.ssthresh = tcb.ssthresh.min(tcb.cwnd.saturating_sub(1)).max(2);
-            } else if diff < self.cfg.alpha as f64 {
+            } else if diff_vs(self.cfg.alpha).is_lt() {
                 tcb.cwnd += 1;
             }
             tcb.cwnd = tcb.cwnd.clamp(2, tcb.cwnd_clamp);
@@ -259,10 +296,40 @@ mod tests {
 
     #[test]
     fn between_alpha_and_beta_the_window_holds() {
-        // RTT 110 ms: diff = 20·10/110 = 1.82 ∈ [1, 3] → 20.
+        // RTT 110 ms: diff = 20·10/110 = 1.82 ∈ [α, β] = [1, 3] → 20.
         let (mut v, mut t) = setup(20, cfg(1, 3));
         one_rtt(&mut v, &mut t, 110);
         assert_eq!(t.cwnd, 20);
+    }
+
+    #[test]
+    fn thresholds_are_exact() {
+        // BaseRTT 100 ms, cwnd 20. RTT 124 ms: diff = 20·24/124 = 3.87 > β = 3:
+        // shrink to 19 (Linux's truncated diff, 3, would hold). BaseRTT 85 ms, RTT
+        // 100 ms: diff = 20·15/100 = 3 exactly = β: hold; one nanosecond more and
+        // diff > 3: shrink. RTT 105.2 ms (BaseRTT 100): diff = 20·5.2/105.2 = 0.989 < α:
+        // grow; RTT 105.3 ms: 20·5.3/105.3 = 1.007 ≥ α: hold.
+        for (base_ms, rtt_ns, expected) in [
+            (100, 124_000_000, 19),
+            (85, 100_000_000, 20),
+            (85, 100_000_001, 19),
+            (100, 105_200_000, 21),
+            (100, 105_300_000, 20),
+        ] {
+            let (mut v, mut t) = setup(20, cfg(1, 3));
+            v.base_rtt = SimTime(base_ms * MS);
+            for _ in 0..3 {
+                let s = AckSample {
+                    acked: 1,
+                    rtt: Some(SimTime(rtt_ns)),
+                    in_flight: 20,
+                };
+                v.pkts_acked(&t, SimTime::ZERO, &s);
+            }
+            t.snd_una = 1_001_000;
+            v.cong_avoid(&mut t, SimTime::ZERO, 1);
+            assert_eq!(t.cwnd, expected, "BaseRTT {base_ms} ms, RTT {rtt_ns} ns");
+        }
     }
 
     #[test]
@@ -349,6 +416,33 @@ mod tests {
             ..VegasConfig::default()
         });
         assert_eq!(orig.ssthresh(&t, SimTime::ZERO), 30);
+        // A fast retransmit keeps the 3/4 (recovery starts, no Loss event).
+        orig.set_state(&t, SimTime::ZERO, CaState::Recovery);
+        t.ssthresh = 30;
+        orig.cwnd_event(&mut t, SimTime::ZERO, CaEvent::Loss);
+        assert_eq!(t.ssthresh, 30);
+    }
+
+    #[test]
+    fn original_vegas_halves_after_a_timeout() {
+        // loss_reduction = "vegas": the timeout's ssthresh call gives 3/4 of cwnd 40
+        // (30), then its Loss event replaces it by Reno's FlightSize/2 = 20.
+        let mut v = Vegas::new(VegasConfig {
+            loss_reduction: LossReduction::Vegas,
+            ..VegasConfig::default()
+        });
+        let mut t = Tcb::new(1000, 40);
+        t.snd_nxt = 40_000;
+        t.ssthresh = v.ssthresh(&t, SimTime::ZERO);
+        assert_eq!(t.ssthresh, 30);
+        v.set_state(&t, SimTime::ZERO, CaState::Loss);
+        t.cwnd = 1;
+        v.cwnd_event(&mut t, SimTime::ZERO, CaEvent::Loss);
+        assert_eq!(t.ssthresh, 20);
+        // A repeated timeout (no new ssthresh call) changes nothing.
+        t.ssthresh = 7;
+        v.cwnd_event(&mut t, SimTime::ZERO, CaEvent::Loss);
+        assert_eq!(t.ssthresh, 7);
     }
 
     #[test]

@@ -10,13 +10,13 @@
 //! on loss:               N < β → random loss:     ssthresh = cwnd · 4/5
 //!                        N ≥ β → congestive loss: ssthresh = cwnd · 1/2           (3)
 //! ```
-//! β = 3 packets (the paper's and Linux's). BaseRTT is the smallest RTT ever seen; RTT
-//! is the latest sample (Linux keeps the minimum since the previous ACK). With two or
-//! fewer samples so far Veno behaves as Reno. Slow start is Reno's.
+//! β = 3 packets (the paper's and Linux's), an integer. BaseRTT is the smallest RTT ever
+//! seen; RTT is the smallest sample since the previous ACK (Linux). With two or fewer
+//! samples so far Veno behaves as Reno. Slow start is Reno's.
 //!
-//! Deviations: Linux computes N in fixed point (`V_PARAM_SHIFT` 1, half-packet
-//! resolution) and divides by BaseRTT; cwnd keeps N as a real number and divides by RTT
-//! as eq. (1) does. Veno is active only in the Open state (Linux).
+//! N is computed as Linux does, in half packets (`V_PARAM_SHIFT` 1):
+//! `N½ = 2·cwnd − ⌊2·cwnd·BaseRTT/RTT⌋`, compared with 2β (RTTs in ns here, µs in
+//! Linux). Veno is active only in the Open state (Linux).
 //!
 //! Validation: unit tests below (4/5 vs 1/2 on both sides of β with hand-computed N,
 //! alternate-RTT growth when N ≥ β); end to end, more throughput than Reno under random
@@ -32,12 +32,12 @@ use crate::transport::tcp::tcb::{CaState, Tcb};
 #[serde(deny_unknown_fields, default)]
 pub struct VenoConfig {
     /// Backlog (packets) at or above which a loss is taken as congestive.
-    pub beta: f64,
+    pub beta: u32,
 }
 
 impl Default for VenoConfig {
     fn default() -> Self {
-        VenoConfig { beta: 3.0 }
+        VenoConfig { beta: 3 }
     }
 }
 
@@ -48,8 +48,8 @@ pub struct Veno {
     /// Smallest RTT since the previous ACK.
     min_rtt: SimTime,
     samples: u64,
-    /// Latest backlog estimate N, in packets.
-    backlog: f64,
+    /// Latest backlog estimate N, in half packets.
+    backlog: u64,
     /// In the saturated regime, whether this RTT may grow the window.
     inc: bool,
     enabled: bool,
@@ -62,10 +62,17 @@ impl Veno {
             base_rtt: SimTime::MAX,
             min_rtt: SimTime::MAX,
             samples: 0,
-            backlog: 0.0,
+            backlog: 0,
             inc: true,
             enabled: true,
         }
+    }
+}
+
+impl Veno {
+    /// N ≥ β, in Linux's half packets.
+    fn congestive(&self) -> bool {
+        self.backlog >= u64::from(self.cfg.beta) << 1
     }
 }
 
@@ -76,7 +83,7 @@ impl CongestionControl for Veno {
 
     /// Eq. (3).
     fn ssthresh(&mut self, tcb: &Tcb, _now: SimTime) -> u32 {
-        if self.backlog < self.cfg.beta {
+        if !self.congestive() {
             (tcb.cwnd * 4 / 5).max(2)
         } else {
             (tcb.cwnd / 2).max(2)
@@ -113,10 +120,11 @@ impl CongestionControl for Veno {
             return;
         }
         let (rtt, base) = (
-            self.min_rtt.as_nanos() as f64,
-            self.base_rtt.as_nanos() as f64,
+            u128::from(self.min_rtt.as_nanos()),
+            u128::from(self.base_rtt.as_nanos()),
         );
-        self.backlog = tcb.cwnd as f64 * (rtt - base) / rtt;
+        let cwnd = u128::from(tcb.cwnd) << 1;
+        self.backlog = (cwnd - cwnd * base / rtt) as u64;
         self.min_rtt = SimTime::MAX;
         let mut acked = acked;
         if tcb.in_slow_start() {
@@ -125,7 +133,7 @@ impl CongestionControl for Veno {
                 return;
             }
         }
-        if self.backlog < self.cfg.beta {
+        if !self.congestive() {
             let w = tcb.cwnd;
             tcb.cong_avoid_ai(w, acked);
         } else if tcb.cwnd_cnt >= tcb.cwnd {
@@ -177,10 +185,11 @@ mod tests {
 
     #[test]
     fn loss_with_small_backlog_is_random_and_cuts_to_four_fifths() {
-        // cwnd 30, RTT 105 ms: N = 30·5/105 = 1.43 < 3 → ssthresh = 30·4/5 = 24.
+        // cwnd 30, RTT 105 ms: N½ = 60 − ⌊60·100/105⌋ = 60 − 57 = 3 half packets
+        // (N = 1.43) < 2β = 6 → ssthresh = 30·4/5 = 24.
         let (mut v, mut t) = veno(30);
         ack(&mut v, &mut t, 105, true);
-        assert!((v.backlog - 30.0 * 5.0 / 105.0).abs() < 1e-9);
+        assert_eq!(v.backlog, 3);
         assert_eq!(v.ssthresh(&t, SimTime::ZERO), 24);
     }
 
@@ -189,6 +198,16 @@ mod tests {
         // cwnd 30, RTT 125 ms: N = 30·25/125 = 6 ≥ 3 → ssthresh = 15.
         let (mut v, mut t) = veno(30);
         ack(&mut v, &mut t, 125, true);
+        assert_eq!(v.ssthresh(&t, SimTime::ZERO), 15);
+    }
+
+    #[test]
+    fn backlog_is_counted_in_half_packets_as_linux() {
+        // cwnd 30, RTT 110 ms: N = 30·10/110 = 2.73 packets, but Linux's
+        // N½ = 60 − ⌊6000/110⌋ = 60 − 54 = 6 = 2β: congestive → 15.
+        let (mut v, mut t) = veno(30);
+        ack(&mut v, &mut t, 110, true);
+        assert_eq!(v.backlog, 6);
         assert_eq!(v.ssthresh(&t, SimTime::ZERO), 15);
     }
 

@@ -27,19 +27,23 @@
 //! authors' ns-2 module (m ≥ 2 is the paper's Nyquist condition); Westwood+'s 50 ms
 //! floor on the sampling interval is Linux's `TCP_WESTWOOD_RTT_MIN`.
 //!
-//! How it maps onto the sender: `ssthresh` returns (6)/(7); the sender sets cwnd to
-//! ssthresh at the end of fast recovery, and the `CompleteRecovery` event puts back
-//! the window from before the loss when that was smaller (the "if" of (6)). After a
+//! How it maps onto the sender: `ssthresh` returns (6)/(7); fast recovery inflates
+//! from min(ssthresh, cwnd before the loss) (recovery.rs), so it never sends more than
+//! before the loss; the sender sets cwnd to ssthresh at the end of fast recovery, and
+//! the `CompleteRecovery` event puts back the window from before the loss when that
+//! was smaller (the "if" of (6)). After a
 //! timeout the sender sets cwnd = 1 and the `Loss` event sets ssthresh by (7) again on
 //! every expiry (as Linux's `CA_EVENT_LOSS` does; the sender asks `ssthresh` only on
 //! the first). The virtual samples of (4) are never scheduled: each ACK, and a loss,
 //! first feeds the filter the null samples due since the last ACK.
 //!
 //! Deviations:
-//! * Linux's Westwood+ takes Reno's ssthresh on entering recovery and applies (6)
-//!   only when recovery completes, and then sets cwnd = ssthresh even when that is
-//!   more than cwnd was; here (6) is applied at entry, as the 2001 paper's pseudocode
-//!   does. Linux keeps BWE in bytes per jiffy; here it is real-valued.
+//! * Linux's Westwood+ takes Reno's ssthresh on entering recovery (so PRR brings the
+//!   window toward half of it during recovery) and applies (6) only when recovery
+//!   completes (`CA_EVENT_COMPLETE_CWR`), and then sets cwnd = ssthresh even when that
+//!   is more than cwnd was; here (6) is applied at entry, as the 2001 paper's
+//!   pseudocode does, so recovery runs at min(BWE·RTTmin, cwnd) rather than about
+//!   cwnd/2. After a timeout both set (7) (`CA_EVENT_LOSS`). Linux keeps BWE in bytes per jiffy; here it is real-valued.
 //! * Before the first bandwidth sample exists, a loss halves the window as Reno does
 //!   (Linux would set ssthresh to 2).
 //! * Westwood+ restarts RTTmin from the next RTT sample after a timeout (Linux);
