@@ -1,5 +1,5 @@
-"""pcap captures read by real decoders: scapy always, tshark where it is installed
-(.ci/run installs it). Counts are checked against the run's own counters, for TCP
+"""pcap captures read by real decoders: scapy always, tshark and tcptrace where installed
+(.ci/run installs them). Counts are checked against the run's own counters, for TCP
 and for a multihomed SCTP association."""
 
 from __future__ import annotations
@@ -130,6 +130,31 @@ def test_tshark_dissects_without_errors(captured: tuple[cwnd.Results, Path]) -> 
     assert tshark("-Y", "_ws.malformed || _ws.expert.severity == error") == []
     sacked = tshark("-Y", "tcp.options.sack_le", "-T", "fields", "-e", "frame.number")
     assert sacked
+
+
+@pytest.mark.skipif(shutil.which("tcptrace") is None, reason="tcptrace not installed")
+def test_tcptrace_counts_the_segments_and_retransmissions(
+    captured: tuple[cwnd.Results, Path],
+) -> None:
+    # tcptrace -l's long report: one connection, its data packets and the ones it
+    # recognises as retransmissions (a sequence range seen before), sender's column.
+    results, out = captured
+    f = results.summary.iloc[0]
+    proc = subprocess.run(
+        ["tcptrace", "-l", "-n", str(out / "h1.pcap")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    report = proc.stdout
+
+    def first_column(label: str) -> int:
+        line = next(x for x in report.splitlines() if x.strip().startswith(label))
+        return int(line.split(":")[1].split()[0])
+
+    assert "1 TCP connection traced" in report
+    assert first_column("actual data pkts") == f["segments_sent"]
+    assert first_column("rexmt data pkts") == f["segments_retransmitted"]
 
 
 # A multihomed association: the primary path loses 2 % of the data packets, the
