@@ -118,7 +118,7 @@ tcp = { rwnd = "1MiB" }
 def test_ctrl_c_stops_cleanly_and_keeps_finished_runs(tmp_path: Path) -> None:
     (tmp_path / "slow.toml").write_text(SLOW)
     (tmp_path / "sweep.toml").write_text(
-        'scenario = "slow.toml"\nseeds = 64\n[grid]\n"links[0].delay" = ["1ms"]\n'
+        'scenario = "slow.toml"\nseeds = 16\n[grid]\n"links[0].delay" = ["1ms"]\n'
     )
     cache = tmp_path / "cache"
     cmd = [
