@@ -8,27 +8,36 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: all venv build run test lint bench clean
+.PHONY: all venv build run test lint golden bench clean
 
 all: test
 
 $(STAMP): requirements.lock
+	@echo "== cwnd: creating $(VENV) and installing the pinned Python packages (first time: ~1 min)"
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet -r requirements.lock
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.lock
 	touch $(STAMP)
 
 venv: $(STAMP)
 
 build: venv
-	$(BIN)/maturin develop --release --quiet
+	@echo "== cwnd: building the simulator and its Python extension (release; first time: ~2 min)"
+	PIP_QUIET=1 PIP_DISABLE_PIP_VERSION_CHECK=1 $(BIN)/maturin develop --release
+	@echo "== cwnd: built; the command is $(BIN)/cwnd (or 'source $(BIN)/activate', then cwnd)"
 
 run: build
 	$(BIN)/cwnd reproduce all --out results
 	$(BIN)/cwnd run-all scenarios --out results/scenarios
 
 test: build
-	cargo test --workspace --release
+	@echo "== cwnd: Rust tests (profile fasttest: optimised, no LTO)"
+	cargo test --workspace --profile fasttest
+	@echo "== cwnd: Python tests"
 	$(BIN)/python -m pytest -q
+
+# Rewrites the golden files after a deliberate behaviour change (say why in the commit).
+golden:
+	CWND_UPDATE_GOLDEN=1 cargo test --profile fasttest -p cwnd-sim --test golden
 
 lint: venv
 	cargo fmt --all -- --check
