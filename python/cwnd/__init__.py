@@ -1,6 +1,6 @@
 """cwnd: a laboratory for transport protocols over hard networks.
 
-A fast, deterministic packet-level simulator of TCP (and, later, SCTP) over links that
+A fast, deterministic packet-level simulator of TCP and SCTP over links that
 lose, delay, reorder and disconnect. Describe a scenario in TOML or with `Scenario`,
 run it with `run`, and look at the `Results`; run many with `sweep`.
 """

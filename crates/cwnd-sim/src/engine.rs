@@ -7,7 +7,8 @@
 //! There is no cancel operation. Components that re-arm timers keep one pending
 //! event and a deadline of their own ("lazy timers"): when the event fires early
 //! they re-schedule it for the current deadline, and a stale event is recognised
-//! by a generation number carried in the event. This keeps the heap small: a link
+//! because its time is not the timer's pending one (`timer::LazyTimer`). This keeps
+//! the heap small: a link
 //! has at most one event in it (its head packet), an agent at most one per timer.
 //!
 //! The queue also folds every popped (time, event tag) into a 64-bit fingerprint

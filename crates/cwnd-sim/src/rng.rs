@@ -2,7 +2,8 @@
 //!
 //! Each stochastic component (a loss stage on a link direction, an application's
 //! think-time draw, …) owns a generator seeded from (run seed, component name).
-//! The name is stable (e.g. `"link[0].a_to_b.impairment[1]"`), so adding or removing
+//! The name is the component's place in the scenario (e.g.
+//! `"links[0].impairments[1].forward"`, `"flows[2].cc"`), so adding or removing
 //! one component never changes the draws of the others, and a run is reproducible
 //! from its seed alone. Seeds never come from the operating system.
 //!
@@ -52,13 +53,22 @@ mod tests {
 
     #[test]
     fn same_seed_and_name_give_same_draws() {
-        assert_eq!(draws(7, "link[0].a_to_b"), draws(7, "link[0].a_to_b"));
+        assert_eq!(
+            draws(7, "links[0].impairments[0].forward"),
+            draws(7, "links[0].impairments[0].forward")
+        );
     }
 
     #[test]
     fn different_seeds_or_names_give_different_draws() {
-        assert_ne!(draws(7, "link[0].a_to_b"), draws(8, "link[0].a_to_b"));
-        assert_ne!(draws(7, "link[0].a_to_b"), draws(7, "link[0].b_to_a"));
+        assert_ne!(
+            draws(7, "links[0].impairments[0].forward"),
+            draws(8, "links[0].impairments[0].forward")
+        );
+        assert_ne!(
+            draws(7, "links[0].impairments[0].forward"),
+            draws(7, "links[0].impairments[0].reverse")
+        );
         assert_ne!(draws(0, "a"), draws(1, "a"));
     }
 }

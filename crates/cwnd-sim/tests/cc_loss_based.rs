@@ -173,19 +173,34 @@ fn highspeed_and_scalable_regain_a_large_window_faster_than_reno() {
 
 #[test]
 fn parameters_reach_the_controllers_and_unknown_ones_are_named() {
-    // Each variant's parameters, as a scenario writes them; a parameter of the other
-    // Westwood, or an out-of-range value, is an error that names it.
-    let path = |cc: &str| single_path("10Mbps", 24.0, 100, 2, &format!("cc = {cc}"), "");
-    for cc in [
-        r#"{ name = "westwood", tau = "0.5s", m = 4 }"#,
-        r#"{ name = "westwood_plus", min_interval = "20ms" }"#,
-        r#"{ name = "highspeed", low_window = 20, high_window = 50000, high_p = 1e-6, high_decrease = 0.2 }"#,
-        r#"{ name = "scalable", a = 0.02, b = 0.25 }"#,
-        r#"{ name = "hybla", rtt0 = "10ms" }"#,
+    // Each variant's parameters, as a scenario writes them, must change the run: on a
+    // 20 ms path with 1 % loss (every decrease and regrowth rule exercised, and an RTT
+    // below Westwood+'s 50 ms filter interval and Hybla's 25 ms reference) the
+    // run with the parameters differs from the same variant with its defaults. A
+    // parameter of the other Westwood, or an out-of-range value, is an error that names it.
+    let loss = r#"impairments = [{ kind = "bernoulli", p = 0.01, applies_to = "data" }]"#;
+    let lossy = |cc: &str| single_path("10Mbps", 10.0, 100, 10, &format!("cc = {cc}"), loss);
+    for (name, cc) in [
+        ("westwood", r#"{ name = "westwood", tau = "0.5s", m = 4 }"#),
+        (
+            "westwood_plus",
+            r#"{ name = "westwood_plus", min_interval = "20ms" }"#,
+        ),
+        (
+            "highspeed",
+            r#"{ name = "highspeed", low_window = 20, high_window = 50000, high_p = 1e-6, high_decrease = 0.2 }"#,
+        ),
+        ("scalable", r#"{ name = "scalable", a = 0.02, b = 0.25 }"#),
+        ("hybla", r#"{ name = "hybla", rtt0 = "10ms" }"#),
     ] {
-        let r = run(&path(cc), 1);
-        assert!(r.flows[0].summary.goodput_bps() > 1e6, "{cc}");
+        let with_params = run(&lossy(cc), 1);
+        let defaults = run(&lossy(&format!("\"{name}\"")), 1);
+        assert_ne!(
+            with_params.fingerprint, defaults.fingerprint,
+            "{cc}: the parameters did not change the run"
+        );
     }
+    let path = |cc: &str| single_path("10Mbps", 24.0, 100, 2, &format!("cc = {cc}"), "");
     for (cc, field) in [
         (r#"{ name = "westwood_plus", tau = "1s" }"#, "tau"),
         (r#"{ name = "westwood", m = 1 }"#, "m"),

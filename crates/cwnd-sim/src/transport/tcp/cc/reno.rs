@@ -6,7 +6,9 @@
 //! on loss:                       ssthresh = max(FlightSize/2, 2)           (eq. 4)
 //! ```
 //! Counting is in segments with a fractional counter, as Linux's
-//! `tcp_reno_cong_avoid` (appropriate byte counting with L = ∞ in slow start).
+//! `tcp_reno_cong_avoid`. Slow start grows by at most `tcp.abc_limit` segments per
+//! ACK (RFC 3465's L; default 1 as RFC 5681, Linux's `tcp_slow_start` has no limit:
+//! see `Tcb::slow_start`).
 //! The loss-recovery flavour (Tahoe, Reno, NewReno) is chosen separately.
 //!
 //! Validation: unit tests below; end-to-end against the PFTK model (tests/).
