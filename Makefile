@@ -42,8 +42,8 @@ golden:
 lint: venv
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	$(BIN)/ruff check python tests tools
-	$(BIN)/ruff format --check python tests tools
+	$(BIN)/ruff check python tests tools examples
+	$(BIN)/ruff format --check python tests tools examples
 
 bench: build
 	cargo bench -p cwnd-sim --bench engine
