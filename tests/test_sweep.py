@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from cwnd.sweep import grid_points, run_key, set_field, sweep
+from cwnd.sweep import RunCache, grid_points, run_key, set_field, sweep
 
 LOSS = "links[1].impairments[0].p"
 
@@ -115,13 +115,37 @@ tcp = { rwnd = "1MiB" }
 """
 
 
-def test_ctrl_c_stops_cleanly_and_keeps_finished_runs(tmp_path: Path) -> None:
+def test_an_interrupt_after_two_runs_keeps_them_and_a_rerun_does_the_rest(
+    small_dict: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ctrl-C, without a signal: the third run to reach the cache raises it, as Python's
+    # SIGINT handler would between two runs.
+    stored = 0
+    put = RunCache.put
+
+    def put_then_interrupt(self: RunCache, key: str, value: dict[str, Any]) -> None:
+        nonlocal stored
+        if stored == 2:
+            raise KeyboardInterrupt
+        put(self, key, value)
+        stored += 1
+
+    monkeypatch.setattr(RunCache, "put", put_then_interrupt)
+    seeds = range(8)
+    with pytest.raises(KeyboardInterrupt):
+        sweep(small_dict, seeds=seeds, workers=1, cache=tmp_path, progress=False)
+    assert len(list(tmp_path.rglob("*.json"))) == 2
+    monkeypatch.setattr(RunCache, "put", put)
+    rerun = sweep(small_dict, seeds=seeds, workers=1, cache=tmp_path, progress=False)
+    assert (rerun.computed, rerun.cached, rerun.failures) == (6, 2, [])
+
+
+def _sweep_command(tmp_path: Path, seeds: int = 16) -> list[str]:
     (tmp_path / "slow.toml").write_text(SLOW)
     (tmp_path / "sweep.toml").write_text(
-        'scenario = "slow.toml"\nseeds = 16\n[grid]\n"links[0].delay" = ["1ms"]\n'
+        f'scenario = "slow.toml"\nseeds = {seeds}\n[grid]\n"links[0].delay" = ["1ms"]\n'
     )
-    cache = tmp_path / "cache"
-    cmd = [
+    return [
         sys.executable,
         "-m",
         "cwnd",
@@ -130,14 +154,39 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_runs(tmp_path: Path) -> None:
         "--workers",
         "1",
         "--cache",
-        str(cache),
+        str(tmp_path / "cache"),
         "--out",
         str(tmp_path / "t.parquet"),
     ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _start_and_wait_for_runs(
+    cmd: list[str], cache: Path, runs: int, sigint: Any = signal.SIG_DFL
+) -> subprocess.Popen[str]:
+    """Starts `cwnd sweep` with SIGINT's disposition `sigint` at start-up and waits
+    until `runs` runs are in the cache."""
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, sigint),
+        env={**os.environ, "CWND_DASK_SCHEDULER": ""},
+    )
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and len(list(cache.rglob("*.json"))) < 2:
+    while time.monotonic() < deadline and len(list(cache.rglob("*.json"))) < runs:
+        assert proc.poll() is None, proc.communicate()
         time.sleep(0.05)
+    return proc
+
+
+# SIG_IGN: what a child of a background job of a non-interactive shell inherits; `cwnd`
+# must stop on Ctrl-C all the same.
+@pytest.mark.parametrize("inherited", [signal.SIG_DFL, signal.SIG_IGN], ids=["dfl", "ign"])
+def test_ctrl_c_stops_cleanly_and_keeps_finished_runs(tmp_path: Path, inherited: Any) -> None:
+    cmd = _sweep_command(tmp_path)
+    cache = tmp_path / "cache"
+    proc = _start_and_wait_for_runs(cmd, cache, 2, inherited)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -331,7 +332,26 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _stop_on_signals() -> None:
+    """Ctrl-C (SIGINT) and SIGTERM stop `cwnd` cleanly, whatever its parent did.
+
+    Python installs its SIGINT handler only when SIGINT is not ignored at start-up, and
+    a process started from a background job of a non-interactive shell (`make test &`,
+    some CI runners) inherits SIGINT ignored; SIGTERM (sent by `timeout`, SLURM time
+    limits, CI cancellation) would kill `cwnd` without a word and orphan a sweep's
+    workers. Both raise `KeyboardInterrupt` naming the signal, which stops a run and a
+    sweep cleanly; `main` then exits with 128 + the signal's number, as a shell would.
+    """
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, _interrupt)
+
+
+def _interrupt(signum: int, frame: object) -> NoReturn:
+    raise KeyboardInterrupt(signal.Signals(signum).name)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _stop_on_signals()
     args = parser().parse_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
@@ -339,9 +359,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (cwnd.ScenarioError, BadInput) as e:
         print(f"cwnd: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        print("cwnd: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:
+        name = e.args[0] if e.args and e.args[0] in signal.Signals.__members__ else "SIGINT"
+        print(f"cwnd: interrupted ({name})", file=sys.stderr)
+        return 128 + signal.Signals[name]
     except Exception as e:
         if os.environ.get("CWND_DEBUG"):
             raise
