@@ -72,12 +72,61 @@ def panels(
                            ncols=min(len(labels), 3))  # fmt: skip
             for ax in [] if legend_below else axes.flat:
                 if ax.get_legend() is None and ax.get_legend_handles_labels()[0]:
-                    ax.legend(loc="best", ncols=2 if len(ax.get_lines()) > 6 else 1)
+                    _legend(ax)
             fig.savefig(path)
             if svg:
                 fig.savefig(path.with_suffix(".svg"))
         finally:
             plt.close(fig)
+
+
+MAX_LEGEND_ENTRIES = 16
+
+
+def _legend(ax: Axes) -> None:
+    """A legend where it can be read; beyond `MAX_LEGEND_ENTRIES` curves a note instead
+    (a hundred flows' names help no reader, and laying them out costs seconds)."""
+    labels = ax.get_legend_handles_labels()[1]
+    if len(labels) <= MAX_LEGEND_ENTRIES:
+        ax.legend(loc="best", ncols=2 if len(ax.get_lines()) > 6 else 1)
+        return
+    ax.text(0.99, 0.98, f"{len(labels)} curves: too many to name, one colour each",
+            transform=ax.transAxes, ha="right", va="top", fontsize=7, color="0.3")  # fmt: skip
+
+
+def thin(time: Any, *values: Any, bins: int = 2000) -> tuple[np.ndarray, ...]:
+    """The rows of a time series worth drawing at figure resolution: in each of `bins`
+    equal slices of the time axis, the first and last row and the rows where each of
+    `values` is smallest and largest. A step or line plot of the result looks the same
+    as one of every row (the extremes and the level at each slice's edges are kept)
+    but costs at most 2 + 2·len(values) points per slice instead of one per ACK.
+    `time` must be sorted; series shorter than 4·bins are returned whole."""
+    t = np.asarray(time, dtype=float)
+    cols = [np.asarray(v) for v in values]
+    if len(t) <= 4 * bins:
+        return (t, *cols)
+    edges = np.linspace(t[0], t[-1], bins + 1)[1:-1]
+    starts = np.concatenate([[0], np.searchsorted(t, edges, side="left")])
+    starts = np.unique(starts)
+    keep = [starts, np.concatenate([starts[1:] - 1, [len(t) - 1]])]
+    for v in cols:
+        vf = v.astype(float)
+        filled = np.where(np.isfinite(vf), vf, np.nan)
+        for reduce in (np.fmin, np.fmax):
+            extreme = reduce.reduceat(filled, starts)
+            # The first row of each slice that reaches the slice's extreme.
+            slice_of = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(t))))
+            hit = np.flatnonzero(filled == extreme[slice_of])
+            first_hit = np.unique(slice_of[hit], return_index=True)[1]
+            keep.append(hit[first_hit])
+    rows = np.unique(np.concatenate(keep))
+    return (t[rows], *(v[rows] for v in cols))
+
+
+def by_flow(frame: Any, names: list[str]) -> dict[str, Any]:
+    """The rows of each flow of a long frame (one pass, not one filter per flow)."""
+    groups = {str(k): g for k, g in frame.groupby("flow", observed=True, sort=False)}
+    return {name: groups[name] for name in names if name in groups}
 
 
 @contextmanager
@@ -114,20 +163,16 @@ def cwnd(results: Results, path: Path) -> Path:
     wide = results.series_wide
     sctp = set(results.association_names)
     names = [n for n in results.flow_names if n not in sctp]
+    rows = by_flow(wide, names)
     with figure(path, f"{results.name}: congestion window", "time (s)", "segments") as ax:
         for name, color in zip(names, colors(len(names)), strict=True):
-            f = wide[wide["flow"] == name]
-            ax.step(f["time"], f["cwnd"], where="post", color=color, label=f"{name} cwnd")
-            ss = f["ssthresh"].to_numpy()
-            if np.isfinite(ss).any():
-                ax.step(
-                    f["time"],
-                    ss,
-                    where="post",
-                    color=color,
-                    linestyle="--",
-                    label=f"{name} ssthresh",
-                )
+            if name not in rows:
+                continue
+            f = rows[name]
+            t, window, ss = thin(f["time"], f["cwnd"], f["ssthresh"])
+            ax.step(t, window, where="post", color=color, label=f"{name} cwnd")
+            if np.isfinite(ss.astype(float)).any():
+                ax.step(t, ss, where="post", color=color, linestyle="--", label=f"{name} ssthresh")
         _sctp_windows(results, ax)
         ax.set_xlim(0, results.duration)
         ax.set_ylim(bottom=0)
@@ -192,16 +237,17 @@ def sequence(results: Results, path: Path) -> Path:
                     )
             ax.set_xlim(0, results.duration)
         return path
-    wide = results.series_wide
+    rows = by_flow(results.series_wide, names)
     with figure(path, title, "time (s)", "sequence number (kB)") as ax:
         for name, color in zip(names, colors(len(names)), strict=True):
-            f = wide[wide["flow"] == name]
+            if name not in rows:
+                continue
+            t, snd_nxt, snd_una = thin(rows[name]["time"], rows[name]["snd_nxt"],
+                                       rows[name]["snd_una"])  # fmt: skip
+            ax.step(t, snd_nxt / 1e3, where="post", color=color, label=f"{name} snd_nxt")
             ax.step(
-                f["time"], f["snd_nxt"] / 1e3, where="post", color=color, label=f"{name} snd_nxt"
-            )
-            ax.step(
-                f["time"],
-                f["snd_una"] / 1e3,
+                t,
+                snd_una / 1e3,
                 where="post",
                 color=color,
                 alpha=0.5,
@@ -217,9 +263,11 @@ def throughput(results: Results, path: Path) -> Path:
     tp = results.throughput
     names = results.flow_names
     with figure(path, f"{results.name}: goodput", "time (s)", "goodput (Mb/s)") as ax:
+        rows = by_flow(tp, names)
         for name, color in zip(names, colors(len(names)), strict=True):
-            f = tp[tp["flow"] == name]
-            ax.step(f["time"], f["goodput_bps"] / 1e6, where="post", color=color, label=name)
+            if name in rows:
+                t, goodput = thin(rows[name]["time"], rows[name]["goodput_bps"])
+                ax.step(t, goodput / 1e6, where="post", color=color, label=name)
         ax.set_xlim(0, results.duration)
         ax.set_ylim(bottom=0)
     return path
