@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 # A minute of a 1 Gb/s flow: about a minute of computing, far more than the tests wait.
 LONG = """
 name = "long"
@@ -50,3 +52,51 @@ def test_ctrl_c_stops_a_running_simulation_within_two_seconds(tmp_path: Path) ->
     assert err.strip() == "cwnd: interrupted (SIGINT)"
     assert waited < 2.0, f"stopped {waited:.2f} s after the signal"
     assert not (tmp_path / "out").exists()
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is `pid`."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Running, not a zombie (a container's init may not reap orphans)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.parametrize(
+    ("signum", "exit_code"),
+    [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -signal.SIGKILL)],
+    ids=["int", "term", "kill"],
+)
+def test_stopping_a_sweep_leaves_no_worker(tmp_path: Path, signum: int, exit_code: int) -> None:
+    (tmp_path / "long.toml").write_text(LONG)
+    (tmp_path / "sweep.toml").write_text('scenario = "long.toml"\nseeds = 4\n')
+    args = ["--workers", "2", "--cache", str(tmp_path / "c"), "--out", str(tmp_path / "t.pq")]
+    proc = _start(["sweep", str(tmp_path / "sweep.toml"), *args])
+    deadline = time.monotonic() + 30
+    while len(workers := _children(proc.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(workers) >= 2, proc.communicate()
+    time.sleep(0.5)  # both are running a (minute-long) run
+    proc.send_signal(signum)
+    # The workers' stdout is the sweep's: were one left, this would wait for it.
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == exit_code, err
+    assert "Traceback" not in err
+    deadline = time.monotonic() + 5
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in workers if _alive(pid)]

@@ -6,10 +6,11 @@ scenario (addressed like error messages address them: `links[1].impairments[0].p
 an explicit list, or from a function that builds the whole scenario from a point.
 
 Runs go to a local process pool (all cores by default) or to a Dask distributed
-cluster. Each finished run is written to the cache at once, keyed by (scenario
-hash, seed, cwnd version and a hash of its compiled engine), so an interrupted or
-partly failed sweep loses nothing and a rerun computes only what is missing. A failing
-point is recorded with its error and the others go on.
+cluster (`cwnd.executors`). Each finished run is written to the cache at once, keyed
+by (scenario hash, seed, cwnd version and a hash of its compiled engine), so an
+interrupted or partly failed sweep loses nothing and a rerun computes only what is
+missing. A failing point (a scenario error, or a worker that died running it) is
+recorded with its error and the others go on.
 
 On request (`tables=("series", "throughput", "segments")`) each run's time series are
 kept too, in the cache beside its summary, and `SweepResults.frame(name)` gives them as
@@ -25,7 +26,6 @@ import itertools
 import json
 import os
 import re
-import signal
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import cwnd
 from cwnd import _cwnd
+from cwnd.executors import LocalPool, WorkerDied, connect
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -271,47 +272,6 @@ def _add_run(
     results.runs.append(Run(order, point, seed, key, names, associations))
 
 
-def _ignore_interrupts() -> None:
-    """Pool workers leave Ctrl-C to the parent, which stops the sweep cleanly."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-@dataclass
-class _Executor:
-    submit: Callable[..., Any]
-    as_completed: Callable[[Iterable[Any]], Iterable[Any]]
-    close: Callable[[], None]
-    submit_options: dict[str, Any] = field(default_factory=dict)
-
-
-def _executor(cluster: Any, workers: int | None) -> _Executor:
-    """Dask when a cluster is given (an address, a `distributed.Client`, or a
-    cluster object such as `LocalCluster`), else a local process pool."""
-    target = cluster or os.environ.get("CWND_DASK_SCHEDULER")
-    if target:
-        from distributed import Client, as_completed
-
-        # pure=False: Dask must run every submission, never dedupe them by value.
-        options = {"pure": False}
-        if isinstance(target, Client):
-            return _Executor(target.submit, as_completed, lambda: None, options)
-        client = Client(target)
-        return _Executor(client.submit, as_completed, client.close, options)
-    # Imported here: the process-pool machinery is slow to import, and `import cwnd`
-    # should stay fast for those who never sweep.
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures import as_completed as pool_as_completed
-
-    pool = ProcessPoolExecutor(
-        max_workers=workers or os.cpu_count() or 1, initializer=_ignore_interrupts
-    )
-    return _Executor(
-        pool.submit,
-        pool_as_completed,
-        lambda: pool.shutdown(wait=False, cancel_futures=True),
-    )
-
-
 def sweep(
     base: dict[str, Any] | SpecBuilder | cwnd.Scenario | str | Path,
     grid: Mapping[str, Sequence[Any]] | None = None,
@@ -378,6 +338,8 @@ def _execute(
     progress: bool,
     tables: tuple[str, ...],
 ) -> None:
+    """Computes the runs of `todo`, caching each as it finishes; a run whose worker
+    died is a failed run like any other."""
     if not todo:
         return
     from rich.progress import (
@@ -389,7 +351,8 @@ def _execute(
         TimeRemainingColumn,
     )
 
-    executor = _executor(cluster, workers)
+    target = cluster or os.environ.get("CWND_DASK_SCHEDULER")
+    executor = connect(target) if target else LocalPool(workers or os.cpu_count() or 1)
     bar = Progress(
         TextColumn("[bold]sweep"),
         BarColumn(),
@@ -401,19 +364,15 @@ def _execute(
         disable=not progress,
         transient=False,
     )
-    pending: dict[Any, tuple[int, Point, int, str]] = {}
+    outcomes = executor.results(run_one, [(spec, seed, tables) for _, _, seed, _, spec in todo])
     try:
         with bar:
             task = bar.add_task("runs", total=len(todo), failed=0)
-            for order, point, seed, key, spec_json in todo:
-                future = executor.submit(
-                    run_one, spec_json, seed, tables, **executor.submit_options
-                )
-                pending[future] = (order, point, seed, key)
-            for future in executor.as_completed(list(pending)):
-                order, point, seed, key = pending.pop(future)
-                result = future.result()
-                if result["ok"]:
+            for index, result in outcomes:
+                order, point, seed, key, _ = todo[index]
+                if isinstance(result, WorkerDied):
+                    results.failures.append(Failure(point, seed, result.reason))
+                elif result["ok"]:
                     store.put(key, result)
                     _add_run(results, order, point, seed, key, result)
                     results.computed += 1
@@ -421,6 +380,5 @@ def _execute(
                     results.failures.append(Failure(point, seed, result["error"]))
                 bar.update(task, advance=1, failed=len(results.failures))
     finally:
-        for future in pending:
-            future.cancel()
+        outcomes.close()
         executor.close()
