@@ -26,6 +26,8 @@ import itertools
 import json
 import os
 import re
+import warnings
+import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import cwnd
 from cwnd import _cwnd
+from cwnd.atomic import replacing, write_text
 from cwnd.executors import LocalPool, WorkerDied, connect
 
 if TYPE_CHECKING:
@@ -201,15 +204,29 @@ class SweepResults:
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
     def write(self, path: str | Path) -> Path:
-        """Writes the table as Parquet."""
+        """Writes the table as Parquet (atomically: `cwnd.atomic`)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.table.to_parquet(path, index=False)
+        with replacing(path) as tmp:
+            self.table.to_parquet(tmp, index=False)
         return path
 
 
+class CacheWarning(UserWarning):
+    """A cache entry that cannot be used (unreadable, truncated, wrong-shaped, or not
+    the run its name says): reported with its path, and the run computed again."""
+
+
 class RunCache:
-    """Finished runs on disk, one small JSON file each, written atomically."""
+    """Finished runs on disk: a JSON file per run (its summary), and a compressed NumPy
+    file per kept table, each written atomically (`cwnd.atomic`).
+
+    An entry carries its key and the SHA-256 of its summary, a table file its key (the
+    zip format checks each column's CRC-32 as it is read): a truncated, damaged or
+    edited entry, or one copied under another run's name, is never used. It is
+    reported (`CacheWarning`, naming the file) and the run is computed again, which
+    overwrites it.
+    """
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -218,10 +235,25 @@ class RunCache:
         return self.folder / key[:2] / f"{key}.json"
 
     def get(self, key: str) -> dict[str, Any] | None:
+        """The summary of a cached run, or None when there is none or it is unusable."""
         path = self._path(key)
         if not path.is_file():
             return None
-        return json.loads(path.read_text())
+        try:
+            entry = json.loads(path.read_bytes())
+            if not isinstance(entry, dict) or entry.keys() != {"key", "sha256", "run"}:
+                raise ValueError("not a cache entry (wrong shape)")
+            if entry["key"] != key:
+                raise ValueError(f"it holds run {entry['key']!r}")
+            if entry["sha256"] != _digest(entry["run"]):
+                raise ValueError("its checksum does not match (damaged or edited)")
+            run = entry["run"]
+            if not isinstance(run, dict) or not isinstance(run.get("flows"), list):
+                raise ValueError("not a run summary (wrong shape)")
+        except (OSError, ValueError) as e:
+            _warn_unusable(path, e)
+            return None
+        return run
 
     def put(self, key: str, value: dict[str, Any]) -> None:
         """Stores a run: its tables first, so that a summary in the cache always
@@ -231,30 +263,54 @@ class RunCache:
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         for name, columns in value.get("tables", {}).items():
-            target = self._table_path(key, name)
-            tmp = target.with_name(f"{target.stem}.tmp{os.getpid()}.npz")
-            np.savez_compressed(tmp, **columns)
-            tmp.replace(target)
+            with replacing(self._table_path(key, name)) as tmp, tmp.open("wb") as file:
+                np.savez_compressed(file, **{_KEY_COLUMN: np.array(key)}, **columns)
         summary = {k: v for k, v in value.items() if k != "tables"}
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps(summary, allow_nan=True))
-        tmp.replace(path)
+        entry = {"key": key, "sha256": _digest(summary), "run": summary}
+        write_text(path, json.dumps(entry, allow_nan=True))
 
     def _table_path(self, key: str, name: str) -> Path:
         return self.folder / key[:2] / f"{key}.{name}.npz"
 
     def has_tables(self, key: str, names: Sequence[str]) -> bool:
-        return all(self._table_path(key, name).is_file() for name in names)
+        """Whether every named table of the run is cached and readable."""
+        return all(self._read_table(key, name) is not None for name in names)
 
     def get_table(self, key: str, name: str) -> dict[str, Any] | None:
         """The columns of one kept table of a run, or None."""
+        return self._read_table(key, name)
+
+    def _read_table(self, key: str, name: str) -> dict[str, Any] | None:
         import numpy as np
 
         path = self._table_path(key, name)
         if not path.is_file():
             return None
-        with np.load(path) as data:
-            return {column: data[column] for column in data.files}
+        try:
+            with path.open("rb") as file, np.load(file) as data:
+                columns = {column: data[column] for column in data.files}
+            if str(columns.pop(_KEY_COLUMN, None)) != key:
+                raise ValueError(f"it does not hold run {key!r}")
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+            _warn_unusable(path, e)
+            return None
+        return columns
+
+
+#: The column of a cached table file that holds its run's key.
+_KEY_COLUMN = "__key__"
+
+
+def _digest(summary: dict[str, Any]) -> str:
+    """SHA-256 of a run summary in canonical JSON (float text round-trips exactly)."""
+    canonical = json.dumps(summary, sort_keys=True, separators=(",", ":"), allow_nan=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _warn_unusable(path: Path, problem: Exception) -> None:
+    reason = str(problem) or type(problem).__name__
+    message = f"{path}: unusable cache entry ({reason}); computing it again"
+    warnings.warn(CacheWarning(message), stacklevel=3)
 
 
 def _add_run(
