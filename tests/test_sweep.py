@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import copy
+import faulthandler
+import importlib
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from distributed.diagnostics.plugin import WorkerPlugin
 
-from cwnd.sweep import RunCache, grid_points, run_key, set_field, sweep
+from cwnd.sweep import RunCache, grid_points, run_key, run_one, set_field, sweep
 
 LOSS = "links[1].impairments[0].p"
 
@@ -72,6 +76,61 @@ def test_a_failing_point_does_not_lose_the_others(
     assert r.failures[0].point == {LOSS: 1.5}
     assert "is not a probability" in r.failures[0].error
     assert sorted(r.table[LOSS]) == [0.01, 0.02]
+
+
+def _abort_on_seed_1(spec_json: str, seed: int, tables: Sequence[str]) -> dict[str, Any]:
+    """A run that kills its worker (SIGABRT) for seed 1, as a crash in the engine would."""
+    if seed == 1:
+        faulthandler.disable()  # pytest's: it would print the worker's stack
+        os.abort()
+    return run_one(spec_json, seed, tables)
+
+
+def test_a_run_that_kills_its_worker_is_a_failed_point(
+    small_dict: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Workers are forked, so they run the patched function.
+    monkeypatch.setattr(importlib.import_module("cwnd.sweep"), "run_one", _abort_on_seed_1)
+    r = sweep(small_dict, seeds=range(6), workers=2, cache=tmp_path, progress=False)
+    assert [(f.seed, f.error) for f in r.failures] == [(1, "worker died: signal 6 (SIGABRT)")]
+    assert (r.computed, sorted(r.table["seed"])) == (5, [0, 2, 3, 4, 5])
+
+
+class _AbortOnSeed1(WorkerPlugin):
+    """Makes every Dask worker (restarted ones too) run `_abort_on_seed_1`."""
+
+    def setup(self, worker: Any) -> None:
+        importlib.import_module("cwnd.sweep").run_one = _abort_on_seed_1
+
+
+def test_a_run_that_kills_its_dask_worker_is_a_failed_point(
+    small_dict: dict[str, Any], tmp_path: Path
+) -> None:
+    import dask
+    from distributed import Client, LocalCluster
+
+    # Dask gives up on a task after it killed allowed-failures + 1 workers (default 4).
+    # It counts every task held by a worker that dies as a suspect, so a run that was
+    # waiting on the same worker may fail with the culprit: one one-thread worker (its
+    # nanny restarts it) holding one task at a time makes that rare, not impossible.
+    config = {
+        "distributed.scheduler.allowed-failures": 0,
+        "distributed.scheduler.worker-saturation": 1.0,
+    }
+    with (
+        dask.config.set(config),
+        LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        client.register_plugin(_AbortOnSeed1())
+        r = sweep(small_dict, seeds=range(6), cache=tmp_path, cluster=client, progress=False)
+    failed = {f.seed: f.error for f in r.failures}
+    assert failed[1] == "worker died: every Dask worker that ran it died"
+    assert set(failed.values()) == {failed[1]}
+    assert sorted(r.table["seed"]) == sorted(set(range(6)) - set(failed))
+    assert len(failed) <= 2
 
 
 def test_local_cluster_gives_the_same_results_as_local(

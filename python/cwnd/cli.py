@@ -12,11 +12,13 @@ import os
 import signal
 import sys
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
 import cwnd
+from cwnd import atomic
 from cwnd.scenario import Scenario
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
@@ -95,7 +97,7 @@ def cmd_run_all(args: argparse.Namespace) -> int:
             f"| `{results.fingerprint:016x}` |"
         )
         print(f"{path.stem}: done ({out / path.stem}/)")
-    (out / "index.md").write_text("\n".join(lines) + "\n")
+    atomic.write_text(out / "index.md", "\n".join(lines) + "\n")
     if failures:
         print(f"cwnd: {len(failures)} of {len(files)} scenarios failed", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -167,7 +169,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         print(f"{len(results.rows)} rows written to {out}")
         for name in args.tables:
             path = out.with_name(f"{out.stem}.{name}.parquet")
-            results.frame(name).to_parquet(path, index=False)
+            with atomic.replacing(path) as tmp:
+                results.frame(name).to_parquet(tmp, index=False)
             print(f"{name} of every run written to {path}")
     print(
         f"runs: {results.computed} computed, {results.cached} from the cache, "
@@ -350,8 +353,14 @@ def _interrupt(signum: int, frame: object) -> NoReturn:
     raise KeyboardInterrupt(signal.Signals(signum).name)
 
 
+def _show_warning(message: Warning | str, *_: object, **__: object) -> None:
+    """Warnings (a damaged cache entry, say) are one line each, without source lines."""
+    print(f"cwnd: warning: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     _stop_on_signals()
+    warnings.showwarning = _show_warning
     args = parser().parse_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:

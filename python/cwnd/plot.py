@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from cwnd.atomic import replacing
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
@@ -73,9 +75,9 @@ def panels(
             for ax in [] if legend_below else axes.flat:
                 if ax.get_legend() is None and ax.get_legend_handles_labels()[0]:
                     _legend(ax)
-            fig.savefig(path)
-            if svg:
-                fig.savefig(path.with_suffix(".svg"))
+            for target in [path, path.with_suffix(".svg")] if svg else [path]:
+                with replacing(target) as tmp:
+                    fig.savefig(tmp, format=target.suffix[1:])
         finally:
             plt.close(fig)
 

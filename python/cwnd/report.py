@@ -11,6 +11,7 @@ import html
 from pathlib import Path
 
 import cwnd
+from cwnd import atomic
 from cwnd.studies.study import StudyReport, Verdict
 
 CSS = """
@@ -51,7 +52,7 @@ def write_index(reports: list[StudyReport], out: Path) -> Path:
         parts += _study_section(report, out)
     parts.append("</body></html>")
     path = out / "index.html"
-    path.write_text("\n".join(parts) + "\n")
+    atomic.write_text(path, "\n".join(parts) + "\n")
     return path
 
 

@@ -9,6 +9,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cwnd.atomic import replacing, write_bytes
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -165,18 +167,18 @@ class Results:
         channels.csv when the scenario has shared media, segments/queues when traced, the
         SCTP tables when there are associations,
         `<node>.pcap` for captured nodes) and, with `figures`, the PNG figures; returns
-        the paths written."""
+        the paths written. Each file is written whole or not at all (`cwnd.atomic`)."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
-        written = [out / "summary.csv", out / "links.csv"]
-        self.summary.to_csv(written[0], index=False)
-        self.links.to_csv(written[1], index=False)
-        if len(self.paths):
-            written.append(out / "paths.csv")
-            self.paths.to_csv(written[-1], index=False)
-        if len(self.channels):
-            written.append(out / "channels.csv")
-            self.channels.to_csv(written[-1], index=False)
+        csvs = {"summary": self.summary, "links": self.links}
+        shared = {"paths": self.paths, "channels": self.channels}
+        csvs.update({name: frame for name, frame in shared.items() if len(frame)})
+        written = []
+        for name, frame in csvs.items():
+            path = out / f"{name}.csv"
+            with replacing(path) as tmp:
+                frame.to_csv(tmp, index=False)
+            written.append(path)
         tables = {"series": self.series_wide, "throughput": self.throughput}
         optional = {
             "segments": self.segments,
@@ -189,11 +191,12 @@ class Results:
         tables.update({name: frame for name, frame in optional.items() if len(frame)})
         for name, frame in tables.items():
             path = out / f"{name}.parquet"
-            frame.to_parquet(path, index=False)
+            with replacing(path) as tmp:
+                frame.to_parquet(tmp, index=False)
             written.append(path)
         for node, data in self.pcaps.items():
             path = out / f"{node}.pcap"
-            path.write_bytes(data)
+            write_bytes(path, data)
             written.append(path)
         if figures:
             from cwnd import plot

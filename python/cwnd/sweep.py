@@ -6,10 +6,11 @@ scenario (addressed like error messages address them: `links[1].impairments[0].p
 an explicit list, or from a function that builds the whole scenario from a point.
 
 Runs go to a local process pool (all cores by default) or to a Dask distributed
-cluster. Each finished run is written to the cache at once, keyed by (scenario
-hash, seed, cwnd version and a hash of its compiled engine), so an interrupted or
-partly failed sweep loses nothing and a rerun computes only what is missing. A failing
-point is recorded with its error and the others go on.
+cluster (`cwnd.executors`). Each finished run is written to the cache at once, keyed
+by (scenario hash, seed, cwnd version and a hash of its compiled engine), so an
+interrupted or partly failed sweep loses nothing and a rerun computes only what is
+missing. A failing point (a scenario error, or a worker that died running it) is
+recorded with its error and the others go on.
 
 On request (`tables=("series", "throughput", "segments")`) each run's time series are
 kept too, in the cache beside its summary, and `SweepResults.frame(name)` gives them as
@@ -25,7 +26,8 @@ import itertools
 import json
 import os
 import re
-import signal
+import warnings
+import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +35,8 @@ from typing import TYPE_CHECKING, Any
 
 import cwnd
 from cwnd import _cwnd
+from cwnd.atomic import replacing, write_text
+from cwnd.executors import LocalPool, WorkerDied, connect
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -200,15 +204,29 @@ class SweepResults:
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
     def write(self, path: str | Path) -> Path:
-        """Writes the table as Parquet."""
+        """Writes the table as Parquet (atomically: `cwnd.atomic`)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.table.to_parquet(path, index=False)
+        with replacing(path) as tmp:
+            self.table.to_parquet(tmp, index=False)
         return path
 
 
+class CacheWarning(UserWarning):
+    """A cache entry that cannot be used (unreadable, truncated, wrong-shaped, or not
+    the run its name says): reported with its path, and the run computed again."""
+
+
 class RunCache:
-    """Finished runs on disk, one small JSON file each, written atomically."""
+    """Finished runs on disk: a JSON file per run (its summary), and a compressed NumPy
+    file per kept table, each written atomically (`cwnd.atomic`).
+
+    An entry carries its key and the SHA-256 of its summary, a table file its key (the
+    zip format checks each column's CRC-32 as it is read): a truncated, damaged or
+    edited entry, or one copied under another run's name, is never used. It is
+    reported (`CacheWarning`, naming the file) and the run is computed again, which
+    overwrites it.
+    """
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -217,10 +235,25 @@ class RunCache:
         return self.folder / key[:2] / f"{key}.json"
 
     def get(self, key: str) -> dict[str, Any] | None:
+        """The summary of a cached run, or None when there is none or it is unusable."""
         path = self._path(key)
         if not path.is_file():
             return None
-        return json.loads(path.read_text())
+        try:
+            entry = json.loads(path.read_bytes())
+            if not isinstance(entry, dict) or entry.keys() != {"key", "sha256", "run"}:
+                raise ValueError("not a cache entry (wrong shape)")
+            if entry["key"] != key:
+                raise ValueError(f"it holds run {entry['key']!r}")
+            if entry["sha256"] != _digest(entry["run"]):
+                raise ValueError("its checksum does not match (damaged or edited)")
+            run = entry["run"]
+            if not isinstance(run, dict) or not isinstance(run.get("flows"), list):
+                raise ValueError("not a run summary (wrong shape)")
+        except (OSError, ValueError) as e:
+            _warn_unusable(path, e)
+            return None
+        return run
 
     def put(self, key: str, value: dict[str, Any]) -> None:
         """Stores a run: its tables first, so that a summary in the cache always
@@ -230,30 +263,54 @@ class RunCache:
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         for name, columns in value.get("tables", {}).items():
-            target = self._table_path(key, name)
-            tmp = target.with_name(f"{target.stem}.tmp{os.getpid()}.npz")
-            np.savez_compressed(tmp, **columns)
-            tmp.replace(target)
+            with replacing(self._table_path(key, name)) as tmp, tmp.open("wb") as file:
+                np.savez_compressed(file, **{_KEY_COLUMN: np.array(key)}, **columns)
         summary = {k: v for k, v in value.items() if k != "tables"}
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps(summary, allow_nan=True))
-        tmp.replace(path)
+        entry = {"key": key, "sha256": _digest(summary), "run": summary}
+        write_text(path, json.dumps(entry, allow_nan=True))
 
     def _table_path(self, key: str, name: str) -> Path:
         return self.folder / key[:2] / f"{key}.{name}.npz"
 
     def has_tables(self, key: str, names: Sequence[str]) -> bool:
-        return all(self._table_path(key, name).is_file() for name in names)
+        """Whether every named table of the run is cached and readable."""
+        return all(self._read_table(key, name) is not None for name in names)
 
     def get_table(self, key: str, name: str) -> dict[str, Any] | None:
         """The columns of one kept table of a run, or None."""
+        return self._read_table(key, name)
+
+    def _read_table(self, key: str, name: str) -> dict[str, Any] | None:
         import numpy as np
 
         path = self._table_path(key, name)
         if not path.is_file():
             return None
-        with np.load(path) as data:
-            return {column: data[column] for column in data.files}
+        try:
+            with path.open("rb") as file, np.load(file) as data:
+                columns = {column: data[column] for column in data.files}
+            if str(columns.pop(_KEY_COLUMN, None)) != key:
+                raise ValueError(f"it does not hold run {key!r}")
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
+            _warn_unusable(path, e)
+            return None
+        return columns
+
+
+#: The column of a cached table file that holds its run's key.
+_KEY_COLUMN = "__key__"
+
+
+def _digest(summary: dict[str, Any]) -> str:
+    """SHA-256 of a run summary in canonical JSON (float text round-trips exactly)."""
+    canonical = json.dumps(summary, sort_keys=True, separators=(",", ":"), allow_nan=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _warn_unusable(path: Path, problem: Exception) -> None:
+    reason = str(problem) or type(problem).__name__
+    message = f"{path}: unusable cache entry ({reason}); computing it again"
+    warnings.warn(CacheWarning(message), stacklevel=3)
 
 
 def _add_run(
@@ -269,47 +326,6 @@ def _add_run(
     names = [flow["name"] for flow in result["flows"]]
     associations = [f["name"] for f in result["flows"] if f.get("transport") == "sctp"]
     results.runs.append(Run(order, point, seed, key, names, associations))
-
-
-def _ignore_interrupts() -> None:
-    """Pool workers leave Ctrl-C to the parent, which stops the sweep cleanly."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-@dataclass
-class _Executor:
-    submit: Callable[..., Any]
-    as_completed: Callable[[Iterable[Any]], Iterable[Any]]
-    close: Callable[[], None]
-    submit_options: dict[str, Any] = field(default_factory=dict)
-
-
-def _executor(cluster: Any, workers: int | None) -> _Executor:
-    """Dask when a cluster is given (an address, a `distributed.Client`, or a
-    cluster object such as `LocalCluster`), else a local process pool."""
-    target = cluster or os.environ.get("CWND_DASK_SCHEDULER")
-    if target:
-        from distributed import Client, as_completed
-
-        # pure=False: Dask must run every submission, never dedupe them by value.
-        options = {"pure": False}
-        if isinstance(target, Client):
-            return _Executor(target.submit, as_completed, lambda: None, options)
-        client = Client(target)
-        return _Executor(client.submit, as_completed, client.close, options)
-    # Imported here: the process-pool machinery is slow to import, and `import cwnd`
-    # should stay fast for those who never sweep.
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures import as_completed as pool_as_completed
-
-    pool = ProcessPoolExecutor(
-        max_workers=workers or os.cpu_count() or 1, initializer=_ignore_interrupts
-    )
-    return _Executor(
-        pool.submit,
-        pool_as_completed,
-        lambda: pool.shutdown(wait=False, cancel_futures=True),
-    )
 
 
 def sweep(
@@ -378,6 +394,8 @@ def _execute(
     progress: bool,
     tables: tuple[str, ...],
 ) -> None:
+    """Computes the runs of `todo`, caching each as it finishes; a run whose worker
+    died is a failed run like any other."""
     if not todo:
         return
     from rich.progress import (
@@ -389,7 +407,8 @@ def _execute(
         TimeRemainingColumn,
     )
 
-    executor = _executor(cluster, workers)
+    target = cluster or os.environ.get("CWND_DASK_SCHEDULER")
+    executor = connect(target) if target else LocalPool(workers or os.cpu_count() or 1)
     bar = Progress(
         TextColumn("[bold]sweep"),
         BarColumn(),
@@ -401,19 +420,15 @@ def _execute(
         disable=not progress,
         transient=False,
     )
-    pending: dict[Any, tuple[int, Point, int, str]] = {}
+    outcomes = executor.results(run_one, [(spec, seed, tables) for _, _, seed, _, spec in todo])
     try:
         with bar:
             task = bar.add_task("runs", total=len(todo), failed=0)
-            for order, point, seed, key, spec_json in todo:
-                future = executor.submit(
-                    run_one, spec_json, seed, tables, **executor.submit_options
-                )
-                pending[future] = (order, point, seed, key)
-            for future in executor.as_completed(list(pending)):
-                order, point, seed, key = pending.pop(future)
-                result = future.result()
-                if result["ok"]:
+            for index, result in outcomes:
+                order, point, seed, key, _ = todo[index]
+                if isinstance(result, WorkerDied):
+                    results.failures.append(Failure(point, seed, result.reason))
+                elif result["ok"]:
                     store.put(key, result)
                     _add_run(results, order, point, seed, key, result)
                     results.computed += 1
@@ -421,6 +436,5 @@ def _execute(
                     results.failures.append(Failure(point, seed, result["error"]))
                 bar.update(task, advance=1, failed=len(results.failures))
     finally:
-        for future in pending:
-            future.cancel()
+        outcomes.close()
         executor.close()

@@ -10,11 +10,13 @@ mod sctp;
 use cwnd_sim::results::{FlowResult, RunResults};
 use cwnd_sim::scenario::{build, Scenario, ScenarioError as SimScenarioError};
 use cwnd_sim::time::SimTime;
+use cwnd_sim::world::World;
 use numpy::IntoPyArray;
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 create_exception!(
     _cwnd,
@@ -52,8 +54,40 @@ fn check_toml(text: &str, base_dir: Option<&str>) -> PyResult<()> {
 fn run<'py>(py: Python<'py>, spec_json: &str, seed: u64) -> PyResult<Bound<'py, PyDict>> {
     let spec = Scenario::from_json(spec_json).map_err(scenario_error)?;
     let world = build(&spec, seed).map_err(scenario_error)?;
-    let results = py.detach(move || world.run());
+    let results = run_with_signals(py, world)?;
     results_to_dict(py, results)
+}
+
+/// How often a run in progress lets Python run its signal handlers.
+const SIGNAL_CHECK: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Runs the world on a thread of its own, while this one (without the GIL) wakes
+/// every `SIGNAL_CHECK` to let Python run its signal handlers: an exception from one
+/// (Ctrl-C's `KeyboardInterrupt`) sets the world's stop flag, waits for the run to
+/// stop (within `POLL_EVERY` events) and is raised. Off the main thread Python runs
+/// no handlers, and a run goes to its end.
+fn run_with_signals(py: Python<'_>, world: World) -> PyResult<RunResults> {
+    let flag = AtomicBool::new(false);
+    let stop = &flag;
+    std::thread::scope(|scope| {
+        let waiter = std::thread::current();
+        let runner = scope.spawn(move || {
+            let results = world.run_until_stopped(stop);
+            waiter.unpark();
+            results
+        });
+        while !runner.is_finished() {
+            py.detach(|| std::thread::park_timeout(SIGNAL_CHECK));
+            if let Err(e) = py.check_signals() {
+                stop.store(true, Ordering::Relaxed);
+                return Err(e);
+            }
+        }
+        match runner.join() {
+            Ok(results) => results.map_err(|e| PyKeyboardInterrupt::new_err(e.to_string())),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
 }
 
 pub(crate) fn secs(t: SimTime) -> f64 {

@@ -25,8 +25,11 @@ use crate::transport::sctp::sender::Outgoing;
 use crate::transport::sctp::store::PacketStore;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
+use std::sync::atomic::{AtomicBool, Ordering};
 
+mod interrupt;
 mod sctp;
+pub use interrupt::{Interrupted, POLL_EVERY};
 pub use sctp::SctpFlow;
 
 /// Everything that can happen. Ids index the world's tables.
@@ -275,6 +278,25 @@ impl World {
 
     /// Runs until the end time and returns what was recorded.
     pub fn run(mut self) -> RunResults {
+        // A flag nobody sets: the run always reaches its end.
+        self.advance(&AtomicBool::new(false));
+        self.into_results()
+    }
+
+    /// Runs until the end time, or until `stop` is set (looked at every
+    /// `POLL_EVERY` events; see `interrupt`).
+    pub fn run_until_stopped(mut self, stop: &AtomicBool) -> Result<RunResults, Interrupted> {
+        if self.advance(stop) {
+            Ok(self.into_results())
+        } else {
+            Err(Interrupted {
+                events: self.queue.processed(),
+            })
+        }
+    }
+
+    /// The event loop; false when `stop` ended it before the end time.
+    fn advance(&mut self, stop: &AtomicBool) -> bool {
         while let Some(t) = self.queue.peek_time() {
             if t > self.end {
                 break;
@@ -283,8 +305,11 @@ impl World {
                 break;
             };
             self.dispatch(now, event);
+            if self.queue.processed() & (POLL_EVERY - 1) == 0 && stop.load(Ordering::Relaxed) {
+                return false;
+            }
         }
-        self.into_results()
+        true
     }
 
     fn dispatch(&mut self, now: SimTime, event: Event) {
