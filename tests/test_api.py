@@ -153,3 +153,65 @@ def test_channel_counters_are_a_frame() -> None:
     assert list(channels["kind"]) == ["802.11b", "802.16"]
     assert channels.loc["wimax0", "packets_delivered"] > 1000
     assert channels.loc["wireless0", "frames_delivered"] > 1000
+
+
+def test_impairment_helpers_write_what_a_scenario_file_says() -> None:
+    import tomllib
+
+    from cwnd import impairments as imp
+
+    written = tomllib.loads(
+        """
+        [[stages]]
+        kind = "bernoulli"
+        p = 0.01
+        applies_to = "data"
+        [[stages]]
+        kind = "bernoulli"
+        schedule = [["0s", 0.0], ["5s", 0.02]]
+        [[stages]]
+        kind = "gilbert_elliott"
+        p_gb = 0.01
+        p_bg = 0.3
+        loss_bad = 0.5
+        [[stages]]
+        kind = "drop_list"
+        packets = [3, 5]
+        flow = "f"
+        [[stages]]
+        kind = "outage"
+        start_on = { flow = "f", segment = 1000 }
+        duration = "5s"
+        mode = "hold"
+        [[stages]]
+        kind = "reorder"
+        r = 0.05
+        delay = { distribution = "normal", mean = "30ms", sd = "15ms" }
+        [[stages]]
+        kind = "reorder"
+        packet = 100
+        positions = 4
+        direction = "forward"
+        [[stages]]
+        kind = "delay_step"
+        extra = "100ms"
+        start = "10s"
+        [[stages]]
+        kind = "arq"
+        pv = 0.3
+        delay = { distribution = "empirical", values = ["10ms", "50ms"], weights = [3, 1] }
+        in_order = true
+        """
+    )["stages"]
+    built = [
+        imp.bernoulli(0.01, applies_to="data"),
+        imp.bernoulli(schedule=[("0s", 0.0), ("5s", 0.02)]),
+        imp.gilbert_elliott(p_gb=0.01, p_bg=0.3, loss_bad=0.5),
+        imp.drop_list([3, 5], flow="f"),
+        imp.outage(start_on=imp.trigger("f", 1000), duration="5s", mode="hold"),
+        imp.reorder(0.05, delay=imp.normal("30ms", "15ms")),
+        imp.reorder(packet=100, positions=4, direction="forward"),
+        imp.delay_step("100ms", start="10s"),
+        imp.arq(0.3, delay=imp.empirical(["10ms", "50ms"], [3, 1]), in_order=True),
+    ]
+    assert built == written

@@ -5,6 +5,7 @@ lose, delay, reorder and disconnect. Describe a scenario in TOML or with `Scenar
 run it with `run`, and look at the `Results`; run many with `sweep`.
 """
 
+from cwnd import impairments
 from cwnd._cwnd import ScenarioError, __version__
 from cwnd.results import Results
 from cwnd.run import check, run
@@ -17,6 +18,7 @@ __all__ = [
     "ScenarioError",
     "__version__",
     "check",
+    "impairments",
     "load_scenario",
     "run",
     "sweep",

@@ -157,6 +157,47 @@ class Scenario:
         self._spec["flows"].append(flow)
         return self
 
+    def wireless(
+        self,
+        stations: list[str],
+        *,
+        rate: str,
+        name: str | None = None,
+        impairments: list[dict[str, Any]] | None = None,
+        **fields: Any,
+    ) -> Scenario:
+        """Adds an 802.11b channel shared by `stations` (one collision domain). Other
+        keywords are the `[[wireless]]` fields (`basic_rate`, `queue_packets`, `per`,
+        `radio`, `preamble`, `rts_threshold`)."""
+        channel: dict[str, Any] = {"stations": list(stations), "rate": rate, **fields}
+        if name is not None:
+            channel["name"] = name
+        if impairments:
+            channel["impairments"] = list(impairments)
+        self._spec.setdefault("wireless", []).append(channel)
+        return self
+
+    def wimax(
+        self,
+        base_station: str,
+        subscribers: list[str],
+        *,
+        preset: str | None = None,
+        name: str | None = None,
+        **fields: Any,
+    ) -> Scenario:
+        """Adds an 802.16 cell; `preset` names one of the `wimax` study's link profiles
+        (`los_snr30`, `los_snr10`, `nlos_snr30`, `nlos_snr10`), other keywords are the
+        `[[wimax]]` fields and override it."""
+        cell: dict[str, Any] = {"base_station": base_station, "subscribers": list(subscribers)}
+        if preset is not None:
+            cell["preset"] = preset
+        if name is not None:
+            cell["name"] = name
+        cell.update(fields)
+        self._spec.setdefault("wimax", []).append(cell)
+        return self
+
     def route(self, at: str, to: str, via: str) -> Scenario:
         """Forces the next hop at `at` towards `to` through neighbour `via`."""
         self._spec.setdefault("routes", []).append({"at": at, "to": to, "via": via})
