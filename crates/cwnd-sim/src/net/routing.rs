@@ -305,7 +305,7 @@ mod tests {
             let routers = 1 + next(6) as u32;
             let hosts = next(12) as u32;
             let mut edges: Vec<(NodeId, NodeId, LinkDirId)> = Vec::new();
-            let mut link = |edges: &mut Vec<_>, a: NodeId, b: NodeId| {
+            let link = |edges: &mut Vec<_>, a: NodeId, b: NodeId| {
                 let id = edges.len() as u32;
                 edges.push((a, b, id));
                 edges.push((b, a, id + 1));

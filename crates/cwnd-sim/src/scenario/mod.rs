@@ -1,5 +1,6 @@
 //! Scenario description, validation and construction of the world.
 
+pub mod budget;
 pub mod build;
 pub mod cc_spec;
 pub mod impairment_spec;

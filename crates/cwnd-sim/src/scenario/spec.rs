@@ -36,6 +36,10 @@ pub struct Scenario {
     pub flows: Vec<FlowSpec>,
     #[serde(default)]
     pub trace: TraceSpec,
+    /// Memory a run may hold (default 4 GiB): `check` refuses a scenario whose run it
+    /// estimates to hold more (see `budget`).
+    #[serde(default)]
+    pub memory_budget: Option<Size>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

@@ -204,7 +204,7 @@ impl Scenario {
         for (i, name) in t.pcap.iter().enumerate() {
             known_node(&nodes, &format!("trace.pcap[{i}]"), name)?;
         }
-        Ok(())
+        super::budget::check(self)
     }
 
     fn check_nodes(&self) -> Result<HashMap<String, usize>, ScenarioError> {
