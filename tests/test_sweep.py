@@ -344,3 +344,50 @@ def test_cli_sweep_writes_the_per_run_tables_asked_for(tmp_path: Path) -> None:
     segs = pd.read_parquet(tmp_path / "t.segments.parquet")
     assert sorted(set(tp["seed"])) == [0, 1] and len(tp) == 2 * 50
     assert set(segs[LOSS]) == {0.01} and len(segs) == pd.read_parquet(out)["segments_sent"].sum()
+
+
+def _sweep_on(cluster: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    from conftest import SMALL
+
+    (tmp_path / "s.toml").write_text(SMALL)
+    (tmp_path / "sweep.toml").write_text('scenario = "s.toml"\nseeds = [1]\n')
+    args = ["--cluster", cluster, "--cache", str(tmp_path / "c"), "--out", str(tmp_path / "t")]
+    return subprocess.run(
+        [sys.executable, "-m", "cwnd", "sweep", str(tmp_path / "sweep.toml"), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        # Port 1 (tcpmux) is closed on any test machine: the connection is refused.
+        ("tcp://127.0.0.1:1", "no Dask scheduler answered at 'tcp://127.0.0.1:1' within 5 s"),
+        ("tcp://host:notaport", "'tcp://host:notaport' is not a Dask scheduler address"),
+        ("foo://bar:1", "'foo://bar:1' is not a Dask scheduler address"),
+    ],
+    ids=["refused", "bad-port", "bad-scheme"],
+)
+def test_an_unusable_cluster_is_one_line_and_exit_2(
+    tmp_path: Path, address: str, message: str
+) -> None:
+    start = time.monotonic()
+    proc = _sweep_on(address, tmp_path)
+    assert time.monotonic() - start < 20  # was 30 s, then "internal error"
+    assert proc.returncode == 2, proc.stderr
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith(f"cwnd: error: cluster: {message}"), line
+
+
+def test_a_scheduler_without_workers_is_named(tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=0, dashboard_address=None) as cluster:
+        proc = _sweep_on(cluster.scheduler_address, tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines() == [
+        f"cwnd: error: cluster: the scheduler at {cluster.scheduler_address} has no workers "
+        "(waited 10 s); start some with `dask worker ADDRESS`"
+    ]

@@ -1,12 +1,14 @@
 """The `cwnd` command line.
 
-Exit codes: 0 success, 2 bad input (one line naming the problem, no traceback),
-1 internal error.
+Exit codes: 0 success, 2 bad input or an unusable Dask cluster (one line naming the
+problem, no traceback), 1 internal error, 128 + N when stopped by signal N (130 for
+Ctrl-C, 143 for SIGTERM).
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import os
 import signal
@@ -19,6 +21,7 @@ from typing import Any, NoReturn
 
 import cwnd
 from cwnd import atomic
+from cwnd.executors import ClusterError
 from cwnd.scenario import Scenario
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
@@ -148,10 +151,21 @@ def _tables(text: str) -> list[str]:
     return names
 
 
+def _quiet_dask(cluster: str | None) -> None:
+    """Keeps the Dask library's log lines (connection retries, a lost scheduler's
+    tracebacks) off the terminal when a sweep uses a cluster; CWND_DEBUG=1 shows them.
+    `distributed` sets its loggers' levels when imported, so it is imported first."""
+    if (cluster or os.environ.get("CWND_DASK_SCHEDULER")) and not os.environ.get("CWND_DEBUG"):
+        import distributed  # noqa: F401
+
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+
+
 def cmd_sweep(args: argparse.Namespace) -> int:
     from cwnd.sweep import sweep
 
     spec = load_sweep(args.sweep)
+    _quiet_dask(args.cluster)
     results = sweep(
         spec["base"],
         grid=spec.get("grid"),
@@ -193,6 +207,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         allowed = ", ".join([*STUDIES, "all"])
         raise BadInput(f"study: {args.study!r} is not a study; known: {allowed}")
     out = Path(args.out)
+    _quiet_dask(args.cluster)
     reports = []
     for name in names:
         print(f"{name}: running ({'quick' if args.quick else 'full'} grid)")
@@ -365,7 +380,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)
-    except (cwnd.ScenarioError, BadInput) as e:
+    except (cwnd.ScenarioError, BadInput, ClusterError) as e:
         print(f"cwnd: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt as e:

@@ -229,12 +229,13 @@ def connect(target: Any) -> DaskCluster:
                 f"cluster: no Dask scheduler answered at {target!r} within "
                 f"{CONNECT_TIMEOUT} s ({type(e).__name__})"
             ) from None
+    address = cluster.client.scheduler.address
     try:
         cluster.client.wait_for_workers(1, timeout=WORKERS_TIMEOUT)
     except TimeoutError:
         cluster.close()
         raise ClusterError(
-            f"cluster: the scheduler at {cluster.client.scheduler.address} has no workers "
+            f"cluster: the scheduler at {address} has no workers "
             f"(waited {WORKERS_TIMEOUT} s); start some with `dask worker ADDRESS`"
         ) from None
     return cluster
