@@ -454,3 +454,29 @@ def test_numpy_numbers_are_plain_numbers_in_points_keys_and_seeds(
         progress=False,
     )
     assert points.cached == 1 and type(points.table[LOSS][0]) is np.float64
+
+
+def test_losing_the_scheduler_is_one_line(tmp_path: Path) -> None:
+    from distributed import Client, LocalCluster
+
+    (tmp_path / "slow.toml").write_text(SLOW.replace('"8s"', '"600s"'))
+    (tmp_path / "sweep.toml").write_text('scenario = "slow.toml"\nseeds = 2\n')
+    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        args = ["--cluster", address, "--cache", str(tmp_path / "c"), "--out", str(tmp_path / "t")]
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "cwnd", "sweep", str(tmp_path / "sweep.toml"), *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        with Client(address) as watcher:
+            deadline = time.monotonic() + 60
+            while not any(watcher.processing().values()) and time.monotonic() < deadline:
+                time.sleep(0.1)
+    # The scheduler is gone; the sweep's client gives up after its 5 s connect timeout.
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2, err
+    (line,) = err.splitlines()
+    assert line.startswith("cwnd: error: cluster: lost during the sweep ("), line
+    assert "scheduler-connection-lost" in line

@@ -197,7 +197,10 @@ def _quiet_dask(cluster: str | None) -> None:
     if (cluster or os.environ.get("CWND_DASK_SCHEDULER")) and not os.environ.get("CWND_DEBUG"):
         import distributed  # noqa: F401
 
-        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+        # Its loggers have levels of their own; their records all go through the
+        # handlers of the "distributed" logger.
+        for handler in logging.getLogger("distributed").handlers:
+            handler.setLevel(logging.CRITICAL)
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:

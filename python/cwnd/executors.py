@@ -197,8 +197,9 @@ class DaskCluster:
                     # Dask retried it on other workers (`allowed-failures`); all died.
                     result = WorkerDied("worker died: every Dask worker that ran it died")
                 except Exception as e:
+                    problem = " ".join(str(e).split())  # Dask's messages span lines
                     raise ClusterError(
-                        f"cluster: lost during the sweep ({type(e).__name__}: {e})"
+                        f"cluster: lost during the sweep ({type(e).__name__}: {problem})"
                     ) from None
                 yield index, result
         finally:
