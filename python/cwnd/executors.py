@@ -102,7 +102,8 @@ class LocalPool:
         self, fn: Callable[..., Any], waiting: deque[tuple[int, Job]]
     ) -> Iterator[Outcome]:
         """Runs waiting jobs until none is left or a worker dies; returns the jobs in
-        flight when it died (the generator's return value)."""
+        flight when it died (the generator's return value). Raises `RuntimeError` if
+        the pool breaks before any job ends: its workers cannot start."""
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
         from concurrent.futures.process import BrokenProcessPool
 
@@ -110,15 +111,16 @@ class LocalPool:
         self._pool = pool
         running: dict[Any, tuple[int, Job]] = {}
         suspects: list[tuple[int, Job]] = []
+        broken = finished = False
         try:
-            while running or (waiting and not suspects):
-                while waiting and not suspects and len(running) < self.workers:
+            while running or (waiting and not broken):
+                while waiting and not broken and len(running) < self.workers:
                     index, job = waiting.popleft()
                     try:
                         running[pool.submit(fn, *job)] = (index, job)
                     except BrokenProcessPool:
                         waiting.appendleft((index, job))
-                        break
+                        broken = True
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
                     index, job = running.pop(future)
@@ -126,10 +128,14 @@ class LocalPool:
                         result = future.result()
                     except BrokenProcessPool:
                         suspects.append((index, job))
+                        broken = True
                     else:
+                        finished = True
                         yield index, result
         finally:
             self.close()
+        if broken and not (finished or suspects):
+            raise RuntimeError("the local process pool's workers died before running anything")
         return suspects
 
     def close(self) -> None:
