@@ -200,3 +200,13 @@ def test_unwritable_outputs_are_refused_before_computing(tmp_path: Path) -> None
     )
     assert not cache.exists()
     assert_bad_input(cwnd("run", tmp_path / "s.toml", "--out", "/proc/cwnd"), "--out: /proc/cwnd")
+
+
+def test_reproduce_checks_its_outputs_before_computing(tmp_path: Path) -> None:
+    file = tmp_path / "file"
+    file.write_text("")
+    assert_bad_input(
+        cwnd("reproduce", "outage", "--quick", "--out", tmp_path / "o", "--cache", file),
+        f"--cache: {file}: {file} is not a folder",
+    )
+    assert not (tmp_path / "o").exists()

@@ -248,6 +248,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from cwnd.report import write_index
     from cwnd.studies import STUDIES, reproduce
+    from cwnd.sweep import default_cache_dir
 
     if args.study == "all":
         names = list(STUDIES)
@@ -258,6 +259,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         raise BadInput(f"study: {args.study!r} is not a study; known: {allowed}")
     out = Path(args.out)
     _writable("--out", out)
+    _writable("--cache", Path(args.cache) if args.cache else default_cache_dir())
     _quiet_dask(args.cluster)
     reports = []
     for name in names:
