@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import ROOT, SMALL
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -118,3 +120,93 @@ def test_command_line_mistakes_are_one_line() -> None:
         cwnd("sweep", "s.toml", "--tables", "series,nope"),
         "--tables: 'nope' is not one of series, throughput, segments, association_series",
     )
+
+
+def test_seeds_out_of_range_are_bad_input(small_toml: Path) -> None:
+    assert_bad_input(cwnd("run", small_toml, "--seed", "-1"), "--seed", "-1 is not in 0 to 2^64")
+    assert_bad_input(cwnd("run", small_toml, "--seed", str(2**64)), "--seed", "is not in 0")
+    assert_bad_input(cwnd("sweep", small_toml, "--workers", "0"), "--workers", "at least 1")
+
+
+LOSS = "links[1].impairments[0].p"
+
+
+@pytest.mark.parametrize(
+    ("sweep_file", "message"),
+    [
+        ("seeds = 1000000000", "seeds: 1000000000 is not a count from 1 to 100000"),
+        ("seeds = 0", "seeds: 0 is not a count from 1 to 100000"),
+        ("seeds = true", "seeds: True is not a count or a list of integers"),
+        ('seeds = "3"', "seeds: '3' is not a count or a list of integers"),
+        ("seeds = [1, 1]", "seeds: 1 appears twice"),
+        ('seeds = [1, "a"]', "seeds: 'a' is not an integer"),
+        ("grid = 3", "grid: 3 is not a table of field = [values]"),
+        (f'[grid]\n"{LOSS}" = 0.1', f"grid.{LOSS}: 0.1 is not a list of values"),
+        ('[grid]\n"flows[0].cc" = "reno"', "grid.flows[0].cc: 'reno' is a string"),
+        ("points = 3", "points: 3 is not an array of tables"),
+        (
+            f'[grid]\n"{LOSS}" = [0.1]\n[[points]]\n"{LOSS}" = 0.1',
+            "grid and points: give one of them, not both",
+        ),
+        ("out = 3", "out: 3 is not a file name"),
+    ],
+)
+def test_sweep_file_mistakes_are_one_line(tmp_path: Path, sweep_file: str, message: str) -> None:
+    (tmp_path / "s.toml").write_text(SMALL)
+    scenario = "" if sweep_file.startswith("scenario") else 'scenario = "s.toml"\n'
+    (tmp_path / "sweep.toml").write_text(scenario + sweep_file + "\n")
+    cache = tmp_path / "cache"
+    proc = cwnd("sweep", tmp_path / "sweep.toml", "--cache", cache, "--out", tmp_path / "t.pq")
+    assert_bad_input(proc, f"{tmp_path / 'sweep.toml'}: {message}")
+    assert not cache.exists()
+
+
+def test_scenario_must_be_a_file_name(tmp_path: Path) -> None:
+    (tmp_path / "sweep.toml").write_text("scenario = 5\n")
+    assert_bad_input(cwnd("sweep", tmp_path / "sweep.toml"), "scenario: 5 is not a file name")
+    (tmp_path / "sweep.toml").write_text('scenario = "."\n')
+    assert_bad_input(cwnd("sweep", tmp_path / "sweep.toml"), "no such scenario file")
+    assert_bad_input(cwnd("sweep", tmp_path), f"{tmp_path}: no such sweep file")
+
+
+def test_sweep_files_are_utf8_with_or_without_a_byte_order_mark(tmp_path: Path) -> None:
+    (tmp_path / "s.toml").write_text(SMALL)
+    (tmp_path / "latin1.toml").write_bytes('scenario = "s.toml" # é\n'.encode("latin-1"))
+    assert_bad_input(
+        cwnd("sweep", tmp_path / "latin1.toml"), "latin1.toml: not UTF-8 text (byte 22 is 0xe9)"
+    )
+    (tmp_path / "bom.toml").write_bytes(b'\xef\xbb\xbfscenario = "s.toml"\nseeds = [1]\n')
+    proc = cwnd("sweep", tmp_path / "bom.toml", "--cache", tmp_path / "c", "--out", tmp_path / "t")
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_unwritable_outputs_are_refused_before_computing(tmp_path: Path) -> None:
+    (tmp_path / "s.toml").write_text(SMALL)
+    (tmp_path / "sweep.toml").write_text('scenario = "s.toml"\nseeds = [1]\n')
+    sweep_file, cache = tmp_path / "sweep.toml", tmp_path / "cache"
+    # Root may write anywhere permissions allow nothing; /proc refuses new files to all.
+    assert_bad_input(
+        cwnd("sweep", sweep_file, "--cache", cache, "--out", "/proc/cwnd/t.parquet"),
+        "--out: /proc/cwnd: cannot write in /proc",
+    )
+    assert not cache.exists()
+    assert_bad_input(
+        cwnd("sweep", sweep_file, "--cache", tmp_path / "s.toml" / "c"),
+        f"--cache: {tmp_path / 's.toml' / 'c'}: {tmp_path / 's.toml'} is not a folder",
+    )
+    assert_bad_input(
+        cwnd("sweep", sweep_file, "--cache", cache, "--out", tmp_path),
+        f"--out: {tmp_path} is a folder",
+    )
+    assert not cache.exists()
+    assert_bad_input(cwnd("run", tmp_path / "s.toml", "--out", "/proc/cwnd"), "--out: /proc/cwnd")
+
+
+def test_reproduce_checks_its_outputs_before_computing(tmp_path: Path) -> None:
+    file = tmp_path / "file"
+    file.write_text("")
+    assert_bad_input(
+        cwnd("reproduce", "outage", "--quick", "--out", tmp_path / "o", "--cache", file),
+        f"--cache: {file}: {file} is not a folder",
+    )
+    assert not (tmp_path / "o").exists()

@@ -6,6 +6,7 @@ import copy
 import faulthandler
 import importlib
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import pytest
 from distributed.diagnostics.plugin import WorkerPlugin
 
 from cwnd.sweep import RunCache, grid_points, run_key, run_one, set_field, sweep
+from cwnd.sweep_arguments import SweepError
 
 LOSS = "links[1].impairments[0].p"
 
@@ -344,3 +346,137 @@ def test_cli_sweep_writes_the_per_run_tables_asked_for(tmp_path: Path) -> None:
     segs = pd.read_parquet(tmp_path / "t.segments.parquet")
     assert sorted(set(tp["seed"])) == [0, 1] and len(tp) == 2 * 50
     assert set(segs[LOSS]) == {0.01} and len(segs) == pd.read_parquet(out)["segments_sent"].sum()
+
+
+def _sweep_on(cluster: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    from conftest import SMALL
+
+    (tmp_path / "s.toml").write_text(SMALL)
+    (tmp_path / "sweep.toml").write_text('scenario = "s.toml"\nseeds = [1]\n')
+    args = ["--cluster", cluster, "--cache", str(tmp_path / "c"), "--out", str(tmp_path / "t")]
+    return subprocess.run(
+        [sys.executable, "-m", "cwnd", "sweep", str(tmp_path / "sweep.toml"), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        # Port 1 (tcpmux) is closed on any test machine: the connection is refused.
+        ("tcp://127.0.0.1:1", "no Dask scheduler answered at 'tcp://127.0.0.1:1' within 5 s"),
+        ("tcp://host:notaport", "'tcp://host:notaport' is not a Dask scheduler address"),
+        ("foo://bar:1", "'foo://bar:1' is not a Dask scheduler address"),
+    ],
+    ids=["refused", "bad-port", "bad-scheme"],
+)
+def test_an_unusable_cluster_is_one_line_and_exit_2(
+    tmp_path: Path, address: str, message: str
+) -> None:
+    start = time.monotonic()
+    proc = _sweep_on(address, tmp_path)
+    assert time.monotonic() - start < 20  # was 30 s, then "internal error"
+    assert proc.returncode == 2, proc.stderr
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith(f"cwnd: error: cluster: {message}"), line
+
+
+def test_a_scheduler_without_workers_is_named(tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=0, dashboard_address=None) as cluster:
+        proc = _sweep_on(cluster.scheduler_address, tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines() == [
+        f"cwnd: error: cluster: the scheduler at {cluster.scheduler_address} has no workers "
+        "(waited 10 s); start some with `dask worker ADDRESS`"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"seeds": 3}, "seeds: 3 is a number, not a list of seeds; write range(3)"),
+        ({"seeds": [1, 2, 1]}, "seeds: 1 appears twice"),
+        ({"seeds": [-1]}, "seeds: -1 is not in 0 to 2^64 - 1"),
+        ({"seeds": [2**64]}, "is not in 0 to 2^64 - 1"),
+        ({"seeds": [1.5]}, "seeds: 1.5 is not an integer"),
+        ({"seeds": [True]}, "seeds: True is not an integer"),
+        ({"seeds": "12"}, "seeds: '12' is not a list of integers"),
+        ({"seeds": []}, "seeds: empty"),
+        ({"seeds": range(10**9)}, "seeds: 1000000000 seeds per point; at most 100000"),
+        ({"grid": {"flows[0].cc": "reno"}}, "grid.flows[0].cc: 'reno' is a string"),
+        ({"grid": {"flows[0].cc": 3}}, "grid.flows[0].cc: 3 is not a list of values"),
+        ({"grid": {"flows[0].cc": []}}, "grid.flows[0].cc: no values"),
+        ({"grid": {LOSS: [0.1]}, "points": [{LOSS: 0.1}]}, "give one of them, not both"),
+        ({"points": [0.1]}, "points[0]: 0.1 is not a table"),
+        ({"points": {LOSS: 0.1}}, "is not a list of points"),
+        ({"tables": ["nope"]}, "tables: 'nope' is not one of"),
+    ],
+)
+def test_arguments_that_cannot_mean_what_was_meant_are_refused(
+    small_dict: dict[str, Any], tmp_path: Path, arguments: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(SweepError, match=re.escape(message)):
+        sweep(small_dict, cache=tmp_path, progress=False, **arguments)
+    assert not tmp_path.exists() or not any(tmp_path.iterdir())
+
+
+def test_a_folder_is_not_a_scenario_file(tmp_path: Path) -> None:
+    with pytest.raises(SweepError, match=re.escape(f"base: {tmp_path} is not a scenario file")):
+        sweep(tmp_path, cache=tmp_path, progress=False)
+
+
+def test_numpy_numbers_are_plain_numbers_in_points_keys_and_seeds(
+    small_dict: dict[str, Any], tmp_path: Path
+) -> None:
+    import numpy as np
+
+    plain = sweep(
+        small_dict, grid={LOSS: [0.0, 0.25]}, seeds=[1, 2], cache=tmp_path, progress=False
+    )
+    numpy = sweep(
+        small_dict,
+        grid={LOSS: np.linspace(0.0, 0.25, 2)},
+        seeds=np.arange(1, 3),
+        cache=tmp_path,
+        progress=False,
+    )
+    assert (numpy.cached, numpy.failures) == (4, [])  # the same run keys
+    assert numpy.table.equals(plain.table)
+    points = sweep(
+        small_dict,
+        points=[{LOSS: np.float32(0.25)}],
+        seeds=[np.uint64(1)],
+        cache=tmp_path,
+        progress=False,
+    )
+    assert points.cached == 1 and type(points.table[LOSS][0]) is np.float64
+
+
+def test_losing_the_scheduler_is_one_line(tmp_path: Path) -> None:
+    from distributed import Client, LocalCluster
+
+    (tmp_path / "slow.toml").write_text(SLOW.replace('"8s"', '"600s"'))
+    (tmp_path / "sweep.toml").write_text('scenario = "slow.toml"\nseeds = 2\n')
+    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        args = ["--cluster", address, "--cache", str(tmp_path / "c"), "--out", str(tmp_path / "t")]
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "cwnd", "sweep", str(tmp_path / "sweep.toml"), *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        with Client(address) as watcher:
+            deadline = time.monotonic() + 60
+            while not any(watcher.processing().values()) and time.monotonic() < deadline:
+                time.sleep(0.1)
+    # The scheduler is gone; the sweep's client gives up after its 5 s connect timeout.
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2, err
+    (line,) = err.splitlines()
+    assert line.startswith("cwnd: error: cluster: lost during the sweep ("), line
+    assert "scheduler-connection-lost" in line

@@ -1,12 +1,14 @@
 """The `cwnd` command line.
 
-Exit codes: 0 success, 2 bad input (one line naming the problem, no traceback),
-1 internal error.
+Exit codes: 0 success, 2 bad input or an unusable Dask cluster (one line naming the
+problem, no traceback), 1 internal error, 128 + N when stopped by signal N (130 for
+Ctrl-C, 143 for SIGTERM).
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import os
 import signal
@@ -19,6 +21,7 @@ from typing import Any, NoReturn
 
 import cwnd
 from cwnd import atomic
+from cwnd.executors import ClusterError
 from cwnd.scenario import Scenario
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
@@ -62,6 +65,7 @@ def _run_one(path: str, seed: int, out: Path) -> cwnd.Results:
 
 def cmd_run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path("results") / Path(args.scenario).stem
+    _writable("--out", out)
     results = _run_one(args.scenario, args.seed, out)
     print(f"{results.name} (seed {results.seed}, fingerprint {results.fingerprint:016x})")
     print(_format_summary(results))
@@ -81,6 +85,7 @@ def cmd_run_all(args: argparse.Namespace) -> int:
     if not files:
         raise BadInput(f"{folder}: no *.toml scenario files")
     out = Path(args.out)
+    _writable("--out", out)
     lines = ["# cwnd: example scenarios", "", "| scenario | flows | goodput (Mb/s) | fingerprint |"]
     lines.append("|---|---|---|---|")
     failures: list[str] = []
@@ -107,16 +112,29 @@ def cmd_run_all(args: argparse.Namespace) -> int:
 SWEEP_KEYS = {"scenario", "seeds", "grid", "points", "out"}
 
 
+def _read_text(path: Path, what: str) -> str:
+    """A UTF-8 text file (a leading byte-order mark is allowed)."""
+    if not path.is_file():
+        raise BadInput(f"{path}: no such {what} file")
+    try:
+        return path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        byte = e.object[e.start]
+        raise BadInput(f"{path}: not UTF-8 text (byte {e.start} is {byte:#04x})") from None
+    except OSError as e:
+        raise BadInput(f"{path}: cannot read: {e.strerror}") from None
+
+
 def load_sweep(path: str) -> dict[str, Any]:
-    """Reads a sweep file: `scenario` (relative to the file), `seeds` (a list or a
-    count), and `[grid]` (field path → list of values) or `[[points]]`."""
+    """Reads a sweep file: `scenario` (relative to the file), `seeds` (a count or a
+    list), and `[grid]` (field path → list of values) or `[[points]]`."""
     import tomllib
 
+    from cwnd.sweep_arguments import MAX_SEEDS
+
     p = Path(path)
-    if not p.is_file():
-        raise BadInput(f"{path}: no such sweep file")
     try:
-        sweep = tomllib.loads(p.read_text())
+        sweep = tomllib.loads(_read_text(p, "sweep"))
     except tomllib.TOMLDecodeError as e:
         raise BadInput(f"{path}: TOML syntax: {e}") from None
     unknown = sorted(set(sweep) - SWEEP_KEYS)
@@ -124,18 +142,42 @@ def load_sweep(path: str) -> dict[str, Any]:
         raise BadInput(f"{path}: unknown key {unknown[0]!r}; allowed: {sorted(SWEEP_KEYS)}")
     if "scenario" not in sweep:
         raise BadInput(f"{path}: scenario: missing; name the base scenario file")
+    for key, kind, name in [
+        ("scenario", str, "a file name"),
+        ("out", str, "a file name"),
+        ("grid", dict, "a table of field = [values]"),
+        ("points", list, "an array of tables ([[points]])"),
+    ]:
+        if key in sweep and not isinstance(sweep[key], kind):
+            raise BadInput(f"{path}: {key}: {sweep[key]!r} is not {name}")
     seeds = sweep.get("seeds", [0])
-    if isinstance(seeds, int) and seeds > 0:
-        seeds = list(range(seeds))
-    if not (isinstance(seeds, list) and seeds and all(isinstance(s, int) for s in seeds)):
-        raise BadInput(f"{path}: seeds: {seeds!r} is not a positive count or a list of integers")
-    grid = sweep.get("grid", {})
-    for key, values in grid.items():
-        if not isinstance(values, list) or not values:
-            raise BadInput(f"{path}: grid.{key}: {values!r} is not a non-empty list of values")
+    if isinstance(seeds, int) and not isinstance(seeds, bool):
+        if not 0 < seeds <= MAX_SEEDS:
+            raise BadInput(f"{path}: seeds: {seeds} is not a count from 1 to {MAX_SEEDS}")
+        seeds = range(seeds)
+    elif not isinstance(seeds, list):
+        raise BadInput(f"{path}: seeds: {seeds!r} is not a count or a list of integers")
     sweep["seeds"] = seeds
     sweep["base"] = _load(str(p.parent / sweep["scenario"]))
     return sweep
+
+
+def _writable(option: str, folder: Path) -> None:
+    """Checks, before anything is computed, that files can be written in `folder`, or
+    in the folder it would be created in: a sweep must not fail after hours of
+    computing. Writes and removes a probe file (permission bits do not tell: root,
+    read-only mounts, network file systems)."""
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise BadInput(f"{option}: {folder}: {existing} is not a folder")
+    probe = existing / f".cwnd-write-test.{os.getpid()}"
+    try:
+        probe.write_text("")
+        probe.unlink()
+    except OSError as e:
+        raise BadInput(f"{option}: {folder}: cannot write in {existing}: {e.strerror}") from None
 
 
 def _tables(text: str) -> list[str]:
@@ -148,22 +190,44 @@ def _tables(text: str) -> list[str]:
     return names
 
 
+def _quiet_dask(cluster: str | None) -> None:
+    """Keeps the Dask library's log lines (connection retries, a lost scheduler's
+    tracebacks) off the terminal when a sweep uses a cluster; CWND_DEBUG=1 shows them.
+    `distributed` sets its loggers' levels when imported, so it is imported first."""
+    if (cluster or os.environ.get("CWND_DASK_SCHEDULER")) and not os.environ.get("CWND_DEBUG"):
+        import distributed  # noqa: F401
+
+        # Its loggers have levels of their own; their records all go through the
+        # handlers of the "distributed" logger.
+        for handler in logging.getLogger("distributed").handlers:
+            handler.setLevel(logging.CRITICAL)
+
+
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from cwnd.sweep import sweep
+    from cwnd.sweep import default_cache_dir, sweep
+    from cwnd.sweep_arguments import SweepError
 
     spec = load_sweep(args.sweep)
-    results = sweep(
-        spec["base"],
-        grid=spec.get("grid"),
-        points=spec.get("points"),
-        seeds=spec["seeds"],
-        cache=args.cache,
-        fresh=args.fresh,
-        workers=args.workers,
-        cluster=args.cluster,
-        tables=args.tables,
-    )
     out = Path(args.out or spec.get("out") or Path("results") / f"{Path(args.sweep).stem}.parquet")
+    if out.is_dir():
+        raise BadInput(f"--out: {out} is a folder; name the table's file (e.g. {out}/t.parquet)")
+    _writable("--out", out.parent)
+    _writable("--cache", Path(args.cache) if args.cache else default_cache_dir())
+    _quiet_dask(args.cluster)
+    try:
+        results = sweep(
+            spec["base"],
+            grid=spec.get("grid"),
+            points=spec.get("points"),
+            seeds=spec["seeds"],
+            cache=args.cache,
+            fresh=args.fresh,
+            workers=args.workers,
+            cluster=args.cluster,
+            tables=args.tables,
+        )
+    except SweepError as e:
+        raise BadInput(f"{args.sweep}: {e}") from None
     if results.rows:
         results.write(out)
         print(f"{len(results.rows)} rows written to {out}")
@@ -184,6 +248,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from cwnd.report import write_index
     from cwnd.studies import STUDIES, reproduce
+    from cwnd.sweep import default_cache_dir
 
     if args.study == "all":
         names = list(STUDIES)
@@ -193,6 +258,9 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
         allowed = ", ".join([*STUDIES, "all"])
         raise BadInput(f"study: {args.study!r} is not a study; known: {allowed}")
     out = Path(args.out)
+    _writable("--out", out)
+    _writable("--cache", Path(args.cache) if args.cache else default_cache_dir())
+    _quiet_dask(args.cluster)
     reports = []
     for name in names:
         print(f"{name}: running ({'quick' if args.quick else 'full'} grid)")
@@ -267,6 +335,27 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(EXIT_BAD_INPUT)
 
 
+def _seed(text: str) -> int:
+    """A seed: an integer in [0, 2^64) (the simulator's seeds are unsigned 64-bit)."""
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if not 0 <= seed < 2**64:
+        raise argparse.ArgumentTypeError(f"{seed} is not in 0 to 2^64 - 1")
+    return seed
+
+
+def _positive(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"{count} is not a count of at least 1")
+    return count
+
+
 def parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="cwnd",
@@ -277,7 +366,7 @@ def parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="run one scenario; write tables and figures")
     run.add_argument("scenario", metavar="SCENARIO.toml")
-    run.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    run.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     run.add_argument("--out", metavar="DIR", help="output folder (default results/<name>)")
     run.set_defaults(handler=cmd_run)
 
@@ -288,7 +377,7 @@ def parser() -> argparse.ArgumentParser:
     run_all = sub.add_parser("run-all", help="run every scenario of a folder")
     run_all.add_argument("folder", metavar="DIR")
     run_all.add_argument("--out", metavar="DIR", default="results")
-    run_all.add_argument("--seed", type=int, default=0)
+    run_all.add_argument("--seed", type=_seed, default=0)
     run_all.set_defaults(handler=cmd_run_all)
 
     sw = sub.add_parser("sweep", help="run a sweep of scenarios × seeds in parallel")
@@ -303,7 +392,7 @@ def parser() -> argparse.ArgumentParser:
         help="per-run tables to keep and write beside the table: series, throughput, "
         "segments, association_series, path_series, chunks, sctp_events",
     )
-    sw.add_argument("--workers", type=int, help="local processes (default: all cores)")
+    sw.add_argument("--workers", type=_positive, help="local processes (default: all cores)")
     sw.add_argument(
         "--cluster",
         metavar="tcp://HOST:8786",
@@ -321,7 +410,7 @@ def parser() -> argparse.ArgumentParser:
     rep.add_argument("--quick", action="store_true", help="reduced grid (fewer seeds/points)")
     rep.add_argument("--out", metavar="DIR", default="results")
     rep.add_argument("--fresh", action="store_true", help="ignore cached runs")
-    rep.add_argument("--workers", type=int, help="local processes (default: all cores)")
+    rep.add_argument("--workers", type=_positive, help="local processes (default: all cores)")
     rep.add_argument("--cluster", metavar="tcp://HOST:8786", help="Dask scheduler")
     rep.add_argument(
         "--cache", metavar="DIR", help="run cache (default: $CWND_CACHE or ~/.cache/cwnd)"
@@ -365,7 +454,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)
-    except (cwnd.ScenarioError, BadInput) as e:
+    except (cwnd.ScenarioError, BadInput, ClusterError) as e:
         print(f"cwnd: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt as e:

@@ -102,7 +102,8 @@ class LocalPool:
         self, fn: Callable[..., Any], waiting: deque[tuple[int, Job]]
     ) -> Iterator[Outcome]:
         """Runs waiting jobs until none is left or a worker dies; returns the jobs in
-        flight when it died (the generator's return value)."""
+        flight when it died (the generator's return value). Raises `RuntimeError` if
+        the pool breaks before any job ends: its workers cannot start."""
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
         from concurrent.futures.process import BrokenProcessPool
 
@@ -110,15 +111,16 @@ class LocalPool:
         self._pool = pool
         running: dict[Any, tuple[int, Job]] = {}
         suspects: list[tuple[int, Job]] = []
+        broken = finished = False
         try:
-            while running or (waiting and not suspects):
-                while waiting and not suspects and len(running) < self.workers:
+            while running or (waiting and not broken):
+                while waiting and not broken and len(running) < self.workers:
                     index, job = waiting.popleft()
                     try:
                         running[pool.submit(fn, *job)] = (index, job)
                     except BrokenProcessPool:
                         waiting.appendleft((index, job))
-                        break
+                        broken = True
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
                     index, job = running.pop(future)
@@ -126,10 +128,14 @@ class LocalPool:
                         result = future.result()
                     except BrokenProcessPool:
                         suspects.append((index, job))
+                        broken = True
                     else:
+                        finished = True
                         yield index, result
         finally:
             self.close()
+        if broken and not (finished or suspects):
+            raise RuntimeError("the local process pool's workers died before running anything")
         return suspects
 
     def close(self) -> None:
@@ -197,8 +203,9 @@ class DaskCluster:
                     # Dask retried it on other workers (`allowed-failures`); all died.
                     result = WorkerDied("worker died: every Dask worker that ran it died")
                 except Exception as e:
+                    problem = " ".join(str(e).split())  # Dask's messages span lines
                     raise ClusterError(
-                        f"cluster: lost during the sweep ({type(e).__name__}: {e})"
+                        f"cluster: lost during the sweep ({type(e).__name__}: {problem})"
                     ) from None
                 yield index, result
         finally:
@@ -229,12 +236,13 @@ def connect(target: Any) -> DaskCluster:
                 f"cluster: no Dask scheduler answered at {target!r} within "
                 f"{CONNECT_TIMEOUT} s ({type(e).__name__})"
             ) from None
+    address = cluster.client.scheduler.address
     try:
         cluster.client.wait_for_workers(1, timeout=WORKERS_TIMEOUT)
     except TimeoutError:
         cluster.close()
         raise ClusterError(
-            f"cluster: the scheduler at {cluster.client.scheduler.address} has no workers "
+            f"cluster: the scheduler at {address} has no workers "
             f"(waited {WORKERS_TIMEOUT} s); start some with `dask worker ADDRESS`"
         ) from None
     return cluster

@@ -37,6 +37,7 @@ import cwnd
 from cwnd import _cwnd
 from cwnd.atomic import replacing, write_text
 from cwnd.executors import LocalPool, WorkerDied, connect
+from cwnd.sweep_arguments import SweepError, checked_grid, checked_points, checked_seeds
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -349,17 +350,35 @@ def sweep(
     used, else a local process pool with `workers` processes (default: all cores).
     Finished runs are cached in `cache` (default `default_cache_dir()`); `fresh`
     ignores (and overwrites) cached runs. `tables` names the per-run tables to keep
-    (from `TABLES`); read them back with `SweepResults.frame`.
+    (from `TABLES`); read them back with `SweepResults.frame`. `seeds` is a list (or
+    range) of distinct integers in [0, 2^64); numpy numbers are accepted anywhere.
+
+    Raises, before running anything: `SweepError` (a `ValueError`) for arguments that
+    cannot run, naming the argument (a bare number as `seeds`, a string as a grid's
+    values, `grid` and `points` together, a repeated seed, a path that is not a file);
+    `ScenarioError` for a base scenario that cannot be read; `ClusterError` for a Dask
+    cluster that cannot be reached or has no workers (or is lost during the sweep).
+    `KeyboardInterrupt` (Ctrl-C) stops the sweep and its runs; finished runs stay in
+    the cache. A point whose scenario fails, or whose run kills its worker, is not
+    raised: it is in `SweepResults.failures`. A damaged cache entry is reported with
+    a `CacheWarning` and computed again.
     """
     from cwnd.run import to_spec
 
     unknown = sorted(set(tables) - set(TABLES))
     if unknown:
-        raise ValueError(f"tables: {unknown[0]!r} is not one of {list(TABLES)}")
-
+        raise SweepError(f"tables: {unknown[0]!r} is not one of {list(TABLES)}")
+    if grid is not None and points is not None:
+        raise SweepError("grid and points: give one of them, not both")
+    seeds = checked_seeds(seeds)
+    if isinstance(base, Path) and not base.is_file():
+        raise SweepError(f"base: {base} is not a scenario file")
     if not callable(base):
         base = to_spec(base)
-    all_points = list(points) if points is not None else grid_points(grid or {})
+    if points is not None:
+        all_points = checked_points(points)
+    else:
+        all_points = grid_points(checked_grid(grid or {}))
     if not all_points:
         all_points = [{}]
     store = RunCache(Path(cache) if cache else default_cache_dir())

@@ -67,16 +67,19 @@ const SIGNAL_CHECK: std::time::Duration = std::time::Duration::from_millis(50);
 /// stop (within `POLL_EVERY` events) and is raised. Off the main thread Python runs
 /// no handlers, and a run goes to its end.
 fn run_with_signals(py: Python<'_>, world: World) -> PyResult<RunResults> {
-    let flag = AtomicBool::new(false);
-    let stop = &flag;
+    let (stop_flag, done_flag) = (AtomicBool::new(false), AtomicBool::new(false));
+    let (stop, done) = (&stop_flag, &done_flag);
     std::thread::scope(|scope| {
         let waiter = std::thread::current();
         let runner = scope.spawn(move || {
             let results = world.run_until_stopped(stop);
+            // `done`, not `is_finished`: the thread is still ending when the waiter
+            // wakes, and the waiter would sleep another SIGNAL_CHECK.
+            done.store(true, Ordering::Release);
             waiter.unpark();
             results
         });
-        while !runner.is_finished() {
+        while !done.load(Ordering::Acquire) {
             py.detach(|| std::thread::park_timeout(SIGNAL_CHECK));
             if let Err(e) = py.check_signals() {
                 stop.store(true, Ordering::Relaxed);
