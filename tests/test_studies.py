@@ -148,6 +148,20 @@ def test_arq_cells_map_time_to_the_serpentine_schedule() -> None:
     assert spec["duration"] == "60s"
 
 
+def test_every_variant_recovers_as_its_ns2_agent() -> None:
+    # arq compares controllers: Reno, Veno ("Reno modified on the sender") and Vegas
+    # all recover as Reno, not with cwnd's NewReno default for Veno and Vegas.
+    for cc in arq.VARIANTS:
+        flow = arq.build({"cc": cc, "D": 1.0}, [0.0], [0.0])["flows"][0]
+        assert flow["recovery"] == "reno", cc
+    # outage: ns-2.35's agents; CUBIC and Compound only exist in TCP-Linux (NewReno).
+    expected = {"reno": "reno", "vegas": "reno", "westwood": "reno", "cubic": "newreno",
+                "compound": "newreno"}  # fmt: skip
+    for cc, recovery in expected.items():
+        flow = outage.build({"cc": cc, "d": 1.0, "window": 20})["flows"][0]
+        assert flow["recovery"] == recovery, cc
+
+
 def cwnd_cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "cwnd", *map(str, args)], capture_output=True, text=True

@@ -25,7 +25,11 @@ and the goodput and mean cwnd of every 10 s cell. Choices where the paper is sil
   paper's figures. The 802.11b hop itself is the DCF at 11 Mb/s without frame errors,
   with ns-2's MAC defaults (RTS/CTS before every frame).
 - ns-2.35's TCP defaults (`ns2.ns2_tcp`), with the paper's window of 45 segments:
-  RTO 200 ms minimum, 3 s initial, 60 s maximum; no delayed ACKs, no SACK.
+  RTO 200 ms minimum, 3 s initial, 60 s maximum; no delayed ACKs, no SACK. Every
+  variant recovers as Reno (`ns2.RECOVERY`): the paper's Veno "modifies only the
+  sender-side protocol of Reno", and with NewReno for Veno and Vegas (cwnd's default
+  for them) the comparison would be between recoveries (Veno +16 % over Reno at
+  p = 3·10⁻² with NewReno, +1 % with Reno's recovery).
 - Each cell follows the previous one without a pause, as in the paper, so its first
   seconds carry what the previous cell left (late packets, a backed-off timer). With Pv
   rising from 0 to 99 % at every level, the Pv = 0 cell of a level would follow the
@@ -45,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cwnd.plot import colors, panels
-from cwnd.studies.ns2 import VEGAS_NS2, ns2_tcp, ns2_wireless
+from cwnd.studies.ns2 import RECOVERY, VEGAS_NS2, ns2_flow, ns2_tcp, ns2_wireless
 from cwnd.studies.study import (
     Claim,
     FigureSpec,
@@ -89,6 +93,9 @@ PARAMETERS = [
     ("duration", "11 000 s per run (11 levels × 1000 s)", "paper: 3 h"),
     ("TCP", "IW 2, RTO 3 s initial, 200 ms min, 60 s max, 10 ms tick, no delayed ACKs",
      "ns-2.35 defaults (paper silent)"),
+    ("recovery", ", ".join(f"{LABELS[cc]}: {RECOVERY[cc]}" for cc in VARIANTS),
+     "ns-2's agents: Veno is “Reno modified on the sender” (paper); the same recovery "
+     "for all, so that the controllers are compared, not the recoveries"),
     ("802.11", "DCF, 11 Mb/s data, 1 Mb/s ACKs, long preamble, IFQ 50, RTS/CTS, no errors",
      "ns-2's Mac/802_11 defaults"),
     ("seeds", "10 per (variant, D) (1 in --quick, with 4 p × 5 Pv levels)",
@@ -133,7 +140,7 @@ def build(point: Point, p_levels: list[float], pv_levels: list[float]) -> dict[s
                 "name": "ftp",
                 "from": "server",
                 "to": "station",
-                "cc": CC.get(cc, cc),
+                **ns2_flow(CC.get(cc, cc)),
                 "tcp": ns2_tcp(MSS, WINDOW),
             }
         ],

@@ -9,7 +9,10 @@ and Compound, each simulated on its own for every d.
 Choices where the paper is silent (each also listed in `PARAMETERS`):
 - TCP agent settings are ns-2.35's defaults (`ns2.ns2_tcp`): receive window 20 segments,
   initial window 2, RTO 3 s before the first sample, 200 ms minimum, 60 s maximum, 10 ms
-  clock, no delayed ACKs, no SACK. Reno recovers with Reno, the others with NewReno.
+  clock, no delayed ACKs, no SACK. Loss recovery as each variant's ns-2.35 agent
+  (`ns2.RECOVERY`): Reno for Reno, Vegas and Westwood, NewReno for CUBIC and Compound
+  (TCP-Linux). With a 20-segment window nothing is lost to congestion, so recovery
+  acts only after the disconnection, by go-back-N.
 - Vegas α = 1, β = 3 (ns-2's defaults); Westwood is the original 2001 filter, the paper's
   reference [12]; CUBIC and Compound with their published constants.
 - The wired queue holds 50 packets (ns-2's `Queue set limit_ 50`); the 802.11 hop is the
@@ -28,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cwnd.plot import colors, panels, spread
-from cwnd.studies.ns2 import VEGAS_NS2, ns2_tcp, ns2_wireless
+from cwnd.studies.ns2 import RECOVERY, VEGAS_NS2, ns2_flow, ns2_tcp, ns2_wireless
 from cwnd.studies.study import (
     Claim,
     FigureSpec,
@@ -76,6 +79,8 @@ PARAMETERS = [
         "rwnd 20 segments, IW 2, RTO 3 s initial, 200 ms min, 60 s max, 10 ms tick",
         "ns-2.35 defaults (the paper is silent)",
     ),
+    ("recovery", ", ".join(f"{LABELS[cc]}: {RECOVERY[cc]}" for cc in VARIANTS),
+     "each variant's ns-2.35 agent (CUBIC and Compound exist only in TCP-Linux)"),
     ("ACKs", "one per segment (no delayed ACKs), no SACK", "ns-2 TCPSink default"),
     ("wired queue", "DropTail, 50 packets", "ns-2 default"),
     (
@@ -112,7 +117,7 @@ def build(point: Point) -> dict[str, Any]:
                 "name": "tcp",
                 "from": "fixed",
                 "to": "mobile",
-                "cc": CC.get(cc, cc),
+                **ns2_flow(CC.get(cc, cc)),
                 "app": {"kind": "transfer", "segments": SEGMENTS},
                 "tcp": ns2_tcp(SEGMENT_BYTES, point["window"]),
             }
