@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 #: The loss recovery of each variant's ns-2 agent. `Agent/TCP/Reno`, `Agent/TCP/Westwood`
 #: (tcp-westwood.cc, built on Reno; `WestwoodNR` is the NewReno one) and Veno ("modifies
 #: only the sender-side protocol of Reno", Fu and Liew 2003, as the arq paper says)

@@ -79,8 +79,11 @@ PARAMETERS = [
         "rwnd 20 segments, IW 2, RTO 3 s initial, 200 ms min, 60 s max, 10 ms tick",
         "ns-2.35 defaults (the paper is silent)",
     ),
-    ("recovery", ", ".join(f"{LABELS[cc]}: {RECOVERY[cc]}" for cc in VARIANTS),
-     "each variant's ns-2.35 agent (CUBIC and Compound exist only in TCP-Linux)"),
+    (
+        "recovery",
+        ", ".join(f"{LABELS[cc]}: {RECOVERY[cc]}" for cc in VARIANTS),
+        "each variant's ns-2.35 agent (CUBIC and Compound exist only in TCP-Linux)",
+    ),
     ("ACKs", "one per segment (no delayed ACKs), no SACK", "ns-2 TCPSink default"),
     ("wired queue", "DropTail, 50 packets", "ns-2 default"),
     (
