@@ -91,7 +91,8 @@ PARAMETERS = [
     ("D", "exponential, mean 0.5, 1 or 2 s; delayed packets overtaken (out of order)",
      "paper; ordering chosen (see the module)"),
     ("duration", "11 000 s per run (11 levels × 1000 s)", "paper: 3 h"),
-    ("TCP", "IW 2, RTO 3 s initial, 200 ms min, 60 s max, 10 ms tick, no delayed ACKs",
+    ("TCP", "IW 2, RTO 3 s initial, 200 ms min, 60 s max, 10 ms tick, no delayed ACKs; "
+     "ssthresh 2 on a repeated timeout",
      "ns-2.35 defaults (paper silent)"),
     ("recovery", ", ".join(f"{LABELS[cc]}: {RECOVERY[cc]}" for cc in VARIANTS),
      "ns-2's agents: Veno is “Reno modified on the sender” (paper); the same recovery "

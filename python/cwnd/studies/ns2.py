@@ -11,7 +11,9 @@ channels use ns-2's `Mac/802_11` defaults (`ns2_wireless`).
 
 The loss recovery is the agent's, not cwnd's default for the controller (`RECOVERY`):
 comparing Reno with a Veno that recovers as NewReno compares recoveries, not
-controllers.
+controllers. On a repeated timeout ns-2 sets ssthresh to 2 (tcp.cc `slowdown`
+recomputes max(⌊min(cwnd, window_)/2⌋, 2) on every expiry, and cwnd is 1 after the
+first), where RFC 5681 keeps it: `tcp.ssthresh_on_repeated_timeout = "halve"`.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ def ns2_tcp(mss: int, window_segments: int) -> dict[str, Any]:
         "rwnd": f"{mss * window_segments}B",
         "initial_window": 2,
         "rto": {"initial": "3s", "min": "200ms", "max": "60s", "granularity": "10ms"},
+        "ssthresh_on_repeated_timeout": "halve",
     }
 
 

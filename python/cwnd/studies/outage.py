@@ -76,7 +76,8 @@ PARAMETERS = [
     ("variants", "Reno, Vegas (α 1, β 3), Westwood, CUBIC, Compound", "paper §2; α, β: ns-2"),
     (
         "TCP",
-        "rwnd 20 segments, IW 2, RTO 3 s initial, 200 ms min, 60 s max, 10 ms tick",
+        "rwnd 20 segments, IW 2, RTO 3 s initial, 200 ms min, 60 s max, 10 ms tick; "
+        "ssthresh 2 on a repeated timeout",
         "ns-2.35 defaults (the paper is silent)",
     ),
     (
