@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from browser import chromium, load
-from cwnd.studies import STUDIES, arq, outage
+from cwnd.studies import STUDIES, arq, outage, stats
 from cwnd.studies.study import StudyData, Verdict
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -25,22 +25,24 @@ def injected(name: str, frame: pd.DataFrame) -> StudyData:
     return data
 
 
-def outage_runs(rows: list[tuple[str, float, float, float]]) -> StudyData:
-    """(cc, d, total time, resumed) per run; the disconnection starts at 10 s."""
+def outage_runs(rows: list[tuple[str, float, float, float]], seeds: int = 2) -> StudyData:
+    """(cc, d, total time, resumed) per point; the disconnection starts at 10 s. Seed k
+    adds 0.1·(k − 1) s to both times, a spread over seeds the same for every variant."""
     frame = pd.DataFrame(
         [
             {
                 "cc": cc,
                 "d": d,
                 "window": 20,
-                "seed": 1,
-                "run": f"{cc}{d}",
-                "total_time": total,
-                "throughput_mbps": 24 / total,
+                "seed": k,
+                "run": f"{cc}{d}/{k}",
+                "total_time": total + 0.1 * (k - 1),
+                "throughput_mbps": 24 / (total + 0.1 * (k - 1)),
                 "outage_start": 10.0,
-                "resumed": resumed,
+                "resumed": resumed + 0.1 * (k - 1),
             }
             for cc, d, total, resumed in rows
+            for k in range(1, seeds + 1)
         ]
     )
     return injected("per_run/runs", frame)
@@ -74,22 +76,44 @@ def test_outage_claims_follow_their_rules() -> None:
     data = outage_runs(rows)
     falls = outage.claim_throughput_falls(data)
     assert falls.verdict is Verdict.AGREE, falls.value
+    # Slopes over 1–5 s and 5–20 s, Reno: (45 − 25)/4 = 5.00 → (80 − 45)/15 = 2.33, in
+    # both seeds: the change, −2.67, has no spread, so its interval is below 0.
     superlinear = outage.claim_total_time_superlinear(data)
-    assert "Reno: 1 s: 5.00, 5 s: 5.00, 20 s: 3.00" in superlinear.value
+    assert "Reno 5.00 → 2.33 (change -2.67" in superlinear.value, superlinear.value
     assert superlinear.verdict is Verdict.DISAGREE
+    # Reno slowest at 5 s (45 against Vegas's 44) and 20 s (80 against 75): differences
+    # of 1 and 5 s; each mean has sd 0.0707 over 2 seeds, so the difference's se is 0.1,
+    # Welch df = 2, t = 4.303: half-width 0.43 s < 1 s.
     longest = outage.claim_reno_longest(data)
+    assert "d = 5 s: slowest Reno (45.05 s, +1.00 s over Vegas)" in longest.value
     assert longest.verdict is Verdict.AGREE, longest.value
     resumes = outage.claim_reno_resumes_after_twice(data)
     assert "1.80 × d" in resumes.value and resumes.verdict is Verdict.AGREE
     order = outage.claim_interruption_order(data)
-    assert order.value.endswith("Vegas 1.20, Westwood 1.50, Reno 1.80")
+    assert order.value.endswith("Vegas 1.20, Westwood 1.50, Reno 1.80"), order.value
     assert order.verdict is Verdict.AGREE
     # Vegas is slowest only at d = 0 and 1 s: throughput lowest at 2 of 4 durations.
     lowest = outage.claim_vegas_lowest(data)
-    assert lowest.value.startswith("Vegas lowest at 2 of 4")
-    # Largest gap at d = 20 s: 1 − (24/70)/(24/60) = 14.3 %.
-    assert lowest.value.endswith("Vegas at most 14.3% below the best variant")
+    assert "at 2 of 4 durations" in lowest.value, lowest.value
     assert lowest.verdict is Verdict.DISAGREE
+
+
+def test_a_slowest_variant_needs_a_margin_beyond_the_seeds_and_the_clock() -> None:
+    # CUBIC and Compound 1 ms apart in every seed (no spread): below the 10 ms clock.
+    rows = [(cc, 5.0, 29.0, 0.0) for cc in ("reno", "vegas", "westwood", "cubic")]
+    tied = outage_runs([*rows, ("compound", 5.0, 29.001, 0.0)])
+    cc, text = outage.slowest(tied, 5.0)
+    assert cc is None and text.startswith("indistinguishable (all within 0.001 s"), text
+    # Compound 2 s ahead in one seed and 2 s behind in the other: mean +0, spread wide.
+    noisy = outage_runs(rows, seeds=2).derived("per_run/runs", lambda: None).copy()
+    noisy = pd.concat([noisy, pd.DataFrame([
+        {**noisy.iloc[0].to_dict(), "cc": "compound", "seed": 1, "total_time": 31.0},
+        {**noisy.iloc[0].to_dict(), "cc": "compound", "seed": 2, "total_time": 27.2},
+    ])])  # fmt: skip
+    assert outage.slowest(injected("per_run/runs", noisy), 5.0)[0] is None
+    # 0.5 s ahead in both seeds: distinct.
+    ahead = outage_runs([*rows, ("compound", 5.0, 29.5, 0.0)])
+    assert outage.slowest(ahead, 5.0)[0] == "compound"
 
 
 def arq_cells(values: dict[tuple[str, float, float, float], float]) -> StudyData:
@@ -183,7 +207,8 @@ def test_quick_reproduce_writes_claims_figures_and_data(quick_report: Path) -> N
         rows = [line for line in claims.splitlines() if line.startswith("| ") and "---" not in line]
         assert len(rows) == 1 + len(study.claims), claims
         for row in rows[1:]:
-            assert row.rstrip(" |").endswith(("agree", "disagree", "not measurable")), row
+            cells = row.split(" | ")
+            assert cells[4] in ("agree", "disagree", "not measurable"), row
         for spec in study.figures:
             assert (folder / f"{spec.stem}.png").read_bytes()[:8] == PNG_MAGIC, spec.stem
             assert b"<svg" in (folder / f"{spec.stem}.svg").read_bytes()[:500], spec.stem
@@ -273,3 +298,21 @@ def test_reorder_claims_follow_their_rules() -> None:
     shrinks = reorder.claim_gain_shrinks_with_loss(data)
     assert "+233% at 0.1% loss, +33% at 1.5%" in shrinks.value
     assert shrinks.verdict is Verdict.AGREE
+
+
+def test_confidence_intervals_by_hand() -> None:
+    # Values 1, 2, 3: mean 2, sd 1, t(0.975, 2) = 4.303, half-width 4.303/√3 = 2.484.
+    ci = stats.mean_ci([1.0, 2.0, 3.0])
+    assert ci.mean == 2.0 and ci.low == pytest.approx(2 - 2.4843, abs=1e-4)
+    assert ci.inside(-1, 5) and not ci.inside(0, 5) and ci.outside(4.5, 9)
+    # Welch: a = 1, 2, 3 and b = 11, 12, 13: difference −10, se √(1/3 + 1/3) = 0.8165,
+    # df = (2/3)² / (2·(1/3)²/2) = 4, t = 2.776: half-width 2.2666.
+    d = stats.difference_ci([1.0, 2.0, 3.0], [11.0, 12.0, 13.0])
+    assert d.mean == -10.0 and d.high == pytest.approx(-10 + 2.2666, abs=1e-4)
+    assert stats.distinct([1.0, 2.0, 3.0], [11.0, 12.0, 13.0], resolution=0.01)
+    # Identical runs but one 1 ms longer: no spread, yet below a 10 ms resolution.
+    assert not stats.distinct([29.000] * 5, [29.001] * 5, resolution=0.01)
+    # A mean difference of 1 inside a spread of ±5: indistinguishable.
+    assert not stats.distinct([0.0, 10.0, 5.0], [1.0, 11.0, 6.0][::-1], resolution=0.0)
+    with pytest.raises(ValueError, match="at least 2 seeds"):
+        stats.mean_ci([1.0])

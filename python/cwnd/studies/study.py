@@ -34,10 +34,12 @@ class Verdict(StrEnum):
 
 @dataclass(frozen=True)
 class Measured:
-    """A claim's measured value, as text with its numbers, and the verdict."""
+    """A claim's measured value, as text with its numbers, the verdict, and why:
+    the mechanism behind the number, also written from measured numbers."""
 
     value: str
     verdict: Verdict
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -147,8 +149,17 @@ class StudyReport:
     seconds: float
 
 
-def not_measurable(why: str) -> Measured:
-    return Measured(why, Verdict.NOT_MEASURABLE)
+def not_measurable(reason: str, why: str = "") -> Measured:
+    return Measured(reason, Verdict.NOT_MEASURABLE, why)
+
+
+def because(explain: Callable[[], str]) -> str:
+    """A claim's why, computed from runs that may be missing (a failed point, a table
+    not kept): then it says what it could not read rather than failing the claim."""
+    try:
+        return explain()
+    except (KeyError, ValueError, IndexError, ZeroDivisionError) as e:
+        return f"(not computed: {type(e).__name__}: {e})"
 
 
 def verdict(agrees: bool) -> Verdict:
@@ -229,7 +240,7 @@ def _measure(claim: Claim, data: StudyData) -> Measured:
 
 
 def claims_markdown(report: StudyReport) -> str:
-    """The claims table: quote, source, rule, measured value, verdict."""
+    """The claims table: quote, source, rule, measured value, verdict, why."""
     study = report.study
     mode = "quick (reduced grid)" if report.quick else "full grid"
     lines = [
@@ -240,13 +251,14 @@ def claims_markdown(report: StudyReport) -> str:
         f"Run: {mode}, {report.runs} runs ({report.computed} computed, the rest cached), "
         f"{report.seconds:.0f} s.",
         "",
-        "| # | claim (source) | rule | measured | verdict |",
-        "|---|---|---|---|---|",
+        "| # | claim (source) | rule | measured | verdict | why |",
+        "|---|---|---|---|---|---|",
     ]
     for r in report.claims:
         c = r.claim
         quote = f"“{c.quote}”" + (f" ({c.english})" if c.english else "")
-        cells = [c.id, f"{quote} — {c.source}", c.rule, r.measured.value, r.measured.verdict.value]
+        m = r.measured
+        cells = [c.id, f"{quote} — {c.source}", c.rule, m.value, m.verdict.value, m.why]
         lines.append("| " + " | ".join(_cell(x) for x in cells) + " |")
     counts = {v: sum(r.measured.verdict is v for r in report.claims) for v in Verdict}
     lines += [
