@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pandas as pd
@@ -127,6 +128,21 @@ def arq_cells(values: dict[tuple[str, float, float, float], float]) -> StudyData
     return injected("cells", frame)
 
 
+def with_steady(data: StudyData, runs: dict[tuple[str, float, float, float], list[float]]):
+    """`data` with a steady sweep whose runs have the given goodputs (Mb/s), one per
+    seed."""
+    frame = pd.DataFrame(
+        [
+            {"cc": cc, "D": d, "p": p, "pv": pv, "seed": k + 1, "run": f"{cc}{d}{p}{pv}/{k}",
+             "goodput_bps": g * 1e6}
+            for (cc, d, p, pv), goodputs in runs.items()
+            for k, g in enumerate(goodputs)
+        ]
+    )  # fmt: skip
+    data.results["steady"] = SimpleNamespace(table=frame)  # type: ignore[assignment]
+    return data
+
+
 def test_arq_claims_follow_their_rules() -> None:
     cells: dict[tuple[str, float, float, float], float] = {}
     for d in arq.DELAYS:
@@ -144,15 +160,27 @@ def test_arq_claims_follow_their_rules() -> None:
             ("veno", d, 0.0, 0.1): 2.5,  # above Reno: 1 of 2 Pv > 0 cells per D
             ("veno", d, 0.0, 0.3): 1.0,  # Reno +50 %
         }
-    data = arq_cells(cells)
+    data = with_steady(arq_cells(cells), {
+        ("reno", 2.0, 0.0, 0.0): [5.0, 5.2],
+        ("reno", 2.0, 1e-2, 0.0): [3.0, 3.12],  # −40 % in both seeds
+        ("veno", 2.0, 1e-2, 0.0): [3.0, 3.12],  # as Reno
+        ("reno", 2.0, 3e-2, 0.0): [0.8, 1.0],
+        # Veno +75 % and +50 %: mean +62.5 %, sd 0.1768, se 0.125, t(1) = 12.706:
+        # interval −96 % … +221 %, which straddles the band 20–80 %: cannot decide.
+        ("veno", 2.0, 3e-2, 0.0): [1.4, 1.5],
+        ("reno", 2.0, 0.0, 0.1): [2.5, 2.6],  # −50 %
+        ("reno", 2.0, 0.0, 0.3): [1.5, 1.5],
+        ("veno", 2.0, 0.0, 0.3): [1.0, 1.0],  # Reno +50 %
+    })  # fmt: skip
     expect = {
-        arq.claim_reno_p1e2: ("−40%", Verdict.AGREE),
+        arq.claim_reno_p1e2: ("40% (95 % CI 40% … 40%)", Verdict.AGREE),
         arq.claim_reno_impossible: ("Reno 50 kb/s", Verdict.AGREE),
-        arq.claim_veno_beats_reno: ("Veno +75%", Verdict.AGREE),
+        arq.claim_veno_beats_reno: ("95 % CI -96% … +221%", Verdict.NOT_MEASURABLE),
         arq.claim_vegas_collapses: ("−95%", Verdict.AGREE),
-        arq.claim_reno_pv10: ("−60%", Verdict.AGREE),
+        arq.claim_reno_pv10: ("50% (95 % CI 50% … 50%)", Verdict.AGREE),
         arq.claim_veno_below_reno_short_delays: ("2 of 4 cells", Verdict.DISAGREE),
-        arq.claim_reno_beats_veno_pv30: ("Reno +50%", Verdict.AGREE),
+        arq.claim_reno_beats_veno_pv30: ("+50% (95 % CI +50% … +50%)", Verdict.AGREE),
+        arq.claim_veno_as_reno_p1e2: ("+0% (95 % CI +0% … +0%)", Verdict.AGREE),
     }
     for claim, (fragment, verdict) in expect.items():
         measured = claim(data)

@@ -162,6 +162,16 @@ def because(explain: Callable[[], str]) -> str:
         return f"(not computed: {type(e).__name__}: {e})"
 
 
+def interval_verdict(low: float, high: float, rule_low: float, rule_high: float) -> Verdict:
+    """Agree when the whole 95 % interval [low, high] lies in the rule's band, disagree
+    when it lies wholly outside; in between the runs cannot decide."""
+    if rule_low <= low and high <= rule_high:
+        return Verdict.AGREE
+    if high < rule_low or low > rule_high:
+        return Verdict.DISAGREE
+    return Verdict.NOT_MEASURABLE
+
+
 def verdict(agrees: bool) -> Verdict:
     return Verdict.AGREE if agrees else Verdict.DISAGREE
 
