@@ -237,6 +237,7 @@ def test_quick_reproduce_writes_claims_figures_and_data(quick_report: Path) -> N
         for row in rows[1:]:
             cells = row.split(" | ")
             assert cells[4] in ("agree", "disagree", "not measurable"), row
+            assert cells[5].rstrip(" |") and "not computed" not in cells[5], f"no why: {row}"
         for spec in study.figures:
             assert (folder / f"{spec.stem}.png").read_bytes()[:8] == PNG_MAGIC, spec.stem
             assert b"<svg" in (folder / f"{spec.stem}.svg").read_bytes()[:500], spec.stem
@@ -344,3 +345,42 @@ def test_confidence_intervals_by_hand() -> None:
     assert not stats.distinct([0.0, 10.0, 5.0], [1.0, 11.0, 6.0][::-1], resolution=0.0)
     with pytest.raises(ValueError, match="at least 2 seeds"):
         stats.mean_ci([1.0])
+
+
+def test_reorder_rtt_jump_without_a_timeout_is_a_missing_premise() -> None:
+    from cwnd.studies import reorder
+
+    def chunks(run: str, sctp: int, rr: int) -> list[dict[str, Any]]:
+        return [{"run": run, "variant": v, "time": 15.0, "tsn": tsn}
+                for v, tsn in (("sctp", sctp), ("rr_sctp", rr))]  # fmt: skip
+
+    def timeout(run: str) -> dict[str, Any]:
+        return {"run": run, "variant": "sctp", "kind": "timeout", "spurious": True}
+
+    data = StudyData({}, quick=False)
+    data.results["rtt_jump_long"] = SimpleNamespace(  # type: ignore[assignment]
+        table=pd.DataFrame({"run": ["a", "b"], "d": [550, 800]})
+    )
+    frames = {
+        # d = 300 ms: no timeout. 550 ms: one, RR-SCTP 130 against 100 (+30 %).
+        ("rtt_jump", "chunks"): chunks("x", 600, 600),
+        ("rtt_jump", "sctp_events"): [],
+        ("rtt_jump_long", "chunks"): chunks("a", 100, 130) + chunks("b", 90, 90),
+        ("rtt_jump_long", "sctp_events"): [timeout("a")],
+    }
+    for key, rows in frames.items():
+        columns = ["run", "variant", "kind", "spurious"] if key[1] == "sctp_events" else None
+        data._frames[key] = pd.DataFrame(rows, columns=columns)
+    m = reorder.claim_rtt_jump(data)
+    assert m.verdict is Verdict.DISAGREE, m.value
+    assert m.value.endswith("the premise (a spurious timeout) is absent at this delay")
+    assert (
+        "premise holds at d = 550 ms" in m.why
+        and "d = 550 ms: SCTP 100, RR-SCTP 130 (+30%)" in m.why
+    )
+    # With the timeout at the chosen delay, the band decides: +30 % is outside 5–25 %.
+    data._frames[("rtt_jump", "chunks")] = pd.DataFrame(chunks("x", 100, 130))
+    data._frames[("rtt_jump", "sctp_events")] = pd.DataFrame([timeout("x")])
+    assert reorder.claim_rtt_jump(data).verdict is Verdict.DISAGREE
+    data._frames[("rtt_jump", "chunks")] = pd.DataFrame(chunks("x", 100, 110))
+    assert reorder.claim_rtt_jump(data).verdict is Verdict.AGREE
