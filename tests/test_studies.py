@@ -231,8 +231,9 @@ def quick_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_quick_reproduce_writes_claims_figures_and_data(quick_report: Path) -> None:
     for name, study in STUDIES.items():
         folder = quick_report / name
-        claims = (folder / "claims.md").read_text()
+        claims, *sensitivity = (folder / "claims.md").read_text().split("\n## Sensitivity")
         rows = [line for line in claims.splitlines() if line.startswith("| ") and "---" not in line]
+        assert len(sensitivity) == len(study.sensitivity), name
         assert len(rows) == 1 + len(study.claims), claims
         for row in rows[1:]:
             cells = row.split(" | ")
@@ -384,3 +385,39 @@ def test_reorder_rtt_jump_without_a_timeout_is_a_missing_premise() -> None:
     assert reorder.claim_rtt_jump(data).verdict is Verdict.DISAGREE
     data._frames[("rtt_jump", "chunks")] = pd.DataFrame(chunks("x", 100, 110))
     assert reorder.claim_rtt_jump(data).verdict is Verdict.AGREE
+
+
+def test_sensitivity_reads_the_other_sweep_where_the_claim_read_its_own() -> None:
+    from cwnd.studies.study import Claim, Measured, Sensitivity, Study, along
+
+    def measure(data: StudyData) -> Measured:
+        value = float(data.table("runs")["x"].mean())
+        return Measured(f"x = {value:g}", Verdict.AGREE if value > 1 else Verdict.DISAGREE)
+
+    spec = Sensitivity("x's knob", ("1",), [("as chosen", {}), ("turned", {"runs": "other"})])
+    study = Study("s", "t", "c", "f", "", [], lambda quick: [], [],
+                  [Claim("1", "q", "src", "x > 1", measure)], sensitivity=[spec])  # fmt: skip
+    results: dict[str, Any] = {
+        "runs": SimpleNamespace(table=pd.DataFrame({"x": [2.0]})),
+        "other": SimpleNamespace(table=pd.DataFrame({"x": [0.5]})),
+    }
+    data = StudyData(results, quick=False)
+    rows = along(spec, study, data).rows
+    assert [(label, m.value, m.verdict) for _, label, m in rows] == [
+        ("as chosen", "x = 2", Verdict.AGREE), ("turned", "x = 0.5", Verdict.DISAGREE)]  # fmt: skip
+    missing = Sensitivity("k", ("1",), [("absent", {"runs": "nowhere"})])
+    assert along(missing, study, data).rows[0][2].verdict is Verdict.NOT_MEASURABLE
+
+
+def test_arq_bursty_reading_keeps_the_loss_rate() -> None:
+    spec = arq.build_steady({"cc": "reno", "D": 2.0, "p": 0.03, "pv": 0.0}, 60, reading="bursty")
+    stage = spec["links"][0]["impairments"][0]
+    # Loss rate p_gb/(p_gb + p_bg) with p_gb = 0.03·0.5/0.97 = 0.015464: 0.03.
+    assert stage["kind"] == "gilbert_elliott" and stage["p_bg"] == 0.5
+    assert stage["p_gb"] / (stage["p_gb"] + stage["p_bg"]) == pytest.approx(0.03)
+    newreno = arq.build_steady(
+        {"cc": "veno", "D": 2.0, "p": 0.03, "pv": 0.0}, 60, reading="newreno"
+    )
+    assert "recovery" not in newreno["flows"][0]
+    assert arq.build_steady({"cc": "reno", "D": 2.0, "p": 0, "pv": 0}, 60, reading="rtt128")[
+        "links"][0]["delay"] == "64ms"  # fmt: skip

@@ -1,4 +1,4 @@
-"""Study 4, `arq`: Reno, Vegas and Veno over a reliable 802.11b link (seed 003).
+"""Study 4, `arq`: Reno, Vegas and Veno over a reliable 802.11b link.
 
 The paper (Pavilanskas, ns-2): two 802.11b nodes at 11 Mb/s, one FTP bulk transfer of
 1494-byte segments with a 45-segment window, Vegas and Veno with α = 1, β = 3. Two
@@ -60,6 +60,7 @@ from cwnd.studies.study import (
     Claim,
     FigureSpec,
     Measured,
+    Sensitivity,
     Study,
     StudyData,
     SweepPlan,
@@ -101,6 +102,24 @@ STEADY_POINTS = [
 CUT_POINTS = [("veno", 2.0, 1e-2, 0.0), ("veno", 2.0, 3e-2, 0.0), ("veno", 1.0, 0.0, 0.1)]
 CUT_SECONDS = 100
 CUT_SEEDS = [1, 2, 3]
+#: The bursty reading of the paper's "exponential random loss models" (ns-2's
+#: `ErrorModel/Expo`, two states with exponential sojourns): cwnd's Gilbert–Elliott
+#: stage, every packet lost in the bad state, none in the good one. It steps per packet,
+#: so its sojourns are geometric in packets, exponential in time only at a steady packet
+#: rate; the paper gives no burst length: a mean burst of 2 packets (P(bad→good) 0.5).
+BURST_EXIT = 0.5
+#: The paper's simulation sets a "TCP system delay of 0 ms"; its measurement campaign
+#: saw an RTT of at least 128 ms. This one-way delay on the wired side gives it.
+CAMPAIGN_ONE_WAY = "64ms"
+#: Other readings of what the paper left open (the sensitivity section), each with the
+#: steady points its claims read; 5 seeds each (3 in --quick).
+READINGS = {
+    "newreno": [pt for pt in STEADY_POINTS if pt[3] == 0 and pt[2] > 0],  # claims 3, 8
+    "rtt128": STEADY_POINTS,  # claims 1, 3, 5, 7, 8
+    "bursty": [pt for pt in STEADY_POINTS if pt[3] == 0],  # claims 1, 3, 8
+    "keep_ssthresh": [pt for pt in STEADY_POINTS if pt[2] == 0],  # claims 5, 7
+}
+READING_SEEDS = [1, 2, 3, 4, 5]
 
 PARAMETERS = [
     ("topology", "server —ideal link with the two stages— AP ~802.11b 11 Mb/s~ station",
@@ -181,13 +200,33 @@ def build(
     }
 
 
-def build_steady(point: Point, seconds: int, every_change: bool = False) -> dict[str, Any]:
+def build_steady(
+    point: Point, seconds: int, every_change: bool = False, reading: str | None = None
+) -> dict[str, Any]:
     """A dedicated run of `seconds` at one (p, Pv): `cc`, `D`, `p`, `pv`; with
     `every_change` its series has a row at every change of the sender's state, to see
-    each window cut, else none."""
-    spec = build(point, [float(point["p"])], [float(point["pv"])], cell=seconds)
-    spec["name"] = f"arq_steady_{point['cc']}_D{point['D']:g}s_p{point['p']:g}_pv{point['pv']:g}"
+    each window cut, else none. `reading` (one of READINGS) changes one choice:
+    cwnd's default recovery for the controller (NewReno for Veno and Vegas), the
+    campaign's 128 ms RTT, bursty loss, or RFC 5681's ssthresh on repeated timeouts."""
+    p = float(point["p"])
+    spec = build(point, [p], [float(point["pv"])], cell=seconds)
+    spec["name"] = f"arq_steady_{point['cc']}_D{point['D']:g}s_p{p:g}_pv{point['pv']:g}"
     spec["trace"] = {"sampling": "change"} if every_change else {}
+    flow, link = spec["flows"][0], spec["links"][0]
+    if reading == "newreno":
+        del flow["recovery"]
+    elif reading == "rtt128":
+        link["delay"] = CAMPAIGN_ONE_WAY
+    elif reading == "bursty":
+        # Loss rate p_gb/(p_gb + p_bg) = p.
+        link["impairments"][0] = {
+            "kind": "gilbert_elliott", "p_gb": p * BURST_EXIT / (1 - p), "p_bg": BURST_EXIT,
+            "direction": "forward", "applies_to": "data",
+        }  # fmt: skip
+    elif reading == "keep_ssthresh":
+        flow["tcp"]["ssthresh_on_repeated_timeout"] = "keep"
+    elif reading is not None:
+        raise ValueError(f"reading: {reading!r} is not one of {list(READINGS)}")
     return spec
 
 
@@ -222,6 +261,15 @@ def sweeps(quick: bool) -> list[SweepPlan]:
             steady,
             QUICK_STEADY["seeds"] if quick else SEEDS,
         ),
+        *[
+            SweepPlan(
+                f"steady_{reading}",
+                partial(build_steady, seconds=seconds, reading=reading),
+                [{"cc": cc, "D": d, "p": p, "pv": pv} for cc, d, p, pv in points],
+                QUICK_STEADY["seeds"] if quick else READING_SEEDS,
+            )
+            for reading, points in READINGS.items()
+        ],
         SweepPlan(
             "veno_cuts",
             partial(build_steady, seconds=cut_seconds, every_change=True),
@@ -362,8 +410,8 @@ def claim_reno_p1e2(data: StudyData) -> Measured:
     drop = _drop_ci(steady_goodput(data, "reno", 2.0, 1e-2, 0.0),
                     steady_goodput(data, "reno", 2.0, 0.0, 0.0))  # fmt: skip
     text = (
-        f"Reno's drop from p = 0 to 10⁻² (Pv = 0), {_steady_text(drop, '{:.0%}')}; the 10 s "
-        f"cells: {base:.2f} → {at:.2f} Mb/s (−{_drop(base, at):.0%})"
+        f"Reno's drop from p = 0 to 10⁻² (Pv = 0), {_steady_text(drop, '{:.0%}')}; "
+        f"the study's 10 s cells: {base:.2f} → {at:.2f} Mb/s (−{_drop(base, at):.0%})"
     )
     return Measured(text, interval_verdict(drop.low, drop.high, 0.30, 0.50),
                     because(lambda: _mathis_why(data, 1e-2, 0.40)))  # fmt: skip
@@ -381,7 +429,7 @@ def claim_veno_beats_reno(data: StudyData) -> Measured:
     gain = paired_ratio(steady_goodput(data, "veno", 2.0, 3e-2, 0.0),
                         steady_goodput(data, "reno", 2.0, 3e-2, 0.0))  # fmt: skip
     text = (
-        f"Veno over Reno at p = 3·10⁻², Pv = 0, {_steady_text(gain)}; the 10 s cells: "
+        f"Veno over Reno at p = 3·10⁻², Pv = 0, {_steady_text(gain)}; the study's 10 s cells: "
         f"Veno {veno:.2f}, Reno {reno:.2f} Mb/s ({veno / reno - 1:+.0%})"
     )
     return Measured(text, interval_verdict(gain.low, gain.high, 0.20, 0.80),
@@ -446,8 +494,8 @@ def claim_reno_pv10(data: StudyData) -> Measured:
     drop = _drop_ci(steady_goodput(data, "reno", 2.0, 0.0, 0.1),
                     steady_goodput(data, "reno", 2.0, 0.0, 0.0))  # fmt: skip
     text = (
-        f"Reno's drop from Pv = 0 to 10 % (D = 2 s, p = 0), {_steady_text(drop, '{:.0%}')}; the "
-        f"10 s cells: {base:.2f} → {at:.2f} Mb/s (−{_drop(base, at):.0%})"
+        f"Reno's drop from Pv = 0 to 10 % (D = 2 s, p = 0), {_steady_text(drop, '{:.0%}')}; "
+        f"the study's 10 s cells: {base:.2f} → {at:.2f} Mb/s (−{_drop(base, at):.0%})"
     )
     why = because(lambda: _timeouts_why(data, [("reno", 2.0, 0.0, 0.1)]))
     return Measured(text, interval_verdict(drop.low, drop.high, 0.40, 0.60), why)
@@ -475,7 +523,7 @@ def claim_reno_beats_veno_pv30(data: StudyData) -> Measured:
     gain = paired_ratio(steady_goodput(data, "reno", 2.0, 0.0, 0.3),
                         steady_goodput(data, "veno", 2.0, 0.0, 0.3))  # fmt: skip
     text = (
-        f"Reno over Veno at Pv = 30 % (D = 2 s, p = 0), {_steady_text(gain)}; the 10 s "
+        f"Reno over Veno at Pv = 30 % (D = 2 s, p = 0), {_steady_text(gain)}; the study's 10 s "
         f"cells: Reno {reno:.2f}, Veno {veno:.2f} Mb/s ({reno / veno - 1:+.0%})"
     )
     why = because(lambda: _timeouts_why(data, [("reno", 2.0, 0.0, 0.3), ("veno", 2.0, 0.0, 0.3)]))
@@ -601,11 +649,41 @@ FIGURES = [
 ]  # fmt: skip
 
 
+SENSITIVITY = [
+    Sensitivity(
+        "loss recovery (the paper's simulator: ns-2's agents, Reno's for all three)",
+        ("3", "8"),
+        [("Reno's recovery for every variant (the study's)", {}),
+         ("cwnd's default: NewReno for Veno and Vegas", {"steady": "steady_newreno"})],
+    ),
+    Sensitivity(
+        "RTT (the simulation's “TCP system delay of 0 ms” against the campaign's 128 ms)",
+        ("1", "3", "5", "7", "8"),
+        [("no added delay (the study's)", {}),
+         (f"{CAMPAIGN_ONE_WAY} each way on the wired side", {"steady": "steady_rtt128"})],
+    ),
+    Sensitivity(
+        "loss model (“exponential random loss models”: independent, or ns-2's two-state "
+        "ErrorModel/Expo)",
+        ("1", "3", "8"),
+        [("independent (Bernoulli) losses (the study's)", {}),
+         (f"two-state, bursts of {1 / BURST_EXIT:g} packets on average",
+          {"steady": "steady_bursty"})],
+    ),
+    Sensitivity(
+        "ssthresh on a repeated timeout (ns-2: 2; RFC 5681: kept)",
+        ("5", "7"),
+        [("ns-2's 2 (the study's)", {}), ("RFC 5681: kept", {"steady": "steady_keep_ssthresh"})],
+    ),
+]  # fmt: skip
+
+
 STUDY = Study(
     name="arq",
     title="arq: Reno, Vegas and Veno over a reliable 802.11b link",
-    citation="L. Pavilanskas, “Analysis of TCP algorithms in the reliable IEEE 802.11b link” "
-    "(ns-2; seed 003).",
+    citation="Lukas Pavilanskas (Vilnius Gediminas Technical University), “Analysis of TCP "
+    "algorithms in the reliable IEEE 802.11b link” (simulated with ns-2; the venue is not "
+    "named in the text we have).",
     summary="One bulk TCP flow over an 11 Mb/s 802.11b hop whose reliable link layer loses "
     "packets with probability p and delays a fraction Pv of them by D; p changes every "
     "1000 s and Pv every 10 s over a 3-hour run.",
@@ -615,4 +693,5 @@ STUDY = Study(
     claims=CLAIMS,
     seed_file="003_a58bbc63a5934f86.txt",
     tables=[TableSpec("cells", cells)],
+    sensitivity=SENSITIVITY,
 )

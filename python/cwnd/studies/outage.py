@@ -1,4 +1,4 @@
-"""Study 1, `outage`: TCP variants when a mobile host is disconnected (seed 000).
+"""Study 1, `outage`: TCP variants when a mobile host is disconnected.
 
 The paper (ns-2.35): a fixed host — 10 Mb/s, 2 ms, DropTail — base station — 802.11 at
 2 Mb/s, no errors, no mobility — mobile host; one TCP flow from the fixed host sends
@@ -38,6 +38,7 @@ from cwnd.studies.study import (
     Claim,
     FigureSpec,
     Measured,
+    Sensitivity,
     Study,
     StudyData,
     SweepPlan,
@@ -743,11 +744,22 @@ FIGURES = [
 ]
 
 
+SENSITIVITY = [
+    Sensitivity(
+        "receive window (the paper is silent; ns-2's default window_ is 20 segments)",
+        ("3", "4", "6", "7"),
+        [(f"{WINDOW} segments (the study's)", {}),
+         (f"{LARGE_WINDOW} segments", {"runs": "large_window"})],
+    ),
+]  # fmt: skip
+
+
 STUDY = Study(
     name="outage",
     title="outage: TCP variants and disconnections of a mobile host",
-    citation="Análisis de desempeño de variantes de TCP ante desconexiones del host móvil en "
-    "redes heterogéneas (ns-2.35; seed 000).",
+    citation="“Análisis de desempeño de variantes de TCP ante desconexiones del host móvil en "
+    "redes heterogéneas” (simulated with ns-2.35; the text we have begins at the abstract and "
+    "names neither its authors nor its venue).",
     seed_file="000_92e1d0a80ff4e023.txt",
     summary="One TCP flow sends 3000 segments of 1000 B from a fixed host to a mobile host "
     "behind a 2 Mb/s 802.11 hop; the hop goes dark for d seconds when segment 1000 is sent.",
@@ -759,4 +771,5 @@ STUDY = Study(
         TableSpec("transfers", lambda data: per_run(data)),
         TableSpec("transfers_large_window", lambda data: per_run(data, "large_window")),
     ],
+    sensitivity=SENSITIVITY,
 )

@@ -1,4 +1,4 @@
-"""Study 5, `reorder`: SCTP and RR-SCTP under reordering and RTT jumps (seed 004).
+"""Study 5, `reorder`: SCTP and RR-SCTP under reordering and RTT jumps.
 
 The paper (Barletta, Righetti, Veiga; ns-2): S1 — R1 — R2 — S2 with the pathologies on
 R1–R2, whose capacity is S = MW/RTT (MW = 50 packets, MTU 1500 B), so that without
@@ -751,8 +751,9 @@ FIGURES = [
 STUDY = Study(
     name="reorder",
     title="reorder: SCTP and RR-SCTP under reordering and RTT jumps",
-    citation="P. O. Barletta, C. E. Righetti, P. G. Veiga, “SCTP robusto a retransmisiones "
-    "espúreas” (ns-2; seed 004).",
+    citation="Patricio O. Barletta, Claudio E. Righetti, Paulo G. Veiga, “SCTP robusto a "
+    "retransmisiones espúreas”, Departamento de Computación, FCEN, Universidad de Buenos Aires "
+    "(simulated with ns-2; the venue is not named in the text we have).",
     seed_file="004_71a55ab978a20e96.txt",
     summary="One SCTP association over a path of capacity MW/RTT that reorders (a fraction of "
     "packets delayed), loses, or doubles its RTT; SCTP (dupthresh 4) against RR-SCTP, "

@@ -87,6 +87,18 @@ class TableSpec:
 
 
 @dataclass(frozen=True)
+class Sensitivity:
+    """A parameter the paper left open, and the verdict of `claims` along it: each
+    value names the sweeps that replace the study's own (`{"steady": "steady_rtt128"}`:
+    the claims read the second where they read the first), so the same measurement
+    runs on runs made with the other value. An empty mapping is the study's choice."""
+
+    parameter: str
+    claims: tuple[str, ...]
+    values: list[tuple[str, dict[str, str]]]
+
+
+@dataclass(frozen=True)
 class Study:
     name: str
     title: str
@@ -99,6 +111,7 @@ class Study:
     figures: list[FigureSpec]
     claims: list[Claim]
     tables: list[TableSpec] = field(default_factory=list)
+    sensitivity: list[Sensitivity] = field(default_factory=list)
 
 
 @dataclass
@@ -135,6 +148,14 @@ class ClaimResult:
 
 
 @dataclass
+class SensitivityResult:
+    """A sensitivity's measurements: (claim id, value label, measured) rows."""
+
+    spec: Sensitivity
+    rows: list[tuple[str, str, Measured]]
+
+
+@dataclass
 class StudyReport:
     """What `reproduce` produced: where, the figures, the claims, what failed."""
 
@@ -147,6 +168,7 @@ class StudyReport:
     runs: int
     computed: int
     seconds: float
+    sensitivity: list[SensitivityResult] = field(default_factory=list)
 
 
 def not_measurable(reason: str, why: str = "") -> Measured:
@@ -227,6 +249,7 @@ def reproduce(
             continue
         figures.append((spec, path.with_suffix(".png")))
     claims = [ClaimResult(c, _measure(c, data)) for c in study.claims]
+    sensitivity = [along(spec, study, data) for spec in study.sensitivity]
     report = StudyReport(
         study=study,
         folder=folder,
@@ -237,9 +260,27 @@ def reproduce(
         runs=sum(len(r.runs) for r in results.values()),
         computed=sum(r.computed for r in results.values()),
         seconds=time.perf_counter() - started,
+        sensitivity=sensitivity,
     )
     (folder / "claims.md").write_text(claims_markdown(report))
     return report
+
+
+def along(spec: Sensitivity, study: Study, data: StudyData) -> SensitivityResult:
+    """Measures `spec.claims` once per value of the parameter, each time on a view of
+    the runs where the value's sweeps stand in for the study's own."""
+    by_id = {c.id: c for c in study.claims}
+    rows = []
+    for label, swap in spec.values:
+        missing = [alt for alt in swap.values() if alt not in data.results]
+        if missing:
+            for cid in spec.claims:
+                rows.append((cid, label, not_measurable(f"sweep {missing[0]} did not run")))
+            continue
+        view = StudyData({**data.results, **{k: data.results[v] for k, v in swap.items()}},
+                         data.quick)  # fmt: skip
+        rows += [(cid, label, _measure(by_id[cid], view)) for cid in spec.claims]
+    return SensitivityResult(spec, rows)
 
 
 def _measure(claim: Claim, data: StudyData) -> Measured:
@@ -275,6 +316,18 @@ def claims_markdown(report: StudyReport) -> str:
         "",
         ", ".join(f"{n} {v.value}" for v, n in counts.items()) + ".",
     ]
+    for result in report.sensitivity:
+        lines += [
+            "",
+            f"## Sensitivity: {result.spec.parameter}",
+            "",
+            "| # | value | measured | verdict |",
+            "|---|---|---|---|",
+        ]
+        lines += [
+            "| " + " | ".join(_cell(x) for x in (cid, label, m.value, m.verdict.value)) + " |"
+            for cid, label, m in result.rows
+        ]
     if report.failures:
         lines += ["", "## Failures", ""]
         lines += [f"- {f.point} seed {f.seed}: {f.error}" for f in report.failures]
