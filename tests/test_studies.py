@@ -359,15 +359,16 @@ def test_reorder_rtt_jump_without_a_timeout_is_a_missing_premise() -> None:
         return {"run": run, "variant": "sctp", "kind": "timeout", "spurious": True}
 
     data = StudyData({}, quick=False)
-    data.results["rtt_jump_long"] = SimpleNamespace(  # type: ignore[assignment]
-        table=pd.DataFrame({"run": ["a", "b"], "d": [550, 800]})
-    )
+    for plan, d in (("rtt_jump", 300), ("rtt_jump_550ms", 550), ("rtt_jump_800ms", 800)):
+        data.results[plan] = SimpleNamespace(table=pd.DataFrame({"d": [d]}))  # type: ignore[assignment]
     frames = {
-        # d = 300 ms: no timeout. 550 ms: one, RR-SCTP 130 against 100 (+30 %).
+        # d = 300 ms: no timeout. 550 ms: one, RR-SCTP 130 against 100 (+30 %). 800: none.
         ("rtt_jump", "chunks"): chunks("x", 600, 600),
         ("rtt_jump", "sctp_events"): [],
-        ("rtt_jump_long", "chunks"): chunks("a", 100, 130) + chunks("b", 90, 90),
-        ("rtt_jump_long", "sctp_events"): [timeout("a")],
+        ("rtt_jump_550ms", "chunks"): chunks("a", 100, 130),
+        ("rtt_jump_550ms", "sctp_events"): [timeout("a")],
+        ("rtt_jump_800ms", "chunks"): chunks("b", 90, 90),
+        ("rtt_jump_800ms", "sctp_events"): [],
     }
     for key, rows in frames.items():
         columns = ["run", "variant", "kind", "spurious"] if key[1] == "sctp_events" else None

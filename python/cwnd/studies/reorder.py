@@ -51,6 +51,7 @@ from cwnd.studies.study import (
     Claim,
     FigureSpec,
     Measured,
+    Sensitivity,
     Study,
     StudyData,
     SweepPlan,
@@ -83,9 +84,6 @@ SECONDS = 100
 SEEDS = [1, 2, 3, 4, 5]
 QUICK = {"rates": [0.0, 0.05, 0.2], "losses": [0.001, 0.01], "seconds": 30, "seeds": [1]}
 VARIANTS = ["sctp", "rr_sctp"]
-#: Beyond the paper, for claim 4's why: an SCTP that never fast-retransmits (the
-#: ceiling without spurious retransmissions), and RR-SCTP with twice the paper's a_rwnd.
-CEILING_VARIANTS = ["sctp_no_fast_retransmit", "rr_sctp_rwnd_x2"]
 #: Bottleneck delays at which doubling the RTT outlasts the RTO and fires a timeout
 #: (claim 2's premise): RTT = 2(d + 2 ms) must exceed RTO.Min = 1 s and the RTO.
 LONG_DELAYS = [550, 800]
@@ -98,8 +96,6 @@ LABELS = {
     "tcp": "TCP (NewReno, SACK)",
     "tcp_dsack_undo": "TCP + D-SACK undo",
     "rr_tcp": "RR-TCP (undo + adaptive dupthresh)",
-    "sctp_no_fast_retransmit": "SCTP without fast retransmit",
-    "rr_sctp_rwnd_x2": "RR-SCTP, a_rwnd × 2",
 }
 
 PARAMETERS = [
@@ -119,8 +115,8 @@ PARAMETERS = [
     ("RTO", "initial 3 s, min 1 s, max 60 s", "RFC 2960 and ns-2, the paper's era"),
     ("RTT jump, longer delays", "the doubling also at d = 550 and 800 ms",
      "beyond the paper: where claim 2's premise (a spurious timeout) can hold"),
-    ("ceiling", "SCTP without fast retransmit; RR-SCTP with a_rwnd × 2 (d = 50 ms)",
-     "beyond the paper: what limits RR-SCTP under reordering (claim 4)"),
+    ("ceiling", "SCTP without fast retransmit (d = 50 ms); the reordering grid with "
+     "a_rwnd × 2", "beyond the paper: what limits RR-SCTP under reordering (claims 3, 4)"),
     ("RR-SCTP", "detection, Recovery and dupthresh adaptation (pef 0.9, step 0.1)",
      "paper §4; pef rule docs/sctp.md"),
     ("runs", "100 s, 5 seeds (30 s, 1 seed and fewer points in --quick)", "chosen"),
@@ -134,7 +130,10 @@ def capacity_bps(d_ms: float) -> int:
     return round(MW * MTU * 8 / rtt)
 
 
-def _transport(variant: str) -> dict[str, Any]:
+def _transport(point: Point) -> dict[str, Any]:
+    """The flow's transport: `variant`, and for SCTP `rwnd_x` (a_rwnd in multiples of
+    MW, 1 by default) and `fast_retransmit` (False: a dupthresh never reached)."""
+    variant = point["variant"]
     if variant in TCP_VARIANTS:
         tcp = {"sack": True, "dsack": True, "rwnd": f"{MW * TCP_MSS}B"}
         if variant in ("tcp_dsack_undo", "rr_tcp"):
@@ -142,14 +141,13 @@ def _transport(variant: str) -> dict[str, Any]:
         if variant == "rr_tcp":
             tcp["adapt_dupthresh"] = True
         return {"cc": "newreno", "tcp": tcp}
-    window = 2 * MW if variant == "rr_sctp_rwnd_x2" else MW
     sctp: dict[str, Any] = {
-        "rwnd": f"{window * USER_BYTES}B",
-        "dupthresh": NEVER if variant == "sctp_no_fast_retransmit" else 4,
+        "rwnd": f"{point.get('rwnd_x', 1) * MW * USER_BYTES}B",
+        "dupthresh": 4 if point.get("fast_retransmit", True) else NEVER,
         # RTO.Initial of RFC 2960 and ns-2, the paper's era (RFC 9260 lowered it to 1 s).
         "rto": {"initial": "3s"},
     }
-    if variant in ("rr_sctp", "rr_sctp_rwnd_x2"):
+    if variant == "rr_sctp":
         sctp["rr"] = {"detection": True, "recovery": True, "adapt_dupthresh": True}
     return {"transport": "sctp", "sctp": sctp}
 
@@ -175,7 +173,7 @@ def build(point: Point) -> dict[str, Any]:
         extra = f"{(point.get('rtt_factor', 2) - 1) * 2 * (d + 2 * ACCESS_MS)}ms"
         start = f"{point['rtt_jump']}s"
         stages.append({"kind": "delay_step", "extra": extra, "start": start, **data})
-    flow = {"name": point["variant"], **_transport(point["variant"])}
+    flow = {"name": point["variant"], **_transport(point)}
     if point.get("multihomed"):
         links = [
             {"name": "primary", "between": ["s1_0", "s2_0"], "bandwidth": rate,
@@ -220,14 +218,25 @@ def sweeps(quick: bool) -> list[SweepPlan]:
     single = [{"variant": v, "d": 300, "seconds": 10, "tsn_late": True} for v in VARIANTS]
     jump = [{"variant": v, "d": 300, "seconds": 16, "rtt_jump": 5} for v in VARIANTS]
     jump4 = [p | {"rtt_factor": 4} for p in jump]
-    jump_long = [p | {"d": d} for p in jump for d in LONG_DELAYS]
+
     tables = ("chunks", "association_series", "sctp_events")
     return [
         SweepPlan("tsn_late", build, single, [1], tables),
         SweepPlan("rtt_jump", build, jump, [1], tables),
         SweepPlan("rtt_jump_x4", build, jump4, [1], tables),
-        SweepPlan("rtt_jump_long", build, jump_long, [1], tables),
-        SweepPlan("ceiling", build, grid(CEILING_VARIANTS, d=[50], rate=rates), seeds),
+        *[
+            SweepPlan(f"rtt_jump_{d}ms", build, [p | {"d": d} for p in jump], [1], tables)
+            for d in LONG_DELAYS
+        ],
+        SweepPlan(
+            "ceiling", build, grid(["sctp"], d=[50], rate=rates, fast_retransmit=[False]), seeds
+        ),
+        SweepPlan(
+            "reordering_rwnd_x2",
+            build,
+            grid(VARIANTS, d=DELAYS, multihomed=[False, True], rate=rates, rwnd_x=[2]),
+            seeds,
+        ),
         SweepPlan(
             "reordering",
             build,
@@ -302,39 +311,37 @@ def _tsn_late_why(data: StudyData) -> str:
     )
 
 
-def _jump(data: StudyData, plan: str, d: int | None = None) -> tuple[float, float, int]:
-    """(SCTP's, RR-SCTP's highest TSN at 16 s, SCTP's spurious timeouts) of a jump run."""
+def _jump(data: StudyData, plan: str) -> tuple[float, float, int, float]:
+    """(SCTP's, RR-SCTP's highest TSN at 16 s, SCTP's spurious timeouts, d in ms) of the
+    jump runs of a sweep."""
     chunks, events = data.frame(plan, "chunks"), data.frame(plan, "sctp_events")
-    if d is not None:
-        table = data.table(plan)
-        keep = table.loc[table["d"] == d, "run"]
-        chunks, events = chunks[chunks["run"].isin(keep)], events[events["run"].isin(keep)]
+    d = float(data.table(plan)["d"].iloc[0])
     tsn = {v: float(chunks.loc[(chunks["variant"] == v) & (chunks["time"] <= 16.0), "tsn"].max())
            for v in VARIANTS}  # fmt: skip
     e = events[events["variant"] == "sctp"]
     timeouts = int(((e["kind"] == "timeout") & e["spurious"]).sum())
-    return tsn["sctp"], tsn["rr_sctp"], timeouts
+    return tsn["sctp"], tsn["rr_sctp"], timeouts, d
 
 
 def claim_rtt_jump(data: StudyData) -> Measured:
-    sctp, rr, timeouts = _jump(data, "rtt_jump")
+    sctp, rr, timeouts, at = _jump(data, "rtt_jump")
     longer, holds = [], []
     for d in LONG_DELAYS:
-        s_, r_, t_ = _jump(data, "rtt_jump_long", d)
+        s_, r_, t_, _ = _jump(data, f"rtt_jump_{d}ms")
         longer.append(f"d = {d} ms: SCTP {s_:.0f}, RR-SCTP {r_:.0f} ({r_ / s_ - 1:+.0%}), "
                       f"{t_} spurious timeout(s)")  # fmt: skip
         if t_:
             holds.append(str(d))
-    rtt = 2 * (DELAYS[-1] + 2 * ACCESS_MS)
+    rtt = 2 * (at + 2 * ACCESS_MS)
     why = (
-        f"doubling an RTT of {rtt:g} ms holds the SACKs back by {rtt:g} ms, less than "
-        f"RTO.Min (1 s), so no timer can expire; the premise holds at d = "
+        f"doubling an RTT of {rtt:g} ms holds the SACKs back by {rtt:g} ms; a timeout "
+        "needs that gap to outlast the RTO (at least RTO.Min, 1 s); the premise holds at d = "
         f"{', '.join(holds) or 'none'} ms of {', '.join(map(str, LONG_DELAYS))} ms tried "
         "(RTO.Initial 3 s, RFC 2960): " + "; ".join(longer)
     )
     gain = rr / sctp - 1
     text = (
-        f"d = {DELAYS[-1]} ms: highest TSN at 16 s SCTP {sctp:.0f}, RR-SCTP {rr:.0f} "
+        f"d = {at:g} ms: highest TSN at 16 s SCTP {sctp:.0f}, RR-SCTP {rr:.0f} "
         f"({gain:+.0%}); spurious timeouts of SCTP: {timeouts}"
     )
     if not timeouts:
@@ -391,10 +398,10 @@ def claim_rr_flat(data: StudyData) -> Measured:
 
 def _ceiling_why(data: StudyData) -> str:
     tp = throughput(data, "reordering", ["variant", "d", "multihomed", "rate"])["mean"]
-    ceiling = throughput(data, "ceiling", ["variant", "rate"])["mean"]
+    never = throughput(data, "ceiling", ["variant", "rate"])["mean"].loc["sctp"]
     rr = tp.loc[("rr_sctp", 50, False)]
-    never = ceiling.loc["sctp_no_fast_retransmit"]
-    wide = ceiling.loc["rr_sctp_rwnd_x2"]
+    wide = throughput(data, "reordering_rwnd_x2", ["variant", "d", "multihomed", "rate"])[
+        "mean"].loc[("rr_sctp", 50, False)]  # fmt: skip
     gap = float((rr / never - 1).abs().max())
     return (
         f"at d = 50 ms RR-SCTP stays within {gap:.0%} of an SCTP that never "
@@ -748,6 +755,22 @@ FIGURES = [
 ]  # fmt: skip
 
 
+SENSITIVITY = [
+    Sensitivity(
+        "bottleneck delay of the RTT-jump run (the paper gives none)",
+        ("2",),
+        [(f"{DELAYS[-1]} ms (the study's)", {})]
+        + [(f"{d} ms", {"rtt_jump": f"rtt_jump_{d}ms"}) for d in LONG_DELAYS],
+    ),
+    Sensitivity(
+        "receive window (the paper: a_rwnd = MW, the path's capacity)",
+        ("3", "4"),
+        [(f"{MW} packets (the paper's)", {}),
+         (f"{2 * MW} packets", {"reordering": "reordering_rwnd_x2"})],
+    ),
+]  # fmt: skip
+
+
 STUDY = Study(
     name="reorder",
     title="reorder: SCTP and RR-SCTP under reordering and RTT jumps",
@@ -763,4 +786,5 @@ STUDY = Study(
     figures=FIGURES,
     claims=CLAIMS,
     tables=[TableSpec("detection", detection_table)],
+    sensitivity=SENSITIVITY,
 )
