@@ -198,6 +198,10 @@ def test_arq_cells_map_time_to_the_serpentine_schedule() -> None:
     assert times == ["0s", "10s", "20s", "30s", "40s", "50s"]
     assert pvs == [0.0, 0.1, 0.2, 0.2, 0.1, 0.0]
     assert spec["duration"] == "60s"
+    # The paper's literal order rises at every level: Pv = 0 follows Pv = 0.2.
+    saw = arq.build({"cc": "reno", "D": 1.0, "order": "sawtooth"}, [0.0, 0.1], [0.0, 0.1, 0.2])
+    assert [pv for _, pv in saw["links"][0]["impairments"][1]["pv_schedule"]] == [
+        0.0, 0.1, 0.2, 0.0, 0.1, 0.2]  # fmt: skip
 
 
 def test_every_variant_recovers_as_its_ns2_agent() -> None:

@@ -120,6 +120,7 @@ READINGS = {
     "keep_ssthresh": [pt for pt in STEADY_POINTS if pt[2] == 0],  # claims 5, 7
 }
 READING_SEEDS = [1, 2, 3, 4, 5]
+SAWTOOTH_SEEDS = [1, 2, 3]
 
 PARAMETERS = [
     ("topology", "server —ideal link with the two stages— AP ~802.11b 11 Mb/s~ station",
@@ -160,7 +161,7 @@ def build(
     pv_schedule = [
         [f"{i * level + k * cell}s", pv]
         for i in range(len(p_levels))
-        for k, pv in enumerate(pv_order(pv_levels, i))
+        for k, pv in enumerate(pv_order(pv_levels, i, point.get("order", "serpentine")))
     ]
     stages = [
         {"kind": "bernoulli", "schedule": p_schedule, "direction": "forward",
@@ -230,10 +231,13 @@ def build_steady(
     return spec
 
 
-def pv_order(pv_levels: list[float], level: int) -> list[float]:
+def pv_order(pv_levels: list[float], level: int, order: str = "serpentine") -> list[float]:
     """The Pv values in the order p level `level` takes them: up, then down at the
-    next level (a serpentine), so that no cell follows a very different one."""
-    return pv_levels if level % 2 == 0 else pv_levels[::-1]
+    next level (a serpentine), so that no cell follows a very different one; or up at
+    every level (the paper's literal "sawtooth", where the Pv = 0 cell follows 99 %)."""
+    if order == "sawtooth" or level % 2 == 0:
+        return pv_levels
+    return pv_levels[::-1]
 
 
 def levels(quick: bool) -> tuple[list[float], list[float]]:
@@ -253,6 +257,15 @@ def sweeps(quick: bool) -> list[SweepPlan]:
             partial(build, p_levels=p_levels, pv_levels=pv_levels),
             points,
             QUICK_SEEDS if quick else SEEDS,
+            tables=("series", "throughput"),
+        ),
+        # The paper's literal order (Pv rising at every p level), D = 2 s, 3 seeds: the
+        # cells' claims along the order (sensitivity).
+        SweepPlan(
+            "runs_sawtooth",
+            partial(build, p_levels=p_levels, pv_levels=pv_levels),
+            [{"cc": cc, "D": 2.0, "order": "sawtooth"} for cc in VARIANTS],
+            QUICK_SEEDS if quick else SAWTOOTH_SEEDS,
             tables=("series", "throughput"),
         ),
         SweepPlan(
@@ -293,7 +306,9 @@ def _cells(data: StudyData) -> pd.DataFrame:
     per_level = len(pv_levels)
 
     # The Pv of every cell, in time order.
-    pv_of_cell = np.concatenate([pv_order(pv_levels, i) for i in range(len(p_levels))])
+    table = data.table("runs")
+    order = str(table["order"].iloc[0]) if "order" in table else "serpentine"
+    pv_of_cell = np.concatenate([pv_order(pv_levels, i, order) for i in range(len(p_levels))])
 
     def locate(frame: pd.DataFrame) -> pd.DataFrame:
         cell = (frame["time"].to_numpy() // CELL_SECONDS).astype(int)
@@ -411,7 +426,7 @@ def claim_reno_p1e2(data: StudyData) -> Measured:
                     steady_goodput(data, "reno", 2.0, 0.0, 0.0))  # fmt: skip
     text = (
         f"Reno's drop from p = 0 to 10⁻² (Pv = 0), {_steady_text(drop, '{:.0%}')}; "
-        f"the study's 10 s cells: {base:.2f} → {at:.2f} Mb/s (−{_drop(base, at):.0%})"
+        f"the surface's 10 s cells: {base:.2f} → {at:.2f} Mb/s (−{_drop(base, at):.0%})"
     )
     return Measured(text, interval_verdict(drop.low, drop.high, 0.30, 0.50),
                     because(lambda: _mathis_why(data, 1e-2, 0.40)))  # fmt: skip
@@ -429,7 +444,7 @@ def claim_veno_beats_reno(data: StudyData) -> Measured:
     gain = paired_ratio(steady_goodput(data, "veno", 2.0, 3e-2, 0.0),
                         steady_goodput(data, "reno", 2.0, 3e-2, 0.0))  # fmt: skip
     text = (
-        f"Veno over Reno at p = 3·10⁻², Pv = 0, {_steady_text(gain)}; the study's 10 s cells: "
+        f"Veno over Reno at p = 3·10⁻², Pv = 0, {_steady_text(gain)}; the surface's 10 s cells: "
         f"Veno {veno:.2f}, Reno {reno:.2f} Mb/s ({veno / reno - 1:+.0%})"
     )
     return Measured(text, interval_verdict(gain.low, gain.high, 0.20, 0.80),
@@ -495,7 +510,7 @@ def claim_reno_pv10(data: StudyData) -> Measured:
                     steady_goodput(data, "reno", 2.0, 0.0, 0.0))  # fmt: skip
     text = (
         f"Reno's drop from Pv = 0 to 10 % (D = 2 s, p = 0), {_steady_text(drop, '{:.0%}')}; "
-        f"the study's 10 s cells: {base:.2f} → {at:.2f} Mb/s (−{_drop(base, at):.0%})"
+        f"the surface's 10 s cells: {base:.2f} → {at:.2f} Mb/s (−{_drop(base, at):.0%})"
     )
     why = because(lambda: _timeouts_why(data, [("reno", 2.0, 0.0, 0.1)]))
     return Measured(text, interval_verdict(drop.low, drop.high, 0.40, 0.60), why)
@@ -523,7 +538,7 @@ def claim_reno_beats_veno_pv30(data: StudyData) -> Measured:
     gain = paired_ratio(steady_goodput(data, "reno", 2.0, 0.0, 0.3),
                         steady_goodput(data, "veno", 2.0, 0.0, 0.3))  # fmt: skip
     text = (
-        f"Reno over Veno at Pv = 30 % (D = 2 s, p = 0), {_steady_text(gain)}; the study's 10 s "
+        f"Reno over Veno at Pv = 30 % (D = 2 s, p = 0), {_steady_text(gain)}; the surface's 10 s "
         f"cells: Reno {reno:.2f}, Veno {veno:.2f} Mb/s ({reno / veno - 1:+.0%})"
     )
     why = because(lambda: _timeouts_why(data, [("reno", 2.0, 0.0, 0.3), ("veno", 2.0, 0.0, 0.3)]))
@@ -669,6 +684,12 @@ SENSITIVITY = [
         [("independent (Bernoulli) losses (the study's)", {}),
          (f"two-state, bursts of {1 / BURST_EXIT:g} packets on average",
           {"steady": "steady_bursty"})],
+    ),
+    Sensitivity(
+        "order of the Pv values within a p level (the paper: 100 values every 10 s)",
+        ("1", "2", "3", "4"),
+        [("serpentine, up then down (the study's)", {}),
+         ("sawtooth, up at every level (D = 2 s, 3 seeds)", {"runs": "runs_sawtooth"})],
     ),
     Sensitivity(
         "ssthresh on a repeated timeout (ns-2: 2; RFC 5681: kept)",
