@@ -159,6 +159,9 @@ def test_arq_claims_follow_their_rules() -> None:
             ("reno", d, 0.0, 0.3): 1.5,
             ("veno", d, 0.0, 0.1): 2.5,  # above Reno: 1 of 2 Pv > 0 cells per D
             ("veno", d, 0.0, 0.3): 1.0,  # Reno +50 %
+            # With random loss: outside Fig. 10's delay-only cells, so not counted.
+            ("reno", d, 1e-2, 0.1): 2.0,
+            ("veno", d, 1e-2, 0.1): 1.0,
         }
     data = with_steady(arq_cells(cells), {
         ("reno", 2.0, 0.0, 0.0): [5.0, 5.2],
