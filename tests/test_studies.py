@@ -191,6 +191,31 @@ def test_arq_claims_follow_their_rules() -> None:
         assert measured.verdict is verdict, (claim.__name__, measured.value)
 
 
+def test_arq_vegas_as_veno_and_the_exponential_cwnd() -> None:
+    import math
+
+    rows = {("vegas", 2.0, p, 0.0): g for p, g in ((0.0, 3.0), (1e-2, 2.5), (3e-2, 2.0))}
+    rows |= {("veno", 2.0, p, 0.0): g for p, g in ((0.0, 3.0), (1e-2, 2.6), (3e-2, 1.8))}
+    # Vegas/Veno − 1: 0, −3.8 %, +11.1 % (at p = 3·10⁻²): beyond ±10 %.
+    m = arq.claim_vegas_as_veno_under_loss(arq_cells(rows))
+    assert "-4% … +11%; farthest at p = 0.03" in m.value and m.verdict is Verdict.DISAGREE
+    pvs = [0.0, 0.1, 0.2, 0.3, 0.5]
+
+    def cwnd_cells(law: Any) -> StudyData:
+        frame = pd.DataFrame([{"cc": "reno", "D": 2.0, "p": 0.0, "pv": pv, "goodput_mbps": 1.0,
+                               "cwnd": law(pv)} for pv in pvs])  # fmt: skip
+        return injected("cells", frame)
+
+    # 40·e^(−5·Pv): the log-linear fit is exact (R² 1.00), slope −5, halving every
+    # ln 2/5 = 13.9 % of Pv.
+    exp = arq.claim_cwnd_decays_exponentially(cwnd_cells(lambda pv: 40 * math.exp(-5 * pv)))
+    assert "R² 1.00 (decay e^(-5.0·Pv))" in exp.value and exp.verdict is Verdict.AGREE
+    assert "halves every 14% of Pv" in exp.why
+    # 40 − 60·Pv: a straight line fits exactly, better than the exponential.
+    lin = arq.claim_cwnd_decays_exponentially(cwnd_cells(lambda pv: 40 - 60 * pv))
+    assert "linear fit R² 1.00" in lin.value and lin.verdict is Verdict.DISAGREE
+
+
 def test_arq_cells_map_time_to_the_serpentine_schedule() -> None:
     # Two p levels, three Pv levels: Pv goes up in level 0 and down in level 1.
     spec = arq.build({"cc": "reno", "D": 1.0}, [0.0, 0.1], [0.0, 0.1, 0.2])
