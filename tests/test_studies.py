@@ -6,13 +6,14 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pandas as pd
 import pytest
 
 from browser import chromium, load
-from cwnd.studies import STUDIES, arq, outage
+from cwnd.studies import STUDIES, arq, outage, stats
 from cwnd.studies.study import StudyData, Verdict
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -25,22 +26,24 @@ def injected(name: str, frame: pd.DataFrame) -> StudyData:
     return data
 
 
-def outage_runs(rows: list[tuple[str, float, float, float]]) -> StudyData:
-    """(cc, d, total time, resumed) per run; the disconnection starts at 10 s."""
+def outage_runs(rows: list[tuple[str, float, float, float]], seeds: int = 2) -> StudyData:
+    """(cc, d, total time, resumed) per point; the disconnection starts at 10 s. Seed k
+    adds 0.1·(k − 1) s to both times, a spread over seeds the same for every variant."""
     frame = pd.DataFrame(
         [
             {
                 "cc": cc,
                 "d": d,
                 "window": 20,
-                "seed": 1,
-                "run": f"{cc}{d}",
-                "total_time": total,
-                "throughput_mbps": 24 / total,
+                "seed": k,
+                "run": f"{cc}{d}/{k}",
+                "total_time": total + 0.1 * (k - 1),
+                "throughput_mbps": 24 / (total + 0.1 * (k - 1)),
                 "outage_start": 10.0,
-                "resumed": resumed,
+                "resumed": resumed + 0.1 * (k - 1),
             }
             for cc, d, total, resumed in rows
+            for k in range(1, seeds + 1)
         ]
     )
     return injected("per_run/runs", frame)
@@ -74,22 +77,44 @@ def test_outage_claims_follow_their_rules() -> None:
     data = outage_runs(rows)
     falls = outage.claim_throughput_falls(data)
     assert falls.verdict is Verdict.AGREE, falls.value
+    # Slopes over 1–5 s and 5–20 s, Reno: (45 − 25)/4 = 5.00 → (80 − 45)/15 = 2.33, in
+    # both seeds: the change, −2.67, has no spread, so its interval is below 0.
     superlinear = outage.claim_total_time_superlinear(data)
-    assert "Reno: 1 s: 5.00, 5 s: 5.00, 20 s: 3.00" in superlinear.value
+    assert "Reno 5.00 → 2.33 (change -2.67" in superlinear.value, superlinear.value
     assert superlinear.verdict is Verdict.DISAGREE
+    # Reno slowest at 5 s (45 against Vegas's 44) and 20 s (80 against 75): differences
+    # of 1 and 5 s; each mean has sd 0.0707 over 2 seeds, so the difference's se is 0.1,
+    # Welch df = 2, t = 4.303: half-width 0.43 s < 1 s.
     longest = outage.claim_reno_longest(data)
+    assert "d = 5 s: slowest Reno (45.05 s, +1.00 s over Vegas)" in longest.value
     assert longest.verdict is Verdict.AGREE, longest.value
     resumes = outage.claim_reno_resumes_after_twice(data)
     assert "1.80 × d" in resumes.value and resumes.verdict is Verdict.AGREE
     order = outage.claim_interruption_order(data)
-    assert order.value.endswith("Vegas 1.20, Westwood 1.50, Reno 1.80")
+    assert order.value.endswith("Vegas 1.20, Westwood 1.50, Reno 1.80"), order.value
     assert order.verdict is Verdict.AGREE
     # Vegas is slowest only at d = 0 and 1 s: throughput lowest at 2 of 4 durations.
     lowest = outage.claim_vegas_lowest(data)
-    assert lowest.value.startswith("Vegas lowest at 2 of 4")
-    # Largest gap at d = 20 s: 1 − (24/70)/(24/60) = 14.3 %.
-    assert lowest.value.endswith("Vegas at most 14.3% below the best variant")
+    assert "at 2 of 4 durations" in lowest.value, lowest.value
     assert lowest.verdict is Verdict.DISAGREE
+
+
+def test_a_slowest_variant_needs_a_margin_beyond_the_seeds_and_the_clock() -> None:
+    # CUBIC and Compound 1 ms apart in every seed (no spread): below the 10 ms clock.
+    rows = [(cc, 5.0, 29.0, 0.0) for cc in ("reno", "vegas", "westwood", "cubic")]
+    tied = outage_runs([*rows, ("compound", 5.0, 29.001, 0.0)])
+    cc, text = outage.slowest(tied, 5.0)
+    assert cc is None and text.startswith("indistinguishable (all within 0.001 s"), text
+    # Compound 2 s ahead in one seed and 2 s behind in the other: mean +0, spread wide.
+    noisy = outage_runs(rows, seeds=2).derived("per_run/runs", lambda: None).copy()
+    noisy = pd.concat([noisy, pd.DataFrame([
+        {**noisy.iloc[0].to_dict(), "cc": "compound", "seed": 1, "total_time": 31.0},
+        {**noisy.iloc[0].to_dict(), "cc": "compound", "seed": 2, "total_time": 27.2},
+    ])])  # fmt: skip
+    assert outage.slowest(injected("per_run/runs", noisy), 5.0)[0] is None
+    # 0.5 s ahead in both seeds: distinct.
+    ahead = outage_runs([*rows, ("compound", 5.0, 29.5, 0.0)])
+    assert outage.slowest(ahead, 5.0)[0] == "compound"
 
 
 def arq_cells(values: dict[tuple[str, float, float, float], float]) -> StudyData:
@@ -101,6 +126,21 @@ def arq_cells(values: dict[tuple[str, float, float, float], float]) -> StudyData
         ]
     )
     return injected("cells", frame)
+
+
+def with_steady(data: StudyData, runs: dict[tuple[str, float, float, float], list[float]]):
+    """`data` with a steady sweep whose runs have the given goodputs (Mb/s), one per
+    seed."""
+    frame = pd.DataFrame(
+        [
+            {"cc": cc, "D": d, "p": p, "pv": pv, "seed": k + 1, "run": f"{cc}{d}{p}{pv}/{k}",
+             "goodput_bps": g * 1e6}
+            for (cc, d, p, pv), goodputs in runs.items()
+            for k, g in enumerate(goodputs)
+        ]
+    )  # fmt: skip
+    data.results["steady"] = SimpleNamespace(table=frame)  # type: ignore[assignment]
+    return data
 
 
 def test_arq_claims_follow_their_rules() -> None:
@@ -119,21 +159,61 @@ def test_arq_claims_follow_their_rules() -> None:
             ("reno", d, 0.0, 0.3): 1.5,
             ("veno", d, 0.0, 0.1): 2.5,  # above Reno: 1 of 2 Pv > 0 cells per D
             ("veno", d, 0.0, 0.3): 1.0,  # Reno +50 %
+            # With random loss: outside Fig. 10's delay-only cells, so not counted.
+            ("reno", d, 1e-2, 0.1): 2.0,
+            ("veno", d, 1e-2, 0.1): 1.0,
         }
-    data = arq_cells(cells)
+    data = with_steady(arq_cells(cells), {
+        ("reno", 2.0, 0.0, 0.0): [5.0, 5.2],
+        ("reno", 2.0, 1e-2, 0.0): [3.0, 3.12],  # −40 % in both seeds
+        ("veno", 2.0, 1e-2, 0.0): [3.0, 3.12],  # as Reno
+        ("reno", 2.0, 3e-2, 0.0): [0.8, 1.0],
+        # Veno +75 % and +50 %: mean +62.5 %, sd 0.1768, se 0.125, t(1) = 12.706:
+        # interval −96 % … +221 %, which straddles the band 20–80 %: cannot decide.
+        ("veno", 2.0, 3e-2, 0.0): [1.4, 1.5],
+        ("reno", 2.0, 0.0, 0.1): [2.5, 2.6],  # −50 %
+        ("reno", 2.0, 0.0, 0.3): [1.5, 1.5],
+        ("veno", 2.0, 0.0, 0.3): [1.0, 1.0],  # Reno +50 %
+    })  # fmt: skip
     expect = {
-        arq.claim_reno_p1e2: ("−40%", Verdict.AGREE),
+        arq.claim_reno_p1e2: ("40% (95 % CI 40% … 40%)", Verdict.AGREE),
         arq.claim_reno_impossible: ("Reno 50 kb/s", Verdict.AGREE),
-        arq.claim_veno_beats_reno: ("Veno +75%", Verdict.AGREE),
+        arq.claim_veno_beats_reno: ("95 % CI -96% … +221%", Verdict.NOT_MEASURABLE),
         arq.claim_vegas_collapses: ("−95%", Verdict.AGREE),
-        arq.claim_reno_pv10: ("−60%", Verdict.AGREE),
+        arq.claim_reno_pv10: ("50% (95 % CI 50% … 50%)", Verdict.AGREE),
         arq.claim_veno_below_reno_short_delays: ("2 of 4 cells", Verdict.DISAGREE),
-        arq.claim_reno_beats_veno_pv30: ("Reno +50%", Verdict.AGREE),
+        arq.claim_reno_beats_veno_pv30: ("+50% (95 % CI +50% … +50%)", Verdict.AGREE),
+        arq.claim_veno_as_reno_p1e2: ("+0% (95 % CI +0% … +0%)", Verdict.AGREE),
     }
     for claim, (fragment, verdict) in expect.items():
         measured = claim(data)
         assert fragment in measured.value, (claim.__name__, measured.value)
         assert measured.verdict is verdict, (claim.__name__, measured.value)
+
+
+def test_arq_vegas_as_veno_and_the_exponential_cwnd() -> None:
+    import math
+
+    rows = {("vegas", 2.0, p, 0.0): g for p, g in ((0.0, 3.0), (1e-2, 2.5), (3e-2, 2.0))}
+    rows |= {("veno", 2.0, p, 0.0): g for p, g in ((0.0, 3.0), (1e-2, 2.6), (3e-2, 1.8))}
+    # Vegas/Veno − 1: 0, −3.8 %, +11.1 % (at p = 3·10⁻²): beyond ±10 %.
+    m = arq.claim_vegas_as_veno_under_loss(arq_cells(rows))
+    assert "-4% … +11%; farthest at p = 0.03" in m.value and m.verdict is Verdict.DISAGREE
+    pvs = [0.0, 0.1, 0.2, 0.3, 0.5]
+
+    def cwnd_cells(law: Any) -> StudyData:
+        frame = pd.DataFrame([{"cc": "reno", "D": 2.0, "p": 0.0, "pv": pv, "goodput_mbps": 1.0,
+                               "cwnd": law(pv)} for pv in pvs])  # fmt: skip
+        return injected("cells", frame)
+
+    # 40·e^(−5·Pv): the log-linear fit is exact (R² 1.00), slope −5, halving every
+    # ln 2/5 = 13.9 % of Pv.
+    exp = arq.claim_cwnd_decays_exponentially(cwnd_cells(lambda pv: 40 * math.exp(-5 * pv)))
+    assert "R² 1.00 (decay e^(-5.0·Pv))" in exp.value and exp.verdict is Verdict.AGREE
+    assert "halves every 14% of Pv" in exp.why
+    # 40 − 60·Pv: a straight line fits exactly, better than the exponential.
+    lin = arq.claim_cwnd_decays_exponentially(cwnd_cells(lambda pv: 40 - 60 * pv))
+    assert "linear fit R² 1.00" in lin.value and lin.verdict is Verdict.DISAGREE
 
 
 def test_arq_cells_map_time_to_the_serpentine_schedule() -> None:
@@ -146,6 +226,24 @@ def test_arq_cells_map_time_to_the_serpentine_schedule() -> None:
     assert times == ["0s", "10s", "20s", "30s", "40s", "50s"]
     assert pvs == [0.0, 0.1, 0.2, 0.2, 0.1, 0.0]
     assert spec["duration"] == "60s"
+    # The paper's literal order rises at every level: Pv = 0 follows Pv = 0.2.
+    saw = arq.build({"cc": "reno", "D": 1.0, "order": "sawtooth"}, [0.0, 0.1], [0.0, 0.1, 0.2])
+    assert [pv for _, pv in saw["links"][0]["impairments"][1]["pv_schedule"]] == [
+        0.0, 0.1, 0.2, 0.0, 0.1, 0.2]  # fmt: skip
+
+
+def test_every_variant_recovers_as_its_ns2_agent() -> None:
+    # arq compares controllers: Reno, Veno ("Reno modified on the sender") and Vegas
+    # all recover as Reno, not with cwnd's NewReno default for Veno and Vegas.
+    for cc in arq.VARIANTS:
+        flow = arq.build({"cc": cc, "D": 1.0}, [0.0], [0.0])["flows"][0]
+        assert flow["recovery"] == "reno", cc
+    # outage: ns-2.35's agents; CUBIC and Compound only exist in TCP-Linux (NewReno).
+    expected = {"reno": "reno", "vegas": "reno", "westwood": "reno", "cubic": "newreno",
+                "compound": "newreno"}  # fmt: skip
+    for cc, recovery in expected.items():
+        flow = outage.build({"cc": cc, "d": 1.0, "window": 20})["flows"][0]
+        assert flow["recovery"] == recovery, cc
 
 
 def cwnd_cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
@@ -165,11 +263,14 @@ def quick_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_quick_reproduce_writes_claims_figures_and_data(quick_report: Path) -> None:
     for name, study in STUDIES.items():
         folder = quick_report / name
-        claims = (folder / "claims.md").read_text()
+        claims, *sensitivity = (folder / "claims.md").read_text().split("\n## Sensitivity")
         rows = [line for line in claims.splitlines() if line.startswith("| ") and "---" not in line]
+        assert len(sensitivity) == len(study.sensitivity), name
         assert len(rows) == 1 + len(study.claims), claims
         for row in rows[1:]:
-            assert row.rstrip(" |").endswith(("agree", "disagree", "not measurable")), row
+            cells = row.split(" | ")
+            assert cells[4] in ("agree", "disagree", "not measurable"), row
+            assert cells[5].rstrip(" |") and "not computed" not in cells[5], f"no why: {row}"
         for spec in study.figures:
             assert (folder / f"{spec.stem}.png").read_bytes()[:8] == PNG_MAGIC, spec.stem
             assert b"<svg" in (folder / f"{spec.stem}.svg").read_bytes()[:500], spec.stem
@@ -259,3 +360,97 @@ def test_reorder_claims_follow_their_rules() -> None:
     shrinks = reorder.claim_gain_shrinks_with_loss(data)
     assert "+233% at 0.1% loss, +33% at 1.5%" in shrinks.value
     assert shrinks.verdict is Verdict.AGREE
+
+
+def test_confidence_intervals_by_hand() -> None:
+    # Values 1, 2, 3: mean 2, sd 1, t(0.975, 2) = 4.303, half-width 4.303/√3 = 2.484.
+    ci = stats.mean_ci([1.0, 2.0, 3.0])
+    assert ci.mean == 2.0 and ci.low == pytest.approx(2 - 2.4843, abs=1e-4)
+    assert ci.inside(-1, 5) and not ci.inside(0, 5) and ci.outside(4.5, 9)
+    # Welch: a = 1, 2, 3 and b = 11, 12, 13: difference −10, se √(1/3 + 1/3) = 0.8165,
+    # df = (2/3)² / (2·(1/3)²/2) = 4, t = 2.776: half-width 2.2666.
+    d = stats.difference_ci([1.0, 2.0, 3.0], [11.0, 12.0, 13.0])
+    assert d.mean == -10.0 and d.high == pytest.approx(-10 + 2.2666, abs=1e-4)
+    assert stats.distinct([1.0, 2.0, 3.0], [11.0, 12.0, 13.0], resolution=0.01)
+    # Identical runs but one 1 ms longer: no spread, yet below a 10 ms resolution.
+    assert not stats.distinct([29.000] * 5, [29.001] * 5, resolution=0.01)
+    # A mean difference of 1 inside a spread of ±5: indistinguishable.
+    assert not stats.distinct([0.0, 10.0, 5.0], [1.0, 11.0, 6.0][::-1], resolution=0.0)
+    with pytest.raises(ValueError, match="at least 2 seeds"):
+        stats.mean_ci([1.0])
+
+
+def test_reorder_rtt_jump_without_a_timeout_is_a_missing_premise() -> None:
+    from cwnd.studies import reorder
+
+    def chunks(run: str, sctp: int, rr: int) -> list[dict[str, Any]]:
+        return [{"run": run, "variant": v, "time": 15.0, "tsn": tsn}
+                for v, tsn in (("sctp", sctp), ("rr_sctp", rr))]  # fmt: skip
+
+    def timeout(run: str) -> dict[str, Any]:
+        return {"run": run, "variant": "sctp", "kind": "timeout", "spurious": True}
+
+    data = StudyData({}, quick=False)
+    for plan, d in (("rtt_jump", 300), ("rtt_jump_550ms", 550), ("rtt_jump_800ms", 800)):
+        data.results[plan] = SimpleNamespace(table=pd.DataFrame({"d": [d]}))  # type: ignore[assignment]
+    frames = {
+        # d = 300 ms: no timeout. 550 ms: one, RR-SCTP 130 against 100 (+30 %). 800: none.
+        ("rtt_jump", "chunks"): chunks("x", 600, 600),
+        ("rtt_jump", "sctp_events"): [],
+        ("rtt_jump_550ms", "chunks"): chunks("a", 100, 130),
+        ("rtt_jump_550ms", "sctp_events"): [timeout("a")],
+        ("rtt_jump_800ms", "chunks"): chunks("b", 90, 90),
+        ("rtt_jump_800ms", "sctp_events"): [],
+    }
+    for key, rows in frames.items():
+        columns = ["run", "variant", "kind", "spurious"] if key[1] == "sctp_events" else None
+        data._frames[key] = pd.DataFrame(rows, columns=columns)
+    m = reorder.claim_rtt_jump(data)
+    assert m.verdict is Verdict.DISAGREE, m.value
+    assert m.value.endswith("the premise (a spurious timeout) is absent at this delay")
+    assert (
+        "premise holds at d = 550 ms" in m.why
+        and "d = 550 ms: SCTP 100, RR-SCTP 130 (+30%)" in m.why
+    )
+    # With the timeout at the chosen delay, the band decides: +30 % is outside 5–25 %.
+    data._frames[("rtt_jump", "chunks")] = pd.DataFrame(chunks("x", 100, 130))
+    data._frames[("rtt_jump", "sctp_events")] = pd.DataFrame([timeout("x")])
+    assert reorder.claim_rtt_jump(data).verdict is Verdict.DISAGREE
+    data._frames[("rtt_jump", "chunks")] = pd.DataFrame(chunks("x", 100, 110))
+    assert reorder.claim_rtt_jump(data).verdict is Verdict.AGREE
+
+
+def test_sensitivity_reads_the_other_sweep_where_the_claim_read_its_own() -> None:
+    from cwnd.studies.study import Claim, Measured, Sensitivity, Study, along
+
+    def measure(data: StudyData) -> Measured:
+        value = float(data.table("runs")["x"].mean())
+        return Measured(f"x = {value:g}", Verdict.AGREE if value > 1 else Verdict.DISAGREE)
+
+    spec = Sensitivity("x's knob", ("1",), [("as chosen", {}), ("turned", {"runs": "other"})])
+    study = Study("s", "t", "c", "f", "", [], lambda quick: [], [],
+                  [Claim("1", "q", "src", "x > 1", measure)], sensitivity=[spec])  # fmt: skip
+    results: dict[str, Any] = {
+        "runs": SimpleNamespace(table=pd.DataFrame({"x": [2.0]})),
+        "other": SimpleNamespace(table=pd.DataFrame({"x": [0.5]})),
+    }
+    data = StudyData(results, quick=False)
+    rows = along(spec, study, data).rows
+    assert [(label, m.value, m.verdict) for _, label, m in rows] == [
+        ("as chosen", "x = 2", Verdict.AGREE), ("turned", "x = 0.5", Verdict.DISAGREE)]  # fmt: skip
+    missing = Sensitivity("k", ("1",), [("absent", {"runs": "nowhere"})])
+    assert along(missing, study, data).rows[0][2].verdict is Verdict.NOT_MEASURABLE
+
+
+def test_arq_bursty_reading_keeps_the_loss_rate() -> None:
+    spec = arq.build_steady({"cc": "reno", "D": 2.0, "p": 0.03, "pv": 0.0}, 60, reading="bursty")
+    stage = spec["links"][0]["impairments"][0]
+    # Loss rate p_gb/(p_gb + p_bg) with p_gb = 0.03·0.5/0.97 = 0.015464: 0.03.
+    assert stage["kind"] == "gilbert_elliott" and stage["p_bg"] == 0.5
+    assert stage["p_gb"] / (stage["p_gb"] + stage["p_bg"]) == pytest.approx(0.03)
+    newreno = arq.build_steady(
+        {"cc": "veno", "D": 2.0, "p": 0.03, "pv": 0.0}, 60, reading="newreno"
+    )
+    assert "recovery" not in newreno["flows"][0]
+    assert arq.build_steady({"cc": "reno", "D": 2.0, "p": 0, "pv": 0}, 60, reading="rtt128")[
+        "links"][0]["delay"] == "64ms"  # fmt: skip

@@ -75,7 +75,7 @@ def _study_section(report: StudyReport, out: Path) -> list[str]:
         + f', <a href="{e(str(rel / "claims.md"))}">claims.md</a>.</p>',
         "<h3>Claims</h3>",
         "<table><tr><th>#</th><th>claim</th><th>source</th><th>rule</th><th>measured</th>"
-        "<th>verdict</th></tr>",
+        "<th>verdict</th><th>why</th></tr>",
     ]
     for r in report.claims:
         c = r.claim
@@ -84,9 +84,21 @@ def _study_section(report: StudyReport, out: Path) -> list[str]:
         lines.append(
             f"<tr><td>{e(c.id)}</td><td><span class='quote'>“{e(c.quote)}”</span>{english}"
             f"</td><td>{e(c.source)}</td><td>{e(c.rule)}</td><td>{e(r.measured.value)}</td>"
-            f'<td class="{css}">{e(r.measured.verdict.value)}</td></tr>'
+            f'<td class="{css}">{e(r.measured.verdict.value)}</td><td>{e(r.measured.why)}</td></tr>'
         )
     lines.append("</table>")
+    for result in report.sensitivity:
+        lines += [
+            f"<h3>Sensitivity: {e(result.spec.parameter)}</h3>",
+            "<table><tr><th>#</th><th>value</th><th>measured</th><th>verdict</th></tr>",
+        ]
+        for cid, label, m in result.rows:
+            css = m.verdict.value.replace(" ", "-")
+            lines.append(
+                f"<tr><td>{e(cid)}</td><td>{e(label)}</td><td>{e(m.value)}</td>"
+                f'<td class="{css}">{e(m.verdict.value)}</td></tr>'
+            )
+        lines.append("</table>")
     lines.append("<h3>Figures</h3>")
     for spec, png in report.figures:
         src = rel / png.name

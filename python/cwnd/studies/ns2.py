@@ -8,11 +8,40 @@ segments (`windowInit_`), RTO 3 s before the first sample (`rtxcur_init_`), mini
 `TCPSink` acknowledges every segment (no delayed ACKs). The receive window
 (`window_`, 20 segments by default) is a parameter because studies set it. 802.11
 channels use ns-2's `Mac/802_11` defaults (`ns2_wireless`).
+
+The loss recovery is the agent's, not cwnd's default for the controller (`RECOVERY`):
+comparing Reno with a Veno that recovers as NewReno compares recoveries, not
+controllers. On a repeated timeout ns-2 sets ssthresh to 2 (tcp.cc `slowdown`
+recomputes max(⌊min(cwnd, window_)/2⌋, 2) on every expiry, and cwnd is 1 after the
+first), where RFC 5681 keeps it: `tcp.ssthresh_on_repeated_timeout = "halve"`.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+#: The loss recovery of each variant's ns-2 agent. `Agent/TCP/Reno`, `Agent/TCP/Westwood`
+#: (tcp-westwood.cc, built on Reno; `WestwoodNR` is the NewReno one) and Veno ("modifies
+#: only the sender-side protocol of Reno", Fu and Liew 2003, as the arq paper says)
+#: recover as Reno. `Agent/TCP/Vegas` (tcp-vegas.cc) fast-retransmits one segment per
+#: window, without NewReno's partial-ACK repair: of cwnd's recoveries, Reno is the
+#: nearest. ns-2.35 has CUBIC and Compound only in TCP-Linux (`Agent/TCP/Linux`), whose
+#: recovery without SACK is Linux's, NewReno.
+RECOVERY = {
+    "reno": "reno",
+    "vegas": "reno",
+    "westwood": "reno",
+    "veno": "reno",
+    "cubic": "newreno",
+    "compound": "newreno",
+}
+
+
+def ns2_flow(cc: str) -> dict[str, Any]:
+    """The `cc` and `recovery` of a flow of variant `cc` as ns-2's agent runs it
+    (`cc` may be a table, e.g. `VEGAS_NS2`)."""
+    name = cc["name"] if isinstance(cc, dict) else cc
+    return {"cc": cc, "recovery": RECOVERY[name]}
 
 
 def ns2_tcp(mss: int, window_segments: int) -> dict[str, Any]:
@@ -23,6 +52,7 @@ def ns2_tcp(mss: int, window_segments: int) -> dict[str, Any]:
         "rwnd": f"{mss * window_segments}B",
         "initial_window": 2,
         "rto": {"initial": "3s", "min": "200ms", "max": "60s", "granularity": "10ms"},
+        "ssthresh_on_repeated_timeout": "halve",
     }
 
 

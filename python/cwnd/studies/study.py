@@ -34,10 +34,12 @@ class Verdict(StrEnum):
 
 @dataclass(frozen=True)
 class Measured:
-    """A claim's measured value, as text with its numbers, and the verdict."""
+    """A claim's measured value, as text with its numbers, the verdict, and why:
+    the mechanism behind the number, also written from measured numbers."""
 
     value: str
     verdict: Verdict
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,18 @@ class TableSpec:
 
 
 @dataclass(frozen=True)
+class Sensitivity:
+    """A parameter the paper left open, and the verdict of `claims` along it: each
+    value names the sweeps that replace the study's own (`{"steady": "steady_rtt128"}`:
+    the claims read the second where they read the first), so the same measurement
+    runs on runs made with the other value. An empty mapping is the study's choice."""
+
+    parameter: str
+    claims: tuple[str, ...]
+    values: list[tuple[str, dict[str, str]]]
+
+
+@dataclass(frozen=True)
 class Study:
     name: str
     title: str
@@ -97,6 +111,7 @@ class Study:
     figures: list[FigureSpec]
     claims: list[Claim]
     tables: list[TableSpec] = field(default_factory=list)
+    sensitivity: list[Sensitivity] = field(default_factory=list)
 
 
 @dataclass
@@ -133,6 +148,14 @@ class ClaimResult:
 
 
 @dataclass
+class SensitivityResult:
+    """A sensitivity's measurements: (claim id, value label, measured) rows."""
+
+    spec: Sensitivity
+    rows: list[tuple[str, str, Measured]]
+
+
+@dataclass
 class StudyReport:
     """What `reproduce` produced: where, the figures, the claims, what failed."""
 
@@ -145,10 +168,30 @@ class StudyReport:
     runs: int
     computed: int
     seconds: float
+    sensitivity: list[SensitivityResult] = field(default_factory=list)
 
 
-def not_measurable(why: str) -> Measured:
-    return Measured(why, Verdict.NOT_MEASURABLE)
+def not_measurable(reason: str, why: str = "") -> Measured:
+    return Measured(reason, Verdict.NOT_MEASURABLE, why)
+
+
+def because(explain: Callable[[], str]) -> str:
+    """A claim's why, computed from runs that may be missing (a failed point, a table
+    not kept): then it says what it could not read rather than failing the claim."""
+    try:
+        return explain()
+    except (KeyError, ValueError, IndexError, ZeroDivisionError) as e:
+        return f"(not computed: {type(e).__name__}: {e})"
+
+
+def interval_verdict(low: float, high: float, rule_low: float, rule_high: float) -> Verdict:
+    """Agree when the whole 95 % interval [low, high] lies in the rule's band, disagree
+    when it lies wholly outside; in between the runs cannot decide."""
+    if rule_low <= low and high <= rule_high:
+        return Verdict.AGREE
+    if high < rule_low or low > rule_high:
+        return Verdict.DISAGREE
+    return Verdict.NOT_MEASURABLE
 
 
 def verdict(agrees: bool) -> Verdict:
@@ -206,6 +249,7 @@ def reproduce(
             continue
         figures.append((spec, path.with_suffix(".png")))
     claims = [ClaimResult(c, _measure(c, data)) for c in study.claims]
+    sensitivity = [along(spec, study, data) for spec in study.sensitivity]
     report = StudyReport(
         study=study,
         folder=folder,
@@ -216,9 +260,27 @@ def reproduce(
         runs=sum(len(r.runs) for r in results.values()),
         computed=sum(r.computed for r in results.values()),
         seconds=time.perf_counter() - started,
+        sensitivity=sensitivity,
     )
     (folder / "claims.md").write_text(claims_markdown(report))
     return report
+
+
+def along(spec: Sensitivity, study: Study, data: StudyData) -> SensitivityResult:
+    """Measures `spec.claims` once per value of the parameter, each time on a view of
+    the runs where the value's sweeps stand in for the study's own."""
+    by_id = {c.id: c for c in study.claims}
+    rows = []
+    for label, swap in spec.values:
+        missing = [alt for alt in swap.values() if alt not in data.results]
+        if missing:
+            for cid in spec.claims:
+                rows.append((cid, label, not_measurable(f"sweep {missing[0]} did not run")))
+            continue
+        view = StudyData({**data.results, **{k: data.results[v] for k, v in swap.items()}},
+                         data.quick)  # fmt: skip
+        rows += [(cid, label, _measure(by_id[cid], view)) for cid in spec.claims]
+    return SensitivityResult(spec, rows)
 
 
 def _measure(claim: Claim, data: StudyData) -> Measured:
@@ -229,7 +291,7 @@ def _measure(claim: Claim, data: StudyData) -> Measured:
 
 
 def claims_markdown(report: StudyReport) -> str:
-    """The claims table: quote, source, rule, measured value, verdict."""
+    """The claims table: quote, source, rule, measured value, verdict, why."""
     study = report.study
     mode = "quick (reduced grid)" if report.quick else "full grid"
     lines = [
@@ -240,19 +302,32 @@ def claims_markdown(report: StudyReport) -> str:
         f"Run: {mode}, {report.runs} runs ({report.computed} computed, the rest cached), "
         f"{report.seconds:.0f} s.",
         "",
-        "| # | claim (source) | rule | measured | verdict |",
-        "|---|---|---|---|---|",
+        "| # | claim (source) | rule | measured | verdict | why |",
+        "|---|---|---|---|---|---|",
     ]
     for r in report.claims:
         c = r.claim
         quote = f"“{c.quote}”" + (f" ({c.english})" if c.english else "")
-        cells = [c.id, f"{quote} — {c.source}", c.rule, r.measured.value, r.measured.verdict.value]
+        m = r.measured
+        cells = [c.id, f"{quote} — {c.source}", c.rule, m.value, m.verdict.value, m.why]
         lines.append("| " + " | ".join(_cell(x) for x in cells) + " |")
     counts = {v: sum(r.measured.verdict is v for r in report.claims) for v in Verdict}
     lines += [
         "",
         ", ".join(f"{n} {v.value}" for v, n in counts.items()) + ".",
     ]
+    for result in report.sensitivity:
+        lines += [
+            "",
+            f"## Sensitivity: {result.spec.parameter}",
+            "",
+            "| # | value | measured | verdict |",
+            "|---|---|---|---|",
+        ]
+        lines += [
+            "| " + " | ".join(_cell(x) for x in (cid, label, m.value, m.verdict.value)) + " |"
+            for cid, label, m in result.rows
+        ]
     if report.failures:
         lines += ["", "## Failures", ""]
         lines += [f"- {f.point} seed {f.seed}: {f.error}" for f in report.failures]

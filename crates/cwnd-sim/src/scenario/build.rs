@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use super::impairment_spec::{DelaySpec, ReorderSpec, StageSpec};
 use super::spec::{
     AppSpec, Direction, ImpairmentSpec, LinkSpec, PathLossSpec, PreambleSpec, RecoverySpec,
-    Scenario,
+    RepeatedTimeoutSpec, Scenario,
 };
 use super::validate::ScenarioError;
 use crate::net::impair::{
@@ -34,7 +34,7 @@ use crate::trace::pcap::Captures;
 use crate::trace::Recorder;
 use crate::transport::tcp::cc;
 use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
-use crate::transport::tcp::recovery::Recovery;
+use crate::transport::tcp::recovery::{Recovery, RepeatedTimeout};
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};
 use crate::world::{Flow, Hop, LinkInfo, Trigger, TriggerTarget, World};
 
@@ -443,6 +443,10 @@ fn tcp_flow(spec: &Scenario, seed: u64, i: usize, f: &FlowSpec, src: NodeId, dst
         dupthresh: t.dupthresh,
         abc_limit: t.abc_limit,
         recovery,
+        repeated_timeout: match t.ssthresh_on_repeated_timeout {
+            RepeatedTimeoutSpec::Keep => RepeatedTimeout::Keep,
+            RepeatedTimeoutSpec::Halve => RepeatedTimeout::Halve,
+        },
         timestamps: t.timestamps,
         sack: t.sack,
         dsack_undo: t.dsack_undo,

@@ -355,6 +355,9 @@ pub struct TcpSpec {
     /// F-RTO detection of spurious timeouts and undo (RFC 5682; the SACK-enhanced
     /// variant with `recovery = "sack"`).
     pub frto: bool,
+    /// ssthresh when the timer expires again before new data is acknowledged:
+    /// `keep` (RFC 5681 §3.1) or `halve` (ns-2: max(⌊min(cwnd, rwnd)/2⌋, 2), so 2).
+    pub ssthresh_on_repeated_timeout: RepeatedTimeoutSpec,
     /// Delayed ACKs at the receiver (RFC 1122/5681).
     pub delayed_ack: bool,
     /// Longest delay of an ACK (default 200 ms).
@@ -381,12 +384,22 @@ impl Default for TcpSpec {
             pef_step: 0.1,
             eifel: false,
             frto: false,
+            ssthresh_on_repeated_timeout: RepeatedTimeoutSpec::Keep,
             delayed_ack: false,
             delayed_ack_timeout: Duration(crate::time::SimTime::from_millis(200)),
             delayed_ack_every: 2,
             rto: RtoSpec::default(),
         }
     }
+}
+
+/// `tcp.ssthresh_on_repeated_timeout`: see `transport/tcp/recovery.rs`.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RepeatedTimeoutSpec {
+    #[default]
+    Keep,
+    Halve,
 }
 
 /// RFC 6298 parameters; defaults are the RFC's (and RFC 9260's for SCTP).

@@ -943,6 +943,11 @@ mod tests {
             error_of(&tcp("tcp = { pef = 1.5 }")),
             "flows[0].tcp.pef: 1.5 is outside [0, 1]"
         );
+        assert!(error_of(&tcp("tcp = { ssthresh_on_repeated_timeout = \"third\" }"))
+            .starts_with("flows[0].tcp.ssthresh_on_repeated_timeout: unknown variant \"third\", expected \"keep\" or \"halve\""));
+        assert!(
+            Scenario::from_toml(&tcp("tcp = { ssthresh_on_repeated_timeout = \"halve\" }")).is_ok()
+        );
         let all = "tcp = { sack = true, dsack = true, dsack_undo = true, timestamps = true, eifel = true, frto = true, adapt_dupthresh = true }";
         assert!(Scenario::from_toml(&tcp(all)).is_ok());
     }

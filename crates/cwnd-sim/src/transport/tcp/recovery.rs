@@ -59,6 +59,12 @@
 //! triggering false fast retransmits (as Linux does); with SACK they still clock out
 //! NextSeg as pipe falls.
 //!
+//! `tcp.ssthresh_on_repeated_timeout = "halve"` instead does what ns-2 does
+//! (`TcpAgent::timeout` → `slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)` in
+//! ns-2's tcp.cc): every expiry sets ssthresh = max(⌊window/2⌋, 2) with window =
+//! min(cwnd, rwnd); on a repeated expiry cwnd is the loss window of 1, so ssthresh
+//! falls to 2 (`RepeatedTimeout`).
+//!
 //! Each reduction (a fast retransmit, or a timeout that reduces ssthresh) starts the
 //! spurious-retransmission detectors that are enabled (`spurious.rs`).
 //!
@@ -107,6 +113,17 @@ impl Recovery {
             Recovery::Sack => "sack",
         }
     }
+}
+
+/// What a repeated expiry of the retransmission timer (no new data acknowledged
+/// since the last one) does to ssthresh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RepeatedTimeout {
+    /// Keep it (RFC 5681 §3.1: "the value of ssthresh is held constant").
+    Keep,
+    /// ns-2's rule: ssthresh = max(⌊min(cwnd, rwnd)/2⌋, 2), which after the first
+    /// expiry's cwnd = 1 is 2 (ns-2 tcp.cc `slowdown`).
+    Halve,
 }
 
 impl TcpSender {
@@ -296,6 +313,10 @@ impl TcpSender {
         if first_expiry && prior != CaState::Recovery {
             self.init_undo();
             self.reduce_ssthresh(now);
+        } else if !first_expiry && self.cfg.repeated_timeout == RepeatedTimeout::Halve {
+            let rwnd = self.peer_window / u64::from(self.cfg.mss);
+            let window = u64::from(self.tcb.cwnd).min(rwnd) as u32;
+            self.tcb.ssthresh = (window / 2).max(2);
         }
         if starts_episode {
             self.reordering_on_timeout(self.dupacks);

@@ -5,7 +5,7 @@
 //! TSval 0.
 
 use super::cc::Reno;
-use super::recovery::Recovery;
+use super::recovery::{Recovery, RepeatedTimeout};
 use super::rto::RtoConfig;
 use super::sender::{SenderConfig, SentSegment, TcpSender};
 use super::tcb::{CaState, INFINITE_SSTHRESH};
@@ -23,6 +23,7 @@ fn sender(recovery: Recovery, iw: u32, set: impl FnOnce(&mut SenderConfig)) -> T
         dupthresh: 3,
         abc_limit: 1,
         recovery,
+        repeated_timeout: RepeatedTimeout::Keep,
         timestamps: false,
         sack: recovery == Recovery::Sack,
         dsack_undo: false,

@@ -2,7 +2,7 @@
 //! chosen times, with the expected windows worked out by hand from the RFCs.
 
 use super::cc::{CongestionControl, Reno};
-use super::recovery::Recovery;
+use super::recovery::{Recovery, RepeatedTimeout};
 use super::rto::RtoConfig;
 use super::sender::{SenderConfig, TcpSender};
 use super::tcb::{CaState, Tcb};
@@ -24,6 +24,7 @@ fn sender_with(recovery: Recovery, initial_window: u32, dsack_undo: bool) -> Tcp
         dupthresh: 3,
         abc_limit: 1,
         recovery,
+        repeated_timeout: RepeatedTimeout::Keep,
         timestamps: false,
         sack,
         dsack_undo,
@@ -341,6 +342,7 @@ fn eifel_sender() -> TcpSender {
         dupthresh: 3,
         abc_limit: 1,
         recovery: Recovery::NewReno,
+        repeated_timeout: RepeatedTimeout::Keep,
         timestamps: true,
         sack: false,
         dsack_undo: false,
@@ -523,4 +525,22 @@ fn a_timeout_a_base_dupthresh_would_have_avoided_lowers_the_percentile() {
     assert_eq!(s.stats.avoidable_timeouts, 1);
     let pef = s.reordering.as_ref().unwrap().adapter.pef();
     assert!((pef - 0.81879).abs() < 1e-5, "pef {pef}");
+}
+
+#[test]
+fn ns2_rule_sets_ssthresh_to_two_on_a_repeated_timeout() {
+    let mut s = sender(Recovery::Reno, 10);
+    s.cfg.repeated_timeout = RepeatedTimeout::Halve;
+    start(&mut s); // 10 segments in flight, RTO 1 s
+    let mut out = Vec::new();
+    s.on_timer(SimTime::from_secs(1), &mut out);
+    // First expiry as RFC 5681: ssthresh = max(10/2, 2) = 5, cwnd = 1.
+    assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (5, 1));
+    // Second expiry (timer backed off to 2 s): ns-2's slowdown recomputes
+    // ssthresh = max(⌊min(cwnd 1, rwnd)/2⌋, 2) = max(0, 2) = 2.
+    s.on_timer(SimTime::from_secs(3), &mut out);
+    assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (2, 1));
+    // And it stays at the floor of 2 on a third (timer 4 s).
+    s.on_timer(SimTime::from_secs(7), &mut out);
+    assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (2, 1));
 }

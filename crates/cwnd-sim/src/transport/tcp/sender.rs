@@ -24,7 +24,7 @@ use std::collections::VecDeque;
 use super::cc::{AckEvent, AckSample, CaEvent, CongestionControl, RateSample};
 use super::pacing::Pacer;
 use super::rate::{mark_app_limited, RateEstimator, TxStamp};
-use super::recovery::Recovery;
+use super::recovery::{Recovery, RepeatedTimeout};
 use super::reordering::Reordering;
 use super::rto::{RtoConfig, RtoEstimator};
 use super::sack::SackUpdate;
@@ -47,6 +47,8 @@ pub struct SenderConfig {
     /// RFC 3465 L: most segments one ACK adds in slow start.
     pub abc_limit: u32,
     pub recovery: Recovery,
+    /// ssthresh on a repeated timer expiry: RFC 5681's or ns-2's (`recovery.rs`).
+    pub repeated_timeout: RepeatedTimeout,
     pub timestamps: bool,
     /// Use the receiver's SACK blocks (RFC 2018 scoreboard; D-SACK blocks feed the
     /// RFC 3708 detector).
@@ -164,7 +166,7 @@ pub struct TcpSender {
     pub(super) reno_sacked: u32,
     /// `marked_lost` and the in-flight count when the ACK being processed arrived.
     ack_start: (u64, u32),
-    peer_window: u64,
+    pub(super) peer_window: u64,
     /// Bytes the application has made available (grows up to `app_bytes`).
     app_limit: u64,
     /// RTO deadline; `SimTime::MAX` when the timer is stopped.
