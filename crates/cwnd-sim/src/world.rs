@@ -26,7 +26,9 @@ use crate::transport::sctp::store::PacketStore;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
 
+mod external;
 mod sctp;
+pub use external::{Delivery, Injection};
 pub use sctp::SctpFlow;
 
 /// Everything that can happen. Ids index the world's tables.
@@ -213,6 +215,8 @@ pub struct World {
     sctp_store: PacketStore,
     sctp_out: Vec<Outgoing>,
     path_snapshots: Vec<crate::trace::sctp::PathSnapshot>,
+    /// External packets that reached their destination (`world::external`).
+    delivered_out: Vec<Delivery>,
 }
 
 impl World {
@@ -264,6 +268,7 @@ impl World {
             sctp_store: PacketStore::default(),
             sctp_out: Vec::new(),
             path_snapshots: Vec::new(),
+            delivered_out: Vec::new(),
         }
     }
 
@@ -275,16 +280,19 @@ impl World {
 
     /// Runs until the end time and returns what was recorded.
     pub fn run(mut self) -> RunResults {
-        while let Some(t) = self.queue.peek_time() {
-            if t > self.end {
-                break;
-            }
+        self.run_until(self.end);
+        self.into_results()
+    }
+
+    /// Processes every event due at or before `t` (`run` goes to the end time; live
+    /// mode follows the wall clock, `world::external`).
+    pub fn run_until(&mut self, t: SimTime) {
+        while self.queue.peek_time().is_some_and(|next| next <= t) {
             let Some((now, event)) = self.queue.pop(Event::tag) else {
                 break;
             };
             self.dispatch(now, event);
         }
-        self.into_results()
     }
 
     fn dispatch(&mut self, now: SimTime, event: Event) {
@@ -422,6 +430,7 @@ impl World {
                 self.flush_sender(now, f, out);
             }
             Payload::Sctp(r) => self.on_sctp_packet(now, at, packet.src, f, r),
+            Payload::External(x) => self.delivered_out.push(Delivery::new(now, at, f, x)),
         }
     }
 
