@@ -7,6 +7,7 @@ Exit codes: 0 success, 2 bad input (one line naming the problem, no traceback),
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import sys
@@ -62,6 +63,27 @@ def cmd_run(args: argparse.Namespace) -> int:
     results = _run_one(args.scenario, args.seed, out)
     print(f"{results.name} (seed {results.seed}, fingerprint {results.fingerprint:016x})")
     print(_format_summary(results))
+    print(f"written to {out}/")
+    return EXIT_OK
+
+
+def cmd_live(args: argparse.Namespace) -> int:
+    from cwnd.live import LiveRefused, run_live
+    from cwnd.live.run import Terminated, relay_report
+
+    out = Path(args.out) if args.out else Path("results") / f"{Path(args.scenario).stem}-live"
+    try:
+        results, relay = run_live(_load(args.scenario), seed=args.seed)
+    except LiveRefused as e:
+        raise BadInput(str(e)) from None
+    except Terminated:
+        print("cwnd: terminated", file=sys.stderr)
+        return 128 + 15
+    results.write(out)
+    (out / "relay.json").write_text(json.dumps(relay, indent=1))
+    print(f"{results.name} (live, seed {results.seed})")
+    print(_format_summary(results))
+    print(relay_report(relay, color=sys.stdout.isatty()))
     print(f"written to {out}/")
     return EXIT_OK
 
@@ -276,6 +298,14 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     run.add_argument("--out", metavar="DIR", help="output folder (default results/<name>)")
     run.set_defaults(handler=cmd_run)
+
+    live = sub.add_parser(
+        "live", help="run one scenario with real Linux TCP over its network (root)"
+    )
+    live.add_argument("scenario", metavar="SCENARIO.toml")
+    live.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    live.add_argument("--out", metavar="DIR", help="output folder (default results/<name>-live)")
+    live.set_defaults(handler=cmd_live)
 
     check = sub.add_parser("check", help="validate a scenario without running it")
     check.add_argument("scenario", metavar="SCENARIO.toml")
