@@ -122,7 +122,8 @@ def test_newreno_runs_as_the_kernels_reno():
         ({"cc": {"name": "cubic", "beta": 0.8}}, "cc parameters ['beta']"),
         ({"recovery": "sack"}, "recovery = 'sack'"),
         ({"tcp": {"dupthresh": 5}}, "tcp.dupthresh has no kernel equivalent"),
-        ({"tcp": {"delayed_ack": True}}, "tcp.delayed_ack has no kernel equivalent"),
+        ({"tcp": {"delayed_ack": False}}, "tcp.delayed_ack = false: the kernel always"),
+        ({"tcp": {"delayed_ack_every": 3}}, "tcp.delayed_ack_every has no kernel equivalent"),
     ],
 )
 def test_what_the_kernel_cannot_honour_is_refused(flow, words):
@@ -176,6 +177,40 @@ def test_a_user_without_net_admin_is_refused():
         "cwnd: error: cwnd live needs root or CAP_NET_ADMIN (it creates network "
         "namespaces and TUN devices); run it as root"
     )
+
+
+def test_the_comparison_verdict_uses_the_goodput_tolerance():
+    import pandas as pd
+
+    from cwnd.live.compare import ratio_table
+
+    class Run:
+        def __init__(self, goodput: float, retransmitted: int) -> None:
+            self.summary = pd.DataFrame(
+                [
+                    {
+                        "name": "f",
+                        "goodput_bps": goodput,
+                        "segments_retransmitted": retransmitted,
+                        "timeouts": 0,
+                        "mean_rtt": 0.05,
+                    }
+                ]
+            )
+
+    def verdict(live: Run) -> str:
+        table = ratio_table(Run(10e6, 20), live)  # type: ignore[arg-type]
+        return table[table["metric"] == "goodput_bps"]["verdict"].item()
+
+    # 8.6 / 10 = 0.86: 14 % below, inside ±15 %; 8.4 / 10 = 0.84: 16 % below.
+    assert verdict(Run(8.6e6, 20)) == "agree"
+    assert verdict(Run(8.4e6, 20)) == "differ"
+    assert verdict(Run(11.4e6, 20)) == "agree"
+    table = ratio_table(Run(10e6, 20), Run(10e6, 30))  # type: ignore[arg-type]
+    retx = table[table["metric"] == "segments_retransmitted"]
+    assert retx["ratio"].item() == 1.5
+    zero = ratio_table(Run(10e6, 20), Run(10e6, 20))  # type: ignore[arg-type]
+    assert zero[zero["metric"] == "timeouts"]["ratio"].item() == 1.0
 
 
 # --- live -------------------------------------------------------------------------

@@ -40,6 +40,17 @@ pub fn pin_to_cpu(cpu: usize) -> bool {
     }
 }
 
+/// Moves the calling thread to the real-time class (sched(7) SCHED_FIFO, priority
+/// 10): on a busy host an ordinary thread waits for a time slice after each
+/// wake-up, which is the relay's timing error. The kernel's RT throttling
+/// (sched_rt_runtime_us, 95 % by default) keeps a spinning relay from taking a
+/// whole CPU. False if refused (no CAP_SYS_NICE).
+pub fn realtime_priority() -> bool {
+    let param = libc::sched_param { sched_priority: 10 };
+    // SAFETY: a valid sched_param for the calling thread (pid 0).
+    unsafe { libc::sched_setscheduler(0, libc::SCHED_FIFO, &param) == 0 }
+}
+
 /// Waits until `deadline_ns` (monotonic) or until one of `fds` is readable,
 /// whichever comes first; returns true when input is ready (or a signal came).
 /// `fds` are always polled, even for a deadline already past, so that a stop

@@ -79,6 +79,8 @@ pub struct Report {
     pub seconds: f64,
     pub cpu_seconds: f64,
     pub pinned: bool,
+    /// The relay ran in the real-time scheduling class (`clock::realtime_priority`).
+    pub realtime: bool,
     /// The run was stopped before its end time.
     pub stopped: bool,
 }
@@ -126,6 +128,7 @@ pub fn run(mut world: World, cfg: &Config) -> Report {
     world.detach_agents();
     clock::tighten_timer_slack();
     let pinned = cfg.pin_cpu.is_some_and(clock::pin_to_cpu);
+    let realtime = clock::realtime_priority();
     let cpu_start = clock::thread_cpu_ns();
     let mut pool = PacketPool::new(cfg.pool_slots);
     let mut tun_of_node: Vec<Option<RawFd>> = vec![None; world.node_names.len()];
@@ -207,6 +210,7 @@ pub fn run(mut world: World, cfg: &Config) -> Report {
         seconds,
         cpu_seconds: (clock::thread_cpu_ns() - cpu_start) as f64 / 1e9,
         pinned,
+        realtime,
         stopped,
     }
 }

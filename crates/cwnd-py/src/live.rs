@@ -106,6 +106,7 @@ pub fn live_relay<'py>(
     r.set_item("cpu_seconds", report.cpu_seconds)?;
     r.set_item("carried_bps", report.carried_bps())?;
     r.set_item("pinned", report.pinned)?;
+    r.set_item("realtime", report.realtime)?;
     r.set_item("stopped", report.stopped)?;
     let d = results_to_dict(py, report.results)?;
     d.set_item("relay", r)?;

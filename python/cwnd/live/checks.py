@@ -5,8 +5,9 @@ Kernel TCP honours a scenario flow through: `cc` → TCP_CONGESTION (only what
 /proc/sys/net/ipv4/tcp_available_congestion_control lists), `tcp.mss` →
 TCP_MAXSEG, `tcp.rwnd` → SO_RCVBUF, `tcp.initial_window` → the route's
 `initcwnd`, and `tcp.timestamps`, `tcp.sack`, `tcp.dsack`, `tcp.frto` → the
-per-namespace sysctls of both hosts. Any other TCP option written in the
-scenario is refused: the kernel has no per-socket switch for it.
+per-namespace sysctls of both hosts; `tcp.delayed_ack = true` is what the kernel
+always does. Any other TCP option written in the scenario is refused: the kernel
+has no per-socket switch for it.
 """
 
 from __future__ import annotations
@@ -123,7 +124,12 @@ def check_flow(name: str, flow: dict[str, Any], cc_list: list[str]) -> None:
             f"flow {name!r}: recovery = {flow['recovery']!r}: the kernel's loss recovery "
             "(SACK, RACK, PRR) cannot be chosen per socket"
         )
-    allowed = SOCKET_OPTIONS | set(SYSCTL_OPTIONS)
+    allowed = SOCKET_OPTIONS | set(SYSCTL_OPTIONS) | {"delayed_ack"}
+    if flow.get("tcp", {}).get("delayed_ack") is False:
+        raise LiveRefused(
+            f"flow {name!r}: tcp.delayed_ack = false: the kernel always delays ACKs "
+            "(with its own quick-ack heuristics); only true can run live"
+        )
     for key in flow.get("tcp", {}):
         if key not in allowed:
             raise LiveRefused(

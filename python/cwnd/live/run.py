@@ -186,7 +186,7 @@ def _relay(
 
     def relay() -> None:
         result["raw"] = _cwnd.live_relay(
-            json.dumps(raw), seed, hosts, ports, epoch, stop_read, pin_cpu=os.cpu_count() - 1
+            json.dumps(raw), seed, hosts, ports, epoch, stop_read, pin_cpu=(os.cpu_count() or 1) - 1
         )
 
     thread = threading.Thread(target=relay, name="cwnd-relay")
