@@ -185,9 +185,18 @@ def _relay(
     result: dict[str, Any] = {}
 
     def relay() -> None:
-        result["raw"] = _cwnd.live_relay(
-            json.dumps(raw), seed, hosts, ports, epoch, stop_read, pin_cpu=(os.cpu_count() or 1) - 1
-        )
+        try:
+            result["raw"] = _cwnd.live_relay(
+                json.dumps(raw),
+                seed,
+                hosts,
+                ports,
+                epoch,
+                stop_read,
+                pin_cpu=(os.cpu_count() or 1) - 1,
+            )
+        except Exception as e:  # re-raised in the main thread, after the join
+            result["error"] = e
 
     thread = threading.Thread(target=relay, name="cwnd-relay")
     thread.start()
@@ -201,6 +210,8 @@ def _relay(
     finally:
         os.close(stop_write)
         os.close(stop_read)
+    if "error" in result:
+        raise result["error"]
     return result["raw"]
 
 
