@@ -237,6 +237,18 @@ def test_a_bulk_flow_fills_a_10_mbps_link(tmp_path):
 
 
 @live
+def test_a_small_receive_buffer_limits_the_flow(tmp_path):
+    text = scenario("6s", "10Mbps", "20ms", cc="cubic").replace(
+        'to = "h2"\n', 'to = "h2"\ntcp = { rwnd = "16KB" }\n'
+    )
+    results, _ = run_live(tmp_path, text)
+    # SO_RCVBUF 16 kB (Linux doubles it and advertises part of it): a window of
+    # 16–32 kB per 41 ms RTT is 3–6.4 Mb/s, far below the 9.65 Mb/s the link gives.
+    goodput = float(results.summary["goodput_bps"][0])
+    assert 1e6 < goodput < 7e6, goodput
+
+
+@live
 def test_a_bernoulli_stage_drops_its_share_of_the_relayed_data(tmp_path):
     loss = '{ kind = "bernoulli", p = 0.01, applies_to = "data" }'
     # A short RTT keeps the rate high under loss (Mathis: 1.22 × 1448 × 8 bit /

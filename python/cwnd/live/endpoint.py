@@ -48,6 +48,9 @@ _FIELDS = {
 # tcp_sock's ssthresh before the first loss (include/net/tcp.h).
 TCP_INFINITE_SSTHRESH = 0x7FFFFFFF
 CHUNK = 1 << 16
+# SO_RCVBUFFORCE (include/uapi/asm-generic/socket.h), absent from Python's socket
+# module: SO_RCVBUF beyond net.core.rmem_max, allowed with CAP_NET_ADMIN.
+SO_RCVBUFFORCE = 33
 
 
 def tcp_info(sock: socket.socket) -> dict[str, int]:
@@ -71,10 +74,6 @@ def run_sender(a: argparse.Namespace) -> dict[str, Any]:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, a.cc.encode())
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, a.mss)
-    if a.sndbuf:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUFFORCE, a.sndbuf)
-    if a.rcvbuf:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUFFORCE, a.rcvbuf)
     sleep_until(a.epoch_ns, a.start)
     sock.settimeout(max(a.stop - model_time(a.epoch_ns), 0.001))
     sock.connect((a.dst, a.port))
@@ -132,7 +131,7 @@ def run_receiver(a: argparse.Namespace) -> dict[str, Any]:
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     if a.rcvbuf:
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUFFORCE, a.rcvbuf)
+        listener.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, a.rcvbuf)
     listener.bind((a.addr, a.port))
     listener.listen(1)
     # Ready: the front end starts senders only after every receiver says so.
@@ -167,8 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--stop", type=float, required=True, help="model time to stop")
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--out", required=True)
-    p.add_argument("--rcvbuf", type=int, default=0)
-    p.add_argument("--sndbuf", type=int, default=0)
+    p.add_argument("--rcvbuf", type=int, default=0, help="receiver: SO_RCVBUF (0: default)")
     p.add_argument("--addr", help="receiver: address to listen on")
     p.add_argument("--bin", type=float, default=0.1, help="receiver: bin width (s)")
     p.add_argument("--dst", help="sender: receiver's address")
