@@ -23,6 +23,7 @@ import pytest
 from cwnd.live import checks
 from cwnd.live.checks import LiveRefused
 from cwnd.live.endpoint import _TCP_INFO, TCP_INFO_BYTES, tcp_info
+from cwnd.live.network import leftovers
 
 ROOT = Path(__file__).resolve().parent.parent
 CWND = [sys.executable, "-m", "cwnd"]
@@ -234,6 +235,7 @@ def test_a_bulk_flow_fills_a_10_mbps_link(tmp_path):
     # timestamps: 96.5 % at most).
     assert 0.90 <= steady / 10e6 <= 1.00, steady
     assert relay["overruns"] == 0 and relay["write_errors"] == 0
+    assert leftovers(os.getpid()) == [], "a normal exit removes everything"
 
 
 @live
@@ -275,14 +277,16 @@ def test_a_2_s_outage_delivers_nothing_for_2_s(tmp_path):
     assert tp[tp["time"] >= 5.0]["goodput_bps"].sum() > 0
 
 
-def _children(pid: int) -> list[int]:
+def _endpoints(pid: int) -> list[int]:
+    """Live endpoint processes started by process `pid`."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
         except OSError:
             continue
-        if int(fields[1]) == pid:
+        if parent == pid and b"endpoint.py" in command:
             found.append(int(stat.parent.name))
     return found
 
@@ -290,8 +294,6 @@ def _children(pid: int) -> list[int]:
 @live
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_nothing_is_left_after_an_interrupt(tmp_path, sig, code):
-    from cwnd.live.network import leftovers
-
     path = tmp_path / "s.toml"
     path.write_text(scenario("60s", "10Mbps", "20ms", cc="cubic"))
     p = subprocess.Popen([*CWND, "live", str(path), "--out", str(tmp_path / "out")])
@@ -299,7 +301,8 @@ def test_nothing_is_left_after_an_interrupt(tmp_path, sig, code):
     endpoints: list[int] = []
     while time.monotonic() < deadline and len(endpoints) < 2:
         time.sleep(0.2)
-        endpoints = _children(p.pid)
+        endpoints = _endpoints(p.pid)
+    assert len(endpoints) == 2, "a receiver and a sender started"
     assert leftovers(p.pid), "the run made its namespaces"
     time.sleep(2.0)
     p.send_signal(sig)
