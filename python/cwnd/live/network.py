@@ -57,12 +57,13 @@ class LiveNetwork:
             self.namespaces.append(ns)
             self.tun_fds[host] = _cwnd.open_tun(tun)
             ip("link", "set", "dev", tun, "netns", ns)
-            ip("-n", ns, "link", "set", "lo", "up")
-            ip("-n", ns, "addr", "add", f"{self.address(host)}/24", "dev", tun)
-            ip("-n", ns, "link", "set", tun, "up")
+            # IPv6 off before the device is up: no router or neighbour solicitations.
             settings = {"net.ipv6.conf.all.disable_ipv6": 1}
             settings.update({f"net.ipv4.{k}": v for k, v in sysctls.get(host, {}).items()})
             self.exec(host, ["sysctl", "-qw", *(f"{k}={v}" for k, v in settings.items())])
+            ip("-n", ns, "link", "set", "lo", "up")
+            ip("-n", ns, "addr", "add", f"{self.address(host)}/24", "dev", tun)
+            ip("-n", ns, "link", "set", tun, "up")
             if host in initcwnd:
                 route = [f"{self.subnet}.0/24", "dev", tun, "initcwnd", str(initcwnd[host])]
                 ip("-n", ns, "route", "replace", *route)
