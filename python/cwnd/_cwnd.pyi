@@ -23,3 +23,24 @@ def check_toml(text: str, base_dir: str | None = None) -> None:
 
 def bench_engine(events: int) -> dict[str, float]:
     """Times `events` pops and pushes of the event queue: {"events", "seconds"}."""
+
+def normalized_spec(spec_json: str) -> str:
+    """The scenario checked, every default filled in; units as "<n>ns", "<n>bps", "<n>B"."""
+
+def open_tun(name: str) -> int:
+    """Creates TUN device `name` (IFF_TUN, no packet info, non-blocking) in the caller's
+    network namespace; returns its descriptor, which the caller closes."""
+
+def live_relay(
+    spec_json: str,
+    seed: int,
+    hosts: list[tuple[str, int, int]],
+    flows: list[tuple[int, int, int, int]],
+    epoch_ns: int,
+    stop_fd: int,
+    pin_cpu: int | None = None,
+) -> dict[str, Any]:
+    """Relays the scenario's network between TUN devices from `epoch_ns`
+    (CLOCK_MONOTONIC) until its end or until `stop_fd` is readable. hosts: (node, TUN
+    fd, IPv4 address as an integer); flows: (flow index, sender address, receiver
+    address, receiver port). Returns the world's results with a `relay` report."""

@@ -8,6 +8,7 @@ Ctrl-C, 143 for SIGTERM).
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import math
 import os
@@ -69,6 +70,65 @@ def cmd_run(args: argparse.Namespace) -> int:
     results = _run_one(args.scenario, args.seed, out)
     print(f"{results.name} (seed {results.seed}, fingerprint {results.fingerprint:016x})")
     print(_format_summary(results))
+    print(f"written to {out}/")
+    return EXIT_OK
+
+
+def _live(spec: dict[str, Any], seed: int) -> tuple[cwnd.Results, dict[str, Any]]:
+    from cwnd.live import LiveRefused, run_live
+
+    try:
+        return run_live(spec, seed=seed)
+    except LiveRefused as e:
+        raise BadInput(str(e)) from None
+
+
+def _live_command(handler: Callable[[argparse.Namespace], int]) -> Callable[..., int]:
+    """SIGTERM during a live run ends it (cleaned up) with exit code 143."""
+
+    def run(args: argparse.Namespace) -> int:
+        from cwnd.live.run import Terminated
+
+        try:
+            return handler(args)
+        except Terminated:
+            print("cwnd: terminated", file=sys.stderr)
+            return 128 + 15
+
+    return run
+
+
+@_live_command
+def cmd_live(args: argparse.Namespace) -> int:
+    from cwnd.live.run import relay_report
+
+    out = Path(args.out) if args.out else Path("results") / f"{Path(args.scenario).stem}-live"
+    results, relay = _live(_load(args.scenario), args.seed)
+    results.write(out)
+    (out / "relay.json").write_text(json.dumps(relay, indent=1))
+    print(f"{results.name} (live, seed {results.seed})")
+    print(_format_summary(results))
+    print(relay_report(relay, color=sys.stdout.isatty()))
+    print(f"written to {out}/")
+    return EXIT_OK
+
+
+@_live_command
+def cmd_compare(args: argparse.Namespace) -> int:
+    from cwnd.live import compare
+    from cwnd.live.run import relay_report
+
+    out = Path(args.out) if args.out else Path("results") / f"{Path(args.scenario).stem}-compare"
+    spec = _load(args.scenario)
+    live, relay = _live(spec, args.seed)
+    sim = cwnd.run(spec, seed=args.seed)
+    sim.write(out / "simulated")
+    live.write(out / "live")
+    (out / "live" / "relay.json").write_text(json.dumps(relay, indent=1))
+    table, _ = compare.write(sim, live, out)
+    print(f"{sim.name}: simulated (seed {sim.seed}) and live")
+    print(compare.format_table(table))
+    print(relay_report(relay, color=sys.stdout.isatty()))
     print(f"written to {out}/")
     return EXIT_OK
 
@@ -369,6 +429,24 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     run.add_argument("--out", metavar="DIR", help="output folder (default results/<name>)")
     run.set_defaults(handler=cmd_run)
+
+    live = sub.add_parser(
+        "live", help="run one scenario with real Linux TCP over its network (root)"
+    )
+    live.add_argument("scenario", metavar="SCENARIO.toml")
+    live.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    live.add_argument("--out", metavar="DIR", help="output folder (default results/<name>-live)")
+    live.set_defaults(handler=cmd_live)
+
+    compare = sub.add_parser(
+        "compare", help="run one scenario simulated and live; overlay and ratio table (root)"
+    )
+    compare.add_argument("scenario", metavar="SCENARIO.toml")
+    compare.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    compare.add_argument(
+        "--out", metavar="DIR", help="output folder (default results/<name>-compare)"
+    )
+    compare.set_defaults(handler=cmd_compare)
 
     check = sub.add_parser("check", help="validate a scenario without running it")
     check.add_argument("scenario", metavar="SCENARIO.toml")

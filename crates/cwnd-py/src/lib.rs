@@ -5,6 +5,7 @@
 //! the simulator's own column vectors (no per-sample Python objects).
 
 mod bench;
+mod live;
 mod sctp;
 
 use cwnd_sim::results::{FlowResult, RunResults};
@@ -325,6 +326,9 @@ fn _cwnd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(live::open_tun, m)?)?;
+    m.add_function(wrap_pyfunction!(live::live_relay, m)?)?;
+    m.add_function(wrap_pyfunction!(live::normalized_spec, m)?)?;
     m.add_function(wrap_pyfunction!(check_toml, m)?)?;
     m.add_function(wrap_pyfunction!(bench::bench_engine, m)?)?;
     Ok(())

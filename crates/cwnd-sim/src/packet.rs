@@ -101,12 +101,24 @@ pub struct SctpRef {
     pub data: bool,
 }
 
+/// A packet that came from outside the world (live mode's real kernel packets):
+/// its bytes stay with whoever injected it, under `handle`; the world moves only
+/// this reference and the packet's real IP size (`world::external`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExternalRef {
+    /// Opaque to the world: handed back unchanged on delivery.
+    pub handle: u64,
+    /// Carries transport payload (impairments see it as a data packet).
+    pub data: bool,
+}
+
 /// What a packet carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Payload {
     TcpData(TcpData),
     TcpAck(TcpAck),
     Sctp(SctpRef),
+    External(ExternalRef),
 }
 
 /// Which packets an impairment applies to.
@@ -139,6 +151,8 @@ impl Packet {
             Payload::TcpAck(_) => PacketClass::Ack,
             Payload::Sctp(r) if r.data => PacketClass::Data,
             Payload::Sctp(_) => PacketClass::Ack,
+            Payload::External(x) if x.data => PacketClass::Data,
+            Payload::External(_) => PacketClass::Ack,
         }
     }
 

@@ -27,8 +27,10 @@ use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod external;
 mod interrupt;
 mod sctp;
+pub use external::{Delivery, Injection};
 pub use interrupt::{Interrupted, POLL_EVERY};
 pub use sctp::SctpFlow;
 
@@ -216,6 +218,8 @@ pub struct World {
     sctp_store: PacketStore,
     sctp_out: Vec<Outgoing>,
     path_snapshots: Vec<crate::trace::sctp::PathSnapshot>,
+    /// External packets that reached their destination (`world::external`).
+    delivered_out: Vec<Delivery>,
 }
 
 impl World {
@@ -267,6 +271,7 @@ impl World {
             sctp_store: PacketStore::default(),
             sctp_out: Vec::new(),
             path_snapshots: Vec::new(),
+            delivered_out: Vec::new(),
         }
     }
 
@@ -279,14 +284,14 @@ impl World {
     /// Runs until the end time and returns what was recorded.
     pub fn run(mut self) -> RunResults {
         // A flag nobody sets: the run always reaches its end.
-        self.advance(&AtomicBool::new(false));
+        self.advance_to(self.end, &AtomicBool::new(false));
         self.into_results()
     }
 
     /// Runs until the end time, or until `stop` is set (looked at every
     /// `POLL_EVERY` events; see `interrupt`).
     pub fn run_until_stopped(mut self, stop: &AtomicBool) -> Result<RunResults, Interrupted> {
-        if self.advance(stop) {
+        if self.advance_to(self.end, stop) {
             Ok(self.into_results())
         } else {
             Err(Interrupted {
@@ -295,12 +300,15 @@ impl World {
         }
     }
 
-    /// The event loop; false when `stop` ended it before the end time.
-    fn advance(&mut self, stop: &AtomicBool) -> bool {
-        while let Some(t) = self.queue.peek_time() {
-            if t > self.end {
-                break;
-            }
+    /// Processes every event due at or before `t` (`run` goes to the end time; live
+    /// mode follows the wall clock, `world::external`).
+    pub fn run_until(&mut self, t: SimTime) {
+        self.advance_to(t, &AtomicBool::new(false));
+    }
+
+    /// The event loop up to `t`; false when `stop` ended it first.
+    fn advance_to(&mut self, t: SimTime, stop: &AtomicBool) -> bool {
+        while self.queue.peek_time().is_some_and(|next| next <= t) {
             let Some((now, event)) = self.queue.pop(Event::tag) else {
                 break;
             };
@@ -447,6 +455,7 @@ impl World {
                 self.flush_sender(now, f, out);
             }
             Payload::Sctp(r) => self.on_sctp_packet(now, at, packet.src, f, r),
+            Payload::External(x) => self.delivered_out.push(Delivery::new(now, at, f, x)),
         }
     }
 

@@ -134,6 +134,8 @@ impl Captures {
                     let body = store.get(r.body);
                     sctp::encode_frame(packet, r, body, &self.associations[k], frame);
                 }
+                // Its bytes are outside the world: live mode refuses `trace.pcap`.
+                Payload::External(_) => return,
                 Payload::TcpData(_) | Payload::TcpAck(_) => {
                     frame.resize(TCP_SNAP, 0);
                     let captured = encode_frame(packet, frame);
@@ -157,7 +159,9 @@ fn encode_frame(packet: &Packet, out: &mut [u8]) -> usize {
     let tcp_len = match packet.payload {
         Payload::TcpData(d) => encode_data(packet, &d, &mut ip[IPV4_HEADER..]),
         Payload::TcpAck(a) => encode_ack(packet, &a, &mut ip[IPV4_HEADER..]),
-        Payload::Sctp(_) => unreachable!("Captures::record lays out SCTP apart"),
+        Payload::Sctp(_) | Payload::External(_) => {
+            unreachable!("Captures::record lays out SCTP apart and skips external packets")
+        }
     };
     encode_ipv4(packet, IPPROTO_TCP, ip);
     let segment_len = packet.size as usize - IPV4_HEADER;

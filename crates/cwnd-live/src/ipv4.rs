@@ -1,0 +1,110 @@
+//! The few IPv4 and TCP header fields the relay needs to map a packet to its
+//! scenario flow (RFC 791 §3.1, RFC 9293 §3.1).
+
+/// IANA protocol number of TCP.
+pub const PROTO_TCP: u8 = 6;
+
+/// What the relay reads from a packet's headers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub src: [u8; 4],
+    pub dst: [u8; 4],
+    pub protocol: u8,
+    /// Total length of the datagram (the size the model moves).
+    pub total_len: u16,
+    /// TCP ports, when the datagram is an unfragmented TCP segment.
+    pub ports: Option<(u16, u16)>,
+    /// The segment carries payload bytes (data, not a pure ACK).
+    pub data: bool,
+}
+
+/// Parses an IPv4 datagram; `None` for anything else or a truncated header.
+pub fn parse(packet: &[u8]) -> Option<Header> {
+    if packet.len() < 20 || packet[0] >> 4 != 4 {
+        return None;
+    }
+    let ihl = (packet[0] & 0x0f) as usize * 4;
+    let total_len = u16::from_be_bytes([packet[2], packet[3]]);
+    if ihl < 20 || packet.len() < ihl || (total_len as usize) < ihl {
+        return None;
+    }
+    let protocol = packet[9];
+    let src = [packet[12], packet[13], packet[14], packet[15]];
+    let dst = [packet[16], packet[17], packet[18], packet[19]];
+    // A non-first fragment (offset ≠ 0) has no TCP header.
+    let fragment_offset = u16::from_be_bytes([packet[6], packet[7]]) & 0x1fff;
+    let tcp = &packet[ihl..];
+    let (ports, data) = if protocol == PROTO_TCP && fragment_offset == 0 && tcp.len() >= 20 {
+        let sport = u16::from_be_bytes([tcp[0], tcp[1]]);
+        let dport = u16::from_be_bytes([tcp[2], tcp[3]]);
+        // Data offset: header length in 32-bit words (RFC 9293 §3.1).
+        let tcp_header = (tcp[12] >> 4) as usize * 4;
+        let payload = (total_len as usize).saturating_sub(ihl + tcp_header);
+        (Some((sport, dport)), payload > 0)
+    } else {
+        (None, false)
+    };
+    Some(Header {
+        src,
+        dst,
+        protocol,
+        total_len,
+        ports,
+        data,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 20-byte IPv4 header and a 20-byte TCP header (+ options) from 10.0.0.1:40000
+    /// to 10.0.0.2:5000 with `payload` bytes after them.
+    fn segment(tcp_header: usize, payload: usize) -> Vec<u8> {
+        let total = 20 + tcp_header + payload;
+        let mut p = vec![0u8; total];
+        p[0] = 0x45;
+        p[2..4].copy_from_slice(&(total as u16).to_be_bytes());
+        p[9] = PROTO_TCP;
+        p[12..16].copy_from_slice(&[10, 0, 0, 1]);
+        p[16..20].copy_from_slice(&[10, 0, 0, 2]);
+        p[20..22].copy_from_slice(&40000u16.to_be_bytes());
+        p[22..24].copy_from_slice(&5000u16.to_be_bytes());
+        p[32] = ((tcp_header / 4) as u8) << 4;
+        p
+    }
+
+    #[test]
+    fn a_data_segment_with_timestamps() {
+        // 20 (IP) + 32 (TCP with the 12-byte timestamps option) + 1448 = 1500.
+        let h = parse(&segment(32, 1448)).unwrap();
+        assert_eq!(h.total_len, 1500);
+        assert_eq!(h.src, [10, 0, 0, 1]);
+        assert_eq!(h.dst, [10, 0, 0, 2]);
+        assert_eq!(h.ports, Some((40000, 5000)));
+        assert!(h.data);
+    }
+
+    #[test]
+    fn a_pure_ack_has_no_data() {
+        // 20 + 32 = 52 bytes: headers only.
+        let h = parse(&segment(32, 0)).unwrap();
+        assert_eq!(h.total_len, 52);
+        assert!(!h.data);
+    }
+
+    #[test]
+    fn ipv6_and_truncated_packets_are_not_parsed() {
+        let mut v6 = segment(20, 0);
+        v6[0] = 0x60;
+        assert_eq!(parse(&v6), None);
+        assert_eq!(parse(&segment(20, 0)[..19]), None);
+    }
+
+    #[test]
+    fn a_later_fragment_has_no_ports() {
+        let mut p = segment(20, 100);
+        p[7] = 10; // fragment offset 10 × 8 bytes
+        assert_eq!(parse(&p).unwrap().ports, None);
+    }
+}

@@ -1,0 +1,216 @@
+//! The relay's event loop: TUN devices in, cwnd's world in the middle, TUN
+//! devices out, against the wall clock.
+//!
+//! Each turn reads every packet waiting on the TUN devices and injects it at its
+//! host's node at the time it was read, runs the world up to now, writes every
+//! packet the model delivered to its destination host's device and records how
+//! late it left, then sleeps until the world's next event or the next input
+//! (`clock::wait_until`). A packet the model delivers at model time `t` should
+//! leave at `epoch + t`; the difference is the relay's timing error, reported
+//! with the rate it carried, so that a host too slow for a scenario shows it.
+
+use std::os::fd::RawFd;
+
+use cwnd_sim::packet::{ExternalRef, FlowId, NodeId};
+use cwnd_sim::results::RunResults;
+use cwnd_sim::time::SimTime;
+use cwnd_sim::world::{Injection, World};
+
+use crate::clock::{self, monotonic_ns};
+use crate::ipv4;
+use crate::lateness::Lateness;
+use crate::pool::{PacketPool, SLOT_BYTES};
+
+/// An end host: its node in the scenario, its TUN device and its address.
+#[derive(Clone, Copy, Debug)]
+pub struct Host {
+    pub node: NodeId,
+    pub tun: RawFd,
+    pub addr: [u8; 4],
+}
+
+/// How a scenario flow's kernel connection is recognised: the sender's and the
+/// receiver's addresses and the receiver's listening port.
+#[derive(Clone, Copy, Debug)]
+pub struct FlowPorts {
+    pub flow: FlowId,
+    pub sender: [u8; 4],
+    pub receiver: [u8; 4],
+    pub port: u16,
+}
+
+pub struct Config {
+    pub hosts: Vec<Host>,
+    pub flows: Vec<FlowPorts>,
+    /// `CLOCK_MONOTONIC` time of model time 0.
+    pub epoch_ns: u64,
+    /// Readable when the relay must stop early (the read end of a pipe).
+    pub stop: RawFd,
+    /// CPU to pin the relay's thread to.
+    pub pin_cpu: Option<usize>,
+    /// Packet buffers (`pool::PacketPool`).
+    pub pool_slots: usize,
+}
+
+/// Packets and bytes of one flow as the relay saw them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FlowCounts {
+    pub injected_packets: u64,
+    pub injected_bytes: u64,
+    pub delivered_packets: u64,
+    pub delivered_bytes: u64,
+    /// Data-carrying packets (the class data-loss stages see).
+    pub injected_data_packets: u64,
+    pub delivered_data_packets: u64,
+}
+
+/// What the relay did and how precisely.
+pub struct Report {
+    /// The world's own results: links, channels and the flows' drop counters.
+    pub results: RunResults,
+    pub flows: Vec<FlowCounts>,
+    /// Packets read that belong to no flow (IPv6, ICMP, stray ports): not relayed.
+    pub unmatched: u64,
+    /// Packets whose buffer was reused before the model delivered them.
+    pub overruns: u64,
+    pub write_errors: u64,
+    pub lateness: Lateness,
+    /// Model time run, and CPU time the relay's thread used, in seconds.
+    pub seconds: f64,
+    pub cpu_seconds: f64,
+    pub pinned: bool,
+    /// The relay ran in the real-time scheduling class (`clock::realtime_priority`).
+    pub realtime: bool,
+    /// The run was stopped before its end time.
+    pub stopped: bool,
+}
+
+impl Report {
+    /// IP bytes per second delivered to the hosts over the run.
+    pub fn carried_bps(&self) -> f64 {
+        let bytes: u64 = self.flows.iter().map(|f| f.delivered_bytes).sum();
+        if self.seconds > 0.0 {
+            bytes as f64 * 8.0 / self.seconds
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Where a packet read from a TUN device goes in the model.
+fn classify(cfg: &Config, header: &ipv4::Header) -> Option<Injection> {
+    let (sport, dport) = header.ports?;
+    let host = |addr: [u8; 4]| cfg.hosts.iter().find(|h| h.addr == addr).map(|h| h.node);
+    let (src, dst) = (host(header.src)?, host(header.dst)?);
+    let flow = cfg.flows.iter().find(|f| {
+        (f.sender == header.src && f.receiver == header.dst && dport == f.port)
+            || (f.receiver == header.src && f.sender == header.dst && sport == f.port)
+    })?;
+    Some(Injection {
+        flow: flow.flow,
+        src,
+        dst,
+        size: header.total_len as u32,
+        external: ExternalRef {
+            handle: 0,
+            data: header.data,
+        },
+    })
+}
+
+fn model_time(epoch_ns: u64) -> SimTime {
+    SimTime::from_nanos(monotonic_ns().saturating_sub(epoch_ns))
+}
+
+/// Runs `world` against the wall clock from `cfg.epoch_ns` until its end time or
+/// until `cfg.stop` becomes readable.
+pub fn run(mut world: World, cfg: &Config) -> Report {
+    world.detach_agents();
+    clock::tighten_timer_slack();
+    let pinned = cfg.pin_cpu.is_some_and(clock::pin_to_cpu);
+    let realtime = clock::realtime_priority();
+    let cpu_start = clock::thread_cpu_ns();
+    let mut pool = PacketPool::new(cfg.pool_slots);
+    let mut tun_of_node: Vec<Option<RawFd>> = vec![None; world.node_names.len()];
+    for h in &cfg.hosts {
+        tun_of_node[h.node as usize] = Some(h.tun);
+    }
+    let mut report_flows = vec![FlowCounts::default(); world.flows.len()];
+    let (mut unmatched, mut overruns, mut write_errors) = (0u64, 0u64, 0u64);
+    let mut lateness = Lateness::default();
+    let mut polled: Vec<libc::pollfd> = cfg.hosts.iter().map(|h| clock::readable(h.tun)).collect();
+    polled.push(clock::readable(cfg.stop));
+    let stop_requested = |polled: &[libc::pollfd]| polled.last().is_some_and(|p| p.revents != 0);
+
+    // Until the epoch only a stop request counts.
+    let mut stopped = false;
+    while monotonic_ns() < cfg.epoch_ns && !stopped {
+        let stop = polled.last_mut().expect("the stop entry");
+        stop.revents = 0;
+        clock::wait_until(cfg.epoch_ns, std::slice::from_mut(stop));
+        stopped = stop.revents != 0;
+    }
+    let end = world.end;
+    while !stopped && model_time(cfg.epoch_ns) <= end {
+        for h in &cfg.hosts {
+            loop {
+                let buf = pool.vacant();
+                // SAFETY: `buf` is a writable slot of SLOT_BYTES bytes.
+                let n = unsafe { libc::read(h.tun, buf.as_mut_ptr().cast(), SLOT_BYTES) };
+                if n <= 0 {
+                    break; // EAGAIN: nothing more waiting
+                }
+                let Some(mut packet) =
+                    ipv4::parse(&buf[..n as usize]).and_then(|hd| classify(cfg, &hd))
+                else {
+                    unmatched += 1;
+                    continue;
+                };
+                packet.external.handle = pool.commit(n as usize);
+                let counts = &mut report_flows[packet.flow as usize];
+                counts.injected_packets += 1;
+                counts.injected_bytes += packet.size as u64;
+                counts.injected_data_packets += packet.external.data as u64;
+                world.inject(model_time(cfg.epoch_ns), packet);
+            }
+        }
+        world.run_until(model_time(cfg.epoch_ns));
+        for d in world.drain_delivered() {
+            let (Some(fd), Some(bytes)) = (tun_of_node[d.node as usize], pool.get(d.handle)) else {
+                overruns += 1;
+                continue;
+            };
+            // SAFETY: `bytes` is a valid slice for the duration of the call.
+            let written = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
+            lateness.record(monotonic_ns().saturating_sub(cfg.epoch_ns + d.time.as_nanos()));
+            if written != bytes.len() as isize {
+                write_errors += 1;
+                continue;
+            }
+            let counts = &mut report_flows[d.flow as usize];
+            counts.delivered_packets += 1;
+            counts.delivered_bytes += bytes.len() as u64;
+            counts.delivered_data_packets += ipv4::parse(bytes).is_some_and(|h| h.data) as u64;
+        }
+        let next = world.next_event_time().map_or(end, |t| t.min(end));
+        for p in &mut polled {
+            p.revents = 0;
+        }
+        clock::wait_until(cfg.epoch_ns + next.as_nanos(), &mut polled);
+        stopped = stop_requested(&polled);
+    }
+    let seconds = model_time(cfg.epoch_ns).min(end).as_secs_f64();
+    Report {
+        results: world.finish(),
+        flows: report_flows,
+        unmatched,
+        overruns,
+        write_errors,
+        lateness,
+        seconds,
+        cpu_seconds: (clock::thread_cpu_ns() - cpu_start) as f64 / 1e9,
+        pinned,
+        realtime,
+        stopped,
+    }
+}

@@ -1,0 +1,118 @@
+//! Live mode's Rust half for Python (`cwnd.live`): creating TUN devices and
+//! running the relay (`cwnd_live::relay`) with the GIL released. The front end
+//! makes the namespaces and the kernel connections; this module only moves packets.
+
+use std::os::fd::IntoRawFd;
+
+use cwnd_live::relay::{self, Config, FlowPorts, Host};
+use cwnd_sim::scenario::{build, Scenario};
+use pyo3::exceptions::PyOSError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::{results_to_dict, scenario_error};
+
+/// Packet buffers of the relay: 65 536 × 2 KiB (see `cwnd_live::pool`).
+const POOL_SLOTS: usize = 65_536;
+
+/// Creates TUN device `name` in the caller's network namespace; returns its file
+/// descriptor (the caller closes it; the device goes with it).
+#[pyfunction]
+pub fn open_tun(name: &str) -> PyResult<i32> {
+    cwnd_live::tun::open(name)
+        .map(|fd| fd.into_raw_fd())
+        .map_err(|e| PyOSError::new_err(format!("cannot create TUN device {name}: {e}")))
+}
+
+/// The scenario (JSON) checked and built, with every default filled in; units
+/// as "<n>ns", "<n>bps" and "<n>B".
+#[pyfunction]
+pub fn normalized_spec(spec_json: &str) -> PyResult<String> {
+    let spec = Scenario::from_json(spec_json).map_err(scenario_error)?;
+    build(&spec, 0).map_err(scenario_error)?;
+    serde_json::to_string(&spec).map_err(|e| PyOSError::new_err(e.to_string()))
+}
+
+/// Relays the scenario's network between TUN devices from `epoch_ns`
+/// (CLOCK_MONOTONIC) until its end or until `stop_fd` is readable.
+/// `hosts`: (node name, TUN fd, IPv4 address as an integer); `flows`: (flow
+/// index, sender address, receiver address, receiver port). Returns the world's
+/// results (links, channels, drops) with a `relay` dict of the relay's counts and
+/// timing error.
+#[pyfunction]
+#[pyo3(signature = (spec_json, seed, hosts, flows, epoch_ns, stop_fd, pin_cpu=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn live_relay<'py>(
+    py: Python<'py>,
+    spec_json: &str,
+    seed: u64,
+    hosts: Vec<(String, i32, u32)>,
+    flows: Vec<(u32, u32, u32, u16)>,
+    epoch_ns: u64,
+    stop_fd: i32,
+    pin_cpu: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let spec = Scenario::from_json(spec_json).map_err(scenario_error)?;
+    let world = build(&spec, seed).map_err(scenario_error)?;
+    let mut relay_hosts = Vec::with_capacity(hosts.len());
+    for (name, fd, addr) in hosts {
+        let Some(node) = world.node_names.iter().position(|n| *n == name) else {
+            return Err(scenario_error_text(format!("live: no node named {name:?}")));
+        };
+        relay_hosts.push(Host {
+            node: node as u32,
+            tun: fd,
+            addr: addr.to_be_bytes(),
+        });
+    }
+    let cfg = Config {
+        hosts: relay_hosts,
+        flows: flows
+            .into_iter()
+            .map(|(flow, sender, receiver, port)| FlowPorts {
+                flow,
+                sender: sender.to_be_bytes(),
+                receiver: receiver.to_be_bytes(),
+                port,
+            })
+            .collect(),
+        epoch_ns,
+        stop: stop_fd,
+        pin_cpu,
+        pool_slots: POOL_SLOTS,
+    };
+    let report = py.detach(move || relay::run(world, &cfg));
+    let r = PyDict::new(py);
+    let counts = PyList::empty(py);
+    for f in &report.flows {
+        let c = PyDict::new(py);
+        c.set_item("injected_packets", f.injected_packets)?;
+        c.set_item("injected_bytes", f.injected_bytes)?;
+        c.set_item("injected_data_packets", f.injected_data_packets)?;
+        c.set_item("delivered_packets", f.delivered_packets)?;
+        c.set_item("delivered_bytes", f.delivered_bytes)?;
+        c.set_item("delivered_data_packets", f.delivered_data_packets)?;
+        counts.append(c)?;
+    }
+    r.set_item("flows", counts)?;
+    r.set_item("unmatched", report.unmatched)?;
+    r.set_item("overruns", report.overruns)?;
+    r.set_item("write_errors", report.write_errors)?;
+    r.set_item("packets_timed", report.lateness.samples())?;
+    r.set_item("late_p50", report.lateness.quantile_ns(0.5) as f64 / 1e9)?;
+    r.set_item("late_p99", report.lateness.quantile_ns(0.99) as f64 / 1e9)?;
+    r.set_item("late_max", report.lateness.max_ns() as f64 / 1e9)?;
+    r.set_item("seconds", report.seconds)?;
+    r.set_item("cpu_seconds", report.cpu_seconds)?;
+    r.set_item("carried_bps", report.carried_bps())?;
+    r.set_item("pinned", report.pinned)?;
+    r.set_item("realtime", report.realtime)?;
+    r.set_item("stopped", report.stopped)?;
+    let d = results_to_dict(py, report.results)?;
+    d.set_item("relay", r)?;
+    Ok(d)
+}
+
+fn scenario_error_text(message: String) -> PyErr {
+    crate::ScenarioError::new_err(message)
+}

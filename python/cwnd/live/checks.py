@@ -1,0 +1,165 @@
+"""What live mode can run, checked before anything is created. Every refusal is
+one line naming the field, the value and what is allowed (`LiveRefused`, exit 2).
+
+Kernel TCP honours a scenario flow through: `cc` → TCP_CONGESTION (only what
+/proc/sys/net/ipv4/tcp_available_congestion_control lists), `tcp.mss` →
+TCP_MAXSEG, `tcp.rwnd` → SO_RCVBUF, `tcp.initial_window` → the route's
+`initcwnd`, and `tcp.timestamps`, `tcp.sack`, `tcp.dsack`, `tcp.frto` → the
+per-namespace sysctls of both hosts; `tcp.delayed_ack = true` is what the kernel
+always does. Any other TCP option written in the scenario is refused: the kernel
+has no per-socket switch for it.
+"""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+from typing import Any
+
+AVAILABLE_CC = Path("/proc/sys/net/ipv4/tcp_available_congestion_control")
+TUN_DEVICE = Path("/dev/net/tun")
+# CAP_NET_ADMIN (include/uapi/linux/capability.h).
+CAP_NET_ADMIN = 12
+# TCP options that map to a per-namespace sysctl (net.ipv4.tcp_<name>).
+SYSCTL_OPTIONS = {
+    "timestamps": "tcp_timestamps",
+    "sack": "tcp_sack",
+    "dsack": "tcp_dsack",
+    "frto": "tcp_frto",
+}
+SOCKET_OPTIONS = {"mss", "rwnd", "initial_window"}
+# cwnd's default "newreno" is the kernel's "reno" module: Linux's Reno congestion
+# control with NewReno recovery (RFC 6582, tcp_input.c) when SACK is off.
+KERNEL_CC = {"newreno": "reno"}
+
+
+class LiveRefused(Exception):
+    """A scenario or a host that live mode cannot run; one line for the user."""
+
+
+def has_net_admin(status: str | None = None) -> bool:
+    """Whether the effective capabilities (CapEff of /proc/self/status) include
+    CAP_NET_ADMIN."""
+    text = status if status is not None else Path("/proc/self/status").read_text()
+    for line in text.splitlines():
+        if line.startswith("CapEff:"):
+            return bool(int(line.split()[1], 16) >> CAP_NET_ADMIN & 1)
+    return False
+
+
+def check_host() -> None:
+    if not has_net_admin():
+        raise LiveRefused(
+            "cwnd live needs root or CAP_NET_ADMIN (it creates network namespaces and "
+            "TUN devices); run it as root"
+        )
+    if not TUN_DEVICE.exists():
+        raise LiveRefused(f"cwnd live needs {TUN_DEVICE} (the tun module); it is missing")
+
+
+def available_cc() -> list[str]:
+    return AVAILABLE_CC.read_text().split()
+
+
+def sctp_in_kernel() -> bool:
+    try:
+        socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_SCTP).close()
+    except OSError:
+        return False
+    return True
+
+
+def check_scenario(spec: dict[str, Any], cc_list: list[str]) -> list[str]:
+    """Refuses what live mode cannot honour; returns notes for what it records
+    differently (printed, never silent)."""
+    notes = []
+    trace = spec.get("trace", {})
+    if trace.get("pcap"):
+        raise LiveRefused(f"trace.pcap = {trace['pcap']}: live mode writes no pcap yet")
+    if trace.get("sampling", "change") != "interval":
+        notes.append("trace.sampling: live mode samples TCP_INFO every trace.interval")
+    if trace.get("segments"):
+        notes.append("trace.segments: live mode has no per-segment trace (TCP_INFO samples)")
+    for link in spec.get("links", []) + spec.get("wireless", []):
+        for imp in link.get("impairments", []):
+            if "start_on" in imp:
+                raise LiveRefused(
+                    f"impairment start_on = {imp['start_on']}: triggers count cwnd's own "
+                    "segments; live mode runs the kernel's TCP and cannot fire them"
+                )
+    for i, flow in enumerate(spec["flows"]):
+        check_flow(flow.get("name", f"flow{i}"), flow, cc_list)
+    return notes
+
+
+def check_flow(name: str, flow: dict[str, Any], cc_list: list[str]) -> None:
+    transport = flow.get("transport", "tcp")
+    if transport == "sctp":
+        why = (
+            "this kernel has no SCTP module"
+            if not sctp_in_kernel()
+            else "live SCTP is not supported yet"
+        )
+        raise LiveRefused(f"flow {name!r}: transport = 'sctp' cannot run live: {why}")
+    if transport != "tcp":
+        raise LiveRefused(f"flow {name!r}: transport = {transport!r}: live mode runs TCP only")
+    cc = kernel_cc(flow)
+    params = (
+        sorted(k for k in flow.get("cc", {}) if k != "name")
+        if isinstance(flow.get("cc"), dict)
+        else []
+    )
+    if params:
+        raise LiveRefused(
+            f"flow {name!r}: cc parameters {params} cannot be set on the kernel's "
+            f"{cc!r}; live mode takes a bare name"
+        )
+    if cc not in cc_list:
+        raise LiveRefused(
+            f"flow {name!r}: cc = {cc!r} is not available in this kernel "
+            f"(tcp_available_congestion_control: {' '.join(cc_list)})"
+        )
+    if "recovery" in flow:
+        raise LiveRefused(
+            f"flow {name!r}: recovery = {flow['recovery']!r}: the kernel's loss recovery "
+            "(SACK, RACK, PRR) cannot be chosen per socket"
+        )
+    allowed = SOCKET_OPTIONS | set(SYSCTL_OPTIONS) | {"delayed_ack"}
+    if flow.get("tcp", {}).get("delayed_ack") is False:
+        raise LiveRefused(
+            f"flow {name!r}: tcp.delayed_ack = false: the kernel always delays ACKs "
+            "(with its own quick-ack heuristics); only true can run live"
+        )
+    for key in flow.get("tcp", {}):
+        if key not in allowed:
+            raise LiveRefused(
+                f"flow {name!r}: tcp.{key} has no kernel equivalent per connection; "
+                f"live mode honours tcp.{{{', '.join(sorted(allowed))}}}"
+            )
+
+
+def kernel_cc(flow: dict[str, Any]) -> str:
+    """The kernel's name of the flow's congestion control."""
+    cc = flow.get("cc", "newreno")
+    name = cc.get("name", "newreno") if isinstance(cc, dict) else cc
+    return KERNEL_CC.get(name, name)
+
+
+def namespace_sysctls(spec: dict[str, Any]) -> dict[str, dict[str, int]]:
+    """The sysctls each end host's namespace needs, by node; refuses two flows
+    asking one namespace for different values."""
+    wanted: dict[str, dict[str, int]] = {}
+    for i, flow in enumerate(spec["flows"]):
+        name = flow.get("name", f"flow{i}")
+        for key, sysctl in SYSCTL_OPTIONS.items():
+            if key not in flow.get("tcp", {}):
+                continue
+            value = int(bool(flow["tcp"][key]))
+            for node in (flow["from"], flow["to"]):
+                have = wanted.setdefault(node, {}).setdefault(sysctl, value)
+                if have != value:
+                    raise LiveRefused(
+                        f"flow {name!r}: tcp.{key} = {bool(value)} conflicts with another "
+                        f"flow of host {node!r}: net.ipv4.{sysctl} is one per namespace"
+                    )
+    return wanted

@@ -1,0 +1,122 @@
+"""The network namespaces, TUN devices, addresses and processes of one live run.
+
+Every end host of the scenario gets a namespace `cwnd-<pid>-h<i>` holding one
+TUN device `cw<pid>h<i>` (the relay holds its other end) with an address of the
+run's private /24, `10.<pid/256 % 256>.<pid % 256>.0/24`. The addresses exist
+only inside those namespaces: nothing is routed to or from the host's own
+interfaces, and the only path between two hosts is the relay. `close()` removes
+everything, at any point and more than once: processes first, then the TUN
+descriptors (a non-persistent TUN device disappears with them), then the
+namespaces.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from cwnd import _cwnd
+
+ENDPOINT = Path(__file__).with_name("endpoint.py")
+
+
+def ip(*args: str) -> None:
+    subprocess.run(["ip", *args], check=True, capture_output=True, text=True)
+
+
+class LiveNetwork:
+    def __init__(self, hosts: list[str], pid: int | None = None) -> None:
+        self.pid = os.getpid() if pid is None else pid
+        self.hosts = hosts
+        self.subnet = f"10.{(self.pid >> 8) & 255}.{self.pid & 255}"
+        self.tun_fds: dict[str, int] = {}
+        self.namespaces: list[str] = []
+        self.processes: list[subprocess.Popen[str]] = []
+
+    @property
+    def prefix(self) -> str:
+        return f"cwnd-{self.pid}"
+
+    def namespace(self, host: str) -> str:
+        return f"{self.prefix}-h{self.hosts.index(host)}"
+
+    def tun(self, host: str) -> str:
+        return f"cw{self.pid}h{self.hosts.index(host)}"
+
+    def address(self, host: str) -> str:
+        return f"{self.subnet}.{self.hosts.index(host) + 1}"
+
+    def create(self, sysctls: dict[str, dict[str, int]], initcwnd: dict[str, int]) -> None:
+        """Creates every host's namespace and device. `sysctls`: net.ipv4 values per
+        host; `initcwnd`: the initial window of a host's route to the others."""
+        for host in self.hosts:
+            ns, tun = self.namespace(host), self.tun(host)
+            ip("netns", "add", ns)
+            self.namespaces.append(ns)
+            self.tun_fds[host] = _cwnd.open_tun(tun)
+            ip("link", "set", "dev", tun, "netns", ns)
+            # IPv6 off before the device is up: no router or neighbour solicitations.
+            settings = {"net.ipv6.conf.all.disable_ipv6": 1}
+            settings.update({f"net.ipv4.{k}": v for k, v in sysctls.get(host, {}).items()})
+            self.exec(host, ["sysctl", "-qw", *(f"{k}={v}" for k, v in settings.items())])
+            ip("-n", ns, "link", "set", "lo", "up")
+            ip("-n", ns, "addr", "add", f"{self.address(host)}/24", "dev", tun)
+            ip("-n", ns, "link", "set", tun, "up")
+            if host in initcwnd:
+                route = [f"{self.subnet}.0/24", "dev", tun, "initcwnd", str(initcwnd[host])]
+                ip("-n", ns, "route", "replace", *route)
+
+    def exec(self, host: str, command: list[str]) -> None:
+        subprocess.run(
+            ["ip", "netns", "exec", self.namespace(host), *command],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+
+    def spawn_endpoint(self, host: str, args: list[str]) -> subprocess.Popen[str]:
+        """Starts `endpoint.py` in the host's namespace, in a session of its own
+        (a Ctrl-C reaches the front end, which stops it in order)."""
+        command = ["ip", "netns", "exec", self.namespace(host), sys.executable, str(ENDPOINT)]
+        p = subprocess.Popen(
+            [*command, *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        self.processes.append(p)
+        return p
+
+    def close(self) -> None:
+        for p in self.processes:
+            if p.poll() is None:
+                p.kill()
+            p.wait()
+            for stream in (p.stdout, p.stderr):
+                if stream is not None:
+                    stream.close()
+        self.processes.clear()
+        for fd in self.tun_fds.values():
+            os.close(fd)
+        self.tun_fds.clear()
+        for ns in self.namespaces:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+        self.namespaces.clear()
+
+    def __enter__(self) -> LiveNetwork:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def leftovers(pid: int) -> list[str]:
+    """Namespaces and links named for run `pid` that still exist (for tests)."""
+    names = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    found = [line.split()[0] for line in names.splitlines() if line.startswith(f"cwnd-{pid}-")]
+    links = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
+    found += [w.rstrip(":") for w in links.split() if w.startswith(f"cw{pid}h")]
+    return found

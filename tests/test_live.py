@@ -1,0 +1,323 @@
+"""Live mode (docs/live.md): real Linux TCP over cwnd's network models.
+
+The first tests need nothing special. The live ones need root (or CAP_NET_ADMIN)
+and /dev/net/tun, and are skipped with the reason where either is missing.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from cwnd.live import checks
+from cwnd.live.checks import LiveRefused
+from cwnd.live.endpoint import _TCP_INFO, TCP_INFO_BYTES, tcp_info
+from cwnd.live.network import leftovers
+
+ROOT = Path(__file__).resolve().parent.parent
+CWND = [sys.executable, "-m", "cwnd"]
+
+can_go_live = checks.has_net_admin() and checks.TUN_DEVICE.exists()
+live = pytest.mark.skipif(
+    not can_go_live, reason="live mode needs root or CAP_NET_ADMIN and /dev/net/tun"
+)
+
+
+def scenario(duration: str, bandwidth: str, delay: str, impairments: str = "", **flow: str) -> str:
+    extra = "".join(f'{k} = "{v}"\n' for k, v in flow.items())
+    return f"""
+name = "live_test"
+duration = "{duration}"
+[[links]]
+between = ["h1", "h2"]
+bandwidth = "{bandwidth}"
+delay = "{delay}"
+queue = {{ packets = 100 }}
+impairments = [{impairments}]
+[[flows]]
+name = "f"
+from = "h1"
+to = "h2"
+{extra}
+[trace]
+sampling = "interval"
+interval = "100ms"
+"""
+
+
+# --- without root -----------------------------------------------------------------
+
+
+def test_cap_net_admin_is_read_from_the_effective_set():
+    # CAP_NET_ADMIN is bit 12: 0x1000.
+    assert checks.has_net_admin("Name:\tx\nCapEff:\t0000000000001000\n")
+    assert checks.has_net_admin("CapEff:\t000001ffffffffff\n")
+    assert not checks.has_net_admin("CapEff:\t0000000000000800\n")
+    assert not checks.has_net_admin("CapEff:\t0000000000000000\n")
+
+
+def test_tcp_info_fields_sit_where_the_kernel_header_puts_them():
+    # struct tcp_info: 8 u8, then u32 tcpi_rto at byte 8, tcpi_snd_mss at 16,
+    # tcpi_unacked at 24, tcpi_rtt at 68, tcpi_snd_ssthresh at 76, tcpi_snd_cwnd at
+    # 80, tcpi_total_retrans at 100, u64 tcpi_bytes_acked at 120, tcpi_delivery_rate
+    # at 160, tcpi_bytes_sent at 200, tcpi_bytes_retrans at 208.
+    raw = bytearray(TCP_INFO_BYTES)
+    for offset, fmt, value in [
+        (8, "I", 204_000),
+        (16, "I", 1448),
+        (24, "I", 7),
+        (68, "I", 40_500),
+        (76, "I", 33),
+        (80, "I", 42),
+        (100, "I", 5),
+        (120, "Q", 10**9 + 1),
+        (160, "Q", 1_250_000),
+        (200, "Q", 10**9 + 77),
+        (208, "Q", 7240),
+    ]:
+        struct.pack_into(f"={fmt}", raw, offset, value)
+
+    class FakeSocket:
+        def getsockopt(self, level: int, name: int, size: int) -> bytes:
+            assert size == _TCP_INFO.size
+            return bytes(raw)
+
+    info = tcp_info(FakeSocket())  # type: ignore[arg-type]
+    assert info["rto"] == 204_000 and info["snd_mss"] == 1448 and info["unacked"] == 7
+    assert info["rtt"] == 40_500 and info["snd_ssthresh"] == 33 and info["snd_cwnd"] == 42
+    assert info["total_retrans"] == 5 and info["bytes_acked"] == 10**9 + 1
+    assert info["delivery_rate"] == 1_250_000
+    assert info["bytes_sent"] == 10**9 + 77 and info["bytes_retrans"] == 7240
+
+
+def test_an_unknown_controller_is_refused_with_the_kernels_list():
+    with pytest.raises(LiveRefused) as e:
+        checks.check_flow("f", {"cc": "vegas"}, ["reno", "cubic", "bbr"])
+    assert str(e.value) == (
+        "flow 'f': cc = 'vegas' is not available in this kernel "
+        "(tcp_available_congestion_control: reno cubic bbr)"
+    )
+
+
+def test_newreno_runs_as_the_kernels_reno():
+    assert checks.kernel_cc({}) == "reno"
+    assert checks.kernel_cc({"cc": "newreno"}) == "reno"
+    checks.check_flow("f", {"cc": "cubic"}, ["reno", "cubic"])
+
+
+@pytest.mark.parametrize(
+    ("flow", "words"),
+    [
+        ({"transport": "sctp"}, "transport = 'sctp' cannot run live"),
+        ({"cc": {"name": "cubic", "beta": 0.8}}, "cc parameters ['beta']"),
+        ({"recovery": "sack"}, "recovery = 'sack'"),
+        ({"tcp": {"dupthresh": 5}}, "tcp.dupthresh has no kernel equivalent"),
+        ({"tcp": {"delayed_ack": False}}, "tcp.delayed_ack = false: the kernel always"),
+        ({"tcp": {"delayed_ack_every": 3}}, "tcp.delayed_ack_every has no kernel equivalent"),
+    ],
+)
+def test_what_the_kernel_cannot_honour_is_refused(flow, words):
+    with pytest.raises(LiveRefused, match=re.escape(words)):
+        checks.check_flow("f", flow, ["reno", "cubic", "bbr"])
+
+
+def test_triggers_and_pcap_are_refused_and_segment_traces_noted():
+    spec = {"links": [], "flows": [{"from": "a", "to": "b"}]}
+    assert checks.check_scenario({**spec, "trace": {"segments": True}}, ["reno"]) != []
+    with pytest.raises(LiveRefused, match=re.escape("trace.pcap")):
+        checks.check_scenario({**spec, "trace": {"pcap": ["a"]}}, ["reno"])
+    trig = {"links": [{"impairments": [{"kind": "outage", "start_on": {"segment": 1}}]}]}
+    with pytest.raises(LiveRefused, match="start_on"):
+        checks.check_scenario({**spec, **trig}, ["reno"])
+
+
+def test_per_namespace_sysctls_and_their_conflicts():
+    flows = [
+        {"name": "a", "from": "h1", "to": "h2", "tcp": {"sack": True}},
+        {"name": "b", "from": "h1", "to": "h3", "tcp": {"sack": False}},
+    ]
+    assert checks.namespace_sysctls({"flows": flows[:1]}) == {
+        "h1": {"tcp_sack": 1},
+        "h2": {"tcp_sack": 1},
+    }
+    with pytest.raises(LiveRefused, match=re.escape("net.ipv4.tcp_sack is one per namespace")):
+        checks.namespace_sysctls({"flows": flows})
+
+
+def test_a_user_without_net_admin_is_refused():
+    setpriv = shutil.which("setpriv")
+    if setpriv is None or os.geteuid() != 0:
+        pytest.skip("needs root and setpriv to run the command as nobody")
+    nobody = [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--inh-caps=-all"]
+    # pytest's own temporary folders are private to root: nobody reads this one.
+    with tempfile.TemporaryDirectory() as folder:
+        Path(folder).chmod(0o755)
+        path = Path(folder) / "s.toml"
+        path.write_text(scenario("2s", "10Mbps", "10ms"))
+        path.chmod(0o644)
+        p = subprocess.run(
+            [*nobody, *CWND, "live", str(path)],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+            cwd=folder,
+        )
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.strip() == (
+        "cwnd: error: cwnd live needs root or CAP_NET_ADMIN (it creates network "
+        "namespaces and TUN devices); run it as root"
+    )
+
+
+def test_the_comparison_verdict_uses_the_goodput_tolerance():
+    import pandas as pd
+
+    from cwnd.live.compare import ratio_table
+
+    class Run:
+        def __init__(self, goodput: float, retransmitted: int) -> None:
+            self.summary = pd.DataFrame(
+                [
+                    {
+                        "name": "f",
+                        "goodput_bps": goodput,
+                        "segments_retransmitted": retransmitted,
+                        "timeouts": 0,
+                        "mean_rtt": 0.05,
+                    }
+                ]
+            )
+
+    def verdict(live: Run) -> str:
+        table = ratio_table(Run(10e6, 20), live)  # type: ignore[arg-type]
+        return table[table["metric"] == "goodput_bps"]["verdict"].item()
+
+    # 8.6 / 10 = 0.86: 14 % below, inside ±15 %; 8.4 / 10 = 0.84: 16 % below.
+    assert verdict(Run(8.6e6, 20)) == "agree"
+    assert verdict(Run(8.4e6, 20)) == "differ"
+    assert verdict(Run(11.4e6, 20)) == "agree"
+    table = ratio_table(Run(10e6, 20), Run(10e6, 30))  # type: ignore[arg-type]
+    retx = table[table["metric"] == "segments_retransmitted"]
+    assert retx["ratio"].item() == 1.5
+    zero = ratio_table(Run(10e6, 20), Run(10e6, 20))  # type: ignore[arg-type]
+    assert zero[zero["metric"] == "timeouts"]["ratio"].item() == 1.0
+
+
+# --- live -------------------------------------------------------------------------
+
+
+def run_live(tmp_path: Path, text: str) -> tuple[object, dict]:
+    from cwnd import load_scenario
+    from cwnd.live import run_live as go
+
+    path = tmp_path / "s.toml"
+    path.write_text(text)
+    return go(load_scenario(path), seed=1, log=lambda _: None)
+
+
+@live
+def test_a_bulk_flow_fills_a_10_mbps_link(tmp_path):
+    results, relay = run_live(tmp_path, scenario("8s", "10Mbps", "20ms", cc="cubic"))
+    tp = results.throughput
+    steady = tp[(tp["time"] >= 2.0) & (tp["time"] < 7.9)]["goodput_bps"].mean()
+    # 90–100 % of 10 Mb/s in payload bytes (a 1500-byte packet carries 1448 with
+    # timestamps: 96.5 % at most).
+    assert 0.90 <= steady / 10e6 <= 1.00, steady
+    assert relay["overruns"] == 0 and relay["write_errors"] == 0
+    assert leftovers(os.getpid()) == [], "a normal exit removes everything"
+
+
+@live
+def test_a_small_receive_buffer_limits_the_flow(tmp_path):
+    text = scenario("6s", "10Mbps", "20ms", cc="cubic").replace(
+        'to = "h2"\n', 'to = "h2"\ntcp = { rwnd = "16KB" }\n'
+    )
+    results, _ = run_live(tmp_path, text)
+    # SO_RCVBUF 16 kB (Linux doubles it and advertises part of it): a window of
+    # 16–32 kB per 41 ms RTT is 3–6.4 Mb/s, far below the 9.65 Mb/s the link gives.
+    goodput = float(results.summary["goodput_bps"][0])
+    assert 1e6 < goodput < 7e6, goodput
+
+
+@live
+def test_a_bernoulli_stage_drops_its_share_of_the_relayed_data(tmp_path):
+    loss = '{ kind = "bernoulli", p = 0.01, applies_to = "data" }'
+    # A short RTT keeps the rate high under loss (Mathis: 1.22 × 1448 × 8 bit /
+    # (4 ms × √0.01) ≈ 35 Mb/s), so that n is large and the bound tight.
+    results, relay = run_live(tmp_path, scenario("8s", "100Mbps", "2ms", loss, cc="cubic"))
+    n = relay["flows"][0]["injected_data_packets"]
+    dropped = int(results.summary["drops_impairment"][0])
+    assert int(results.summary["drops_queue"][0]) == 0
+    # Binomial(n, 0.01): 4 standard deviations either side.
+    bound = 4 * math.sqrt(n * 0.01 * 0.99)
+    assert n > 5_000  # ≥ 50 drops expected: the bound (4 sd ≈ 28) is meaningful
+    assert abs(dropped - 0.01 * n) <= bound, (dropped, n)
+
+
+@live
+def test_a_2_s_outage_delivers_nothing_for_2_s(tmp_path):
+    outage = '{ kind = "outage", start = "3s", duration = "2s" }'
+    results, _ = run_live(tmp_path, scenario("8s", "10Mbps", "20ms", outage, cc="reno"))
+    tp = results.throughput
+    # Data sent before 3 s arrives by 3.0 + 0.0212 s; the bins 3.1 … 4.9 s get nothing.
+    during = tp[(tp["time"] >= 3.1) & (tp["time"] < 5.0)]["goodput_bps"]
+    assert len(during) == 19 and (during == 0).all()
+    assert tp[tp["time"] < 3.0]["goodput_bps"].sum() > 0
+    assert tp[tp["time"] >= 5.0]["goodput_bps"].sum() > 0
+
+
+def _endpoints(pid: int) -> list[int]:
+    """Live endpoint processes started by process `pid`."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if parent == pid and b"endpoint.py" in command:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@live
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_nothing_is_left_after_an_interrupt(tmp_path, sig, code):
+    path = tmp_path / "s.toml"
+    path.write_text(scenario("60s", "10Mbps", "20ms", cc="cubic"))
+    p = subprocess.Popen([*CWND, "live", str(path), "--out", str(tmp_path / "out")])
+    deadline = time.monotonic() + 30
+    endpoints: list[int] = []
+    while time.monotonic() < deadline and len(endpoints) < 2:
+        time.sleep(0.2)
+        endpoints = _endpoints(p.pid)
+    assert len(endpoints) == 2, "a receiver and a sender started"
+    assert leftovers(p.pid), "the run made its namespaces"
+    time.sleep(2.0)
+    p.send_signal(sig)
+    assert p.wait(timeout=30) == code
+    assert leftovers(p.pid) == []
+    assert [pid for pid in endpoints if Path(f"/proc/{pid}").exists()] == []
+
+
+@live
+def test_the_cli_refuses_an_unknown_controller(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text(scenario("2s", "10Mbps", "10ms", cc="vegas"))
+    p = subprocess.run([*CWND, "live", str(path)], capture_output=True, text=True)
+    assert p.returncode == 2
+    assert p.stderr.strip() == (
+        "cwnd: error: flow 'f': cc = 'vegas' is not available in this kernel "
+        f"(tcp_available_congestion_control: {' '.join(checks.available_cc())})"
+    )
