@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-# A minute of a 1 Gb/s flow: about a minute of computing, far more than the tests wait.
+# An hour of a 1 Gb/s flow, sampled every second: minutes of computing (about 3·10⁸
+# packets), far more than the tests wait, and within the default memory budget.
 LONG = """
 name = "long"
-duration = "60s"
+duration = "3600s"
 [[links]]
 between = ["a", "b"]
 bandwidth = "1Gbps"
@@ -25,6 +26,9 @@ queue = { packets = 1000 }
 from = "a"
 to = "b"
 tcp = { rwnd = "1MiB" }
+[trace]
+sampling = "interval"
+interval = "1s"
 """
 
 

@@ -459,7 +459,9 @@ def test_numpy_numbers_are_plain_numbers_in_points_keys_and_seeds(
 def test_losing_the_scheduler_is_one_line(tmp_path: Path) -> None:
     from distributed import Client, LocalCluster
 
-    (tmp_path / "slow.toml").write_text(SLOW.replace('"8s"', '"600s"'))
+    # Ten minutes sampled every second: long enough to lose the scheduler mid-run.
+    slow = SLOW.replace('"8s"', '"600s"') + '[trace]\nsampling = "interval"\ninterval = "1s"\n'
+    (tmp_path / "slow.toml").write_text(slow)
     (tmp_path / "sweep.toml").write_text('scenario = "slow.toml"\nseeds = 2\n')
     with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as cluster:
         address = cluster.scheduler_address
