@@ -16,7 +16,6 @@ use crate::time::SimTime;
 use crate::trace::{Bins, FlowSeries, SegmentTrace};
 use crate::transport::tcp::receiver::ReceiverStats;
 use crate::transport::tcp::sender::SenderStats;
-use crate::world::Flow;
 
 mod sctp;
 pub use sctp::{AssociationResult, AssociationSummary, EventResult, PathResult, SpuriousTruth};
@@ -41,28 +40,6 @@ pub struct FlowSummary {
 }
 
 impl FlowSummary {
-    pub fn of(flow: &Flow, node_names: &[String], run_end: SimTime) -> Self {
-        let finished = flow.sender.finished_at();
-        let end = finished
-            .or(flow.stop.map(|s| s.min(run_end)))
-            .unwrap_or(run_end);
-        FlowSummary {
-            name: flow.name.clone(),
-            from: node_names[flow.src as usize].clone(),
-            to: node_names[flow.dst as usize].clone(),
-            cc: flow.cc.clone(),
-            recovery: flow.sender.recovery().name(),
-            start: flow.start,
-            end,
-            completion_time: finished.map(|t| t - flow.start),
-            dupthresh: flow.sender.dupthresh(),
-            sender: flow.sender.stats,
-            receiver: flow.receiver.stats,
-            drops_queue: flow.drops_queue,
-            drops_impairment: flow.drops_impairment,
-        }
-    }
-
     fn active_seconds(&self) -> f64 {
         (self.end - self.start).as_secs_f64()
     }

@@ -10,12 +10,11 @@
 
 use crate::time::SimTime;
 use crate::trace::sctp::{AssociationSeries, ChunkTrace, PathSeries};
-use crate::trace::{sctp::AssociationTrace, Bins};
+use crate::trace::Bins;
 use crate::transport::sctp::config::RrConfig;
 use crate::transport::sctp::path::PathStats;
 use crate::transport::sctp::receiver::ReceiverStats;
 use crate::transport::sctp::sender::SenderStats;
-use crate::world::SctpFlow;
 
 /// Counts of retransmission events and retransmissions by what really happened.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -115,115 +114,4 @@ pub struct AssociationResult {
     pub chunk_spurious: Vec<bool>,
     pub delivered_bins: Bins,
     pub sent_bins: Bins,
-}
-
-impl AssociationResult {
-    pub fn of(
-        flow: &SctpFlow,
-        trace: AssociationTrace,
-        node_names: &[String],
-        run_end: SimTime,
-    ) -> Self {
-        let a = &flow.association;
-        let s = &a.sender;
-        let finished = s.finished_at();
-        let end = finished
-            .or(flow.stop.map(|t| t.min(run_end)))
-            .unwrap_or(run_end);
-
-        let mut events: Vec<EventResult> = s
-            .events
-            .iter()
-            .map(|e| EventResult {
-                time: e.time,
-                kind: e.kind.name(),
-                path: e.path,
-                chunks: 0,
-                spurious: true,
-                detected: e.detected,
-            })
-            .collect();
-        let mut truth = SpuriousTruth::default();
-        for &(e, tsn, copy) in &s.event_chunks {
-            let spurious = a.truth.spurious(tsn, copy);
-            let ev = &mut events[e as usize];
-            ev.chunks += 1;
-            ev.spurious &= spurious;
-            truth.retransmissions += 1;
-            truth.spurious_retransmissions += spurious as u64;
-        }
-        for ev in &mut events {
-            ev.spurious &= ev.chunks > 0;
-            truth.events += 1;
-            if ev.spurious {
-                truth.spurious_events += 1;
-                if ev.kind == "timeout" {
-                    truth.spurious_timeouts += 1;
-                } else {
-                    truth.spurious_fast_retransmits += 1;
-                }
-            }
-            if ev.detected.is_some() {
-                if ev.spurious {
-                    truth.detected_correct += 1;
-                } else {
-                    truth.detected_wrong += 1;
-                }
-            }
-        }
-        let chunk_spurious = trace
-            .chunks
-            .as_ref()
-            .map(|c| {
-                c.tsn
-                    .iter()
-                    .zip(&c.copy)
-                    .map(|(&tsn, &copy)| copy > 0 && a.truth.spurious(tsn, copy))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let name = |n: u32| node_names[n as usize].clone();
-        let paths = s
-            .paths
-            .iter()
-            .enumerate()
-            .map(|(i, p)| PathResult {
-                from: name(p.src),
-                to: name(p.dst),
-                primary: i == s.primary,
-                active: p.active,
-                stats: p.stats,
-            })
-            .collect::<Vec<_>>();
-        let summary = AssociationSummary {
-            name: flow.name.clone(),
-            from: flow.from.clone(),
-            to: flow.to.clone(),
-            state: a.state.name(),
-            pmdcs: s.cfg.pmdcs(),
-            start: flow.start,
-            end,
-            completion_time: finished.map(|t| t - flow.start),
-            established_at: a.established_at,
-            rr: s.rr.cfg,
-            sender: s.stats,
-            receiver: a.receiver.stats,
-            drops_queue: flow.drops_queue,
-            drops_impairment: flow.drops_impairment,
-            truth,
-            rtt_samples: s.paths.iter().map(|p| p.stats.rtt_samples).sum(),
-            rtt_sum_ns: s.paths.iter().map(|p| p.stats.rtt_sum_ns).sum(),
-        };
-        AssociationResult {
-            summary,
-            paths,
-            events,
-            series: trace.series,
-            path_series: trace.paths,
-            chunks: trace.chunks,
-            chunk_spurious,
-            delivered_bins: trace.delivered,
-            sent_bins: trace.sent,
-        }
-    }
 }
