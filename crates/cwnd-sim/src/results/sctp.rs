@@ -17,42 +17,61 @@ use crate::transport::sctp::receiver::ReceiverStats;
 use crate::transport::sctp::sender::SenderStats;
 
 /// Counts of retransmission events and retransmissions by what really happened.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct SpuriousTruth {
+    #[serde(rename = "retransmission_events")]
     pub events: u64,
     pub spurious_events: u64,
     pub spurious_fast_retransmits: u64,
     pub spurious_timeouts: u64,
     /// Events RR-SCTP detection called spurious that were, and that were not.
+    #[serde(rename = "spurious_detected_correct")]
     pub detected_correct: u64,
+    #[serde(rename = "spurious_detected_wrong")]
     pub detected_wrong: u64,
-    /// Retransmitted DATA chunks, and those that were not needed.
+    /// Retransmitted DATA chunks (the sender's `segments_retransmitted`), and those
+    /// that were not needed.
+    #[serde(skip)]
     pub retransmissions: u64,
     pub spurious_retransmissions: u64,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct AssociationSummary {
     pub name: String,
+    /// Address names, joined by commas in the summary row.
+    #[serde(serialize_with = "super::serialize::joined")]
     pub from: Vec<String>,
+    #[serde(serialize_with = "super::serialize::joined")]
     pub to: Vec<String>,
     /// Final state of the opening endpoint (`established`, `shut_down`, `aborted`…).
     pub state: &'static str,
     /// Largest DATA chunk (bytes, header included): the unit of the windows.
+    #[serde(skip)]
     pub pmdcs: u64,
+    #[serde(serialize_with = "super::secs")]
     pub start: SimTime,
     /// Completion of a transfer (last byte acknowledged), else stop, else run end.
+    #[serde(serialize_with = "super::secs")]
     pub end: SimTime,
+    #[serde(serialize_with = "super::secs_or_nan")]
     pub completion_time: Option<SimTime>,
+    #[serde(serialize_with = "super::secs_or_nan")]
     pub established_at: Option<SimTime>,
+    /// Shown as the variant's name (`variant`, the row's `cc`).
+    #[serde(skip)]
     pub rr: RrConfig,
+    #[serde(flatten)]
     pub sender: SenderStats,
+    #[serde(flatten)]
     pub receiver: ReceiverStats,
     pub drops_queue: u64,
     pub drops_impairment: u64,
+    #[serde(flatten)]
     pub truth: SpuriousTruth,
     /// RTT samples of every path and their sum, for the mean.
     pub rtt_samples: u64,
+    #[serde(skip)]
     pub rtt_sum_ns: u128,
 }
 
@@ -83,12 +102,13 @@ impl AssociationSummary {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct PathResult {
     pub from: String,
     pub to: String,
     pub primary: bool,
     pub active: bool,
+    #[serde(flatten)]
     pub stats: PathStats,
 }
 

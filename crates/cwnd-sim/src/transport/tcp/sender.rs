@@ -66,8 +66,8 @@ pub struct SenderConfig {
     pub app_bytes: Option<u64>,
 }
 
-/// Per-flow sender counters.
-#[derive(Clone, Copy, Debug, Default)]
+/// Per-flow sender counters (each a column of the run summary, `results`).
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
 pub struct SenderStats {
     /// Every transmission, retransmissions included.
     pub segments_sent: u64,
@@ -91,7 +91,9 @@ pub struct SenderStats {
     /// Timeouts a base dupthresh would have avoided (RR-TCP adaptation on).
     pub avoidable_timeouts: u64,
     /// Sums for the means reported in the summary, in nanoseconds.
+    #[serde(skip)]
     pub rtt_sum_ns: u128,
+    #[serde(skip)]
     pub base_rto_sum_ns: u128,
 }
 
