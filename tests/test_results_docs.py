@@ -1,5 +1,6 @@
 """docs/results.md against the real columns: every column of every frame is
-documented, and every documented column exists."""
+documented, and every documented column exists; likewise each controller's metrics
+(`trace.cc_metrics`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "results.md"
 
 # Together: TCP flows over links with queues, an SCTP association, an 802.11 channel
-# and an 802.16 cell — every frame has rows.
+# and an 802.16 cell — every frame has rows. (The cc_metrics frame needs a controller
+# with metrics: the dumbbell's flows are switched to CUBIC.)
 SCENARIOS = ["dumbbell", "sctp_multihomed", "wifi_snr_distance", "wimax_los_snr30"]
 
 
@@ -39,7 +41,10 @@ def actual() -> dict[str, set[str]]:
     columns: dict[str, set[str]] = defaultdict(set)
     for name in SCENARIOS:
         spec = load_scenario(ROOT / "scenarios" / f"{name}.toml")
-        spec.setdefault("trace", {}).update(segments=True, queues=True)
+        if name == "dumbbell":
+            for flow in spec["flows"]:
+                flow["cc"] = "cubic"
+        spec.setdefault("trace", {}).update(segments=True, queues=True, cc_metrics=True)
         results = cwnd.run(spec)
         for frame in documented():
             table = getattr(results, frame)
@@ -68,3 +73,36 @@ def test_every_documented_column_exists(frames) -> None:
     doc, real = frames
     stale = {f: sorted(doc[f] - real[f]) for f in doc if doc[f] - real.get(f, set())}
     assert not stale, f"docs/results.md documents columns that do not exist: {stale}"
+
+
+def documented_controller_metrics() -> dict[str, set[str]]:
+    """Controller → the metrics the "Metrics by controller" table lists."""
+    text = DOC.read_text()
+    table = text[text.index("#### Metrics by controller") :].split("\n\n")[1]
+    metrics = {}
+    for line in table.splitlines()[2:]:
+        _, names, listed, _ = line.split("|")
+        for name in re.findall(r"`([^`]+)`", names):
+            metrics[name] = set(re.findall(r"`([^`]+)`", listed))
+    return metrics
+
+
+def known_controllers() -> set[str]:
+    """Every controller a scenario may name, from the simulator's own error message."""
+    spec = load_scenario(ROOT / "scenarios" / "single_lossless.toml")
+    spec["flows"][0]["cc"] = "no-such-controller"
+    with pytest.raises(cwnd.ScenarioError) as error:
+        cwnd.run(spec)
+    return set(str(error.value).split("use one of ")[1].split(", "))
+
+
+def test_every_controller_has_its_metrics_documented() -> None:
+    doc = documented_controller_metrics()
+    assert set(doc) == known_controllers()
+    for cc, names in doc.items():
+        spec = load_scenario(ROOT / "scenarios" / "single_random_loss.toml")
+        spec["duration"] = "5s"
+        spec["flows"][0]["cc"] = cc
+        spec.setdefault("trace", {})["cc_metrics"] = True
+        reported = set(cwnd.run(spec).cc_metrics["metric"].unique())
+        assert reported == names, cc

@@ -87,6 +87,7 @@ fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>>
     d.set_item("series", series_columns(py, &r)?)?;
     d.set_item("throughput", throughput_columns(py, &r)?)?;
     d.set_item("segments", segment_columns(py, &r)?)?;
+    d.set_item("cc_metrics", cc_metric_columns(py, &r)?)?;
     d.set_item("links", rows::rows(py, &r.links)?)?;
     d.set_item("channels", rows::rows(py, &r.channels)?)?;
     d.set_item("queues", queue_columns(py, &r)?)?;
@@ -194,6 +195,35 @@ fn segment_columns<'py>(py: Python<'py>, r: &RunResults) -> PyResult<Bound<'py, 
     d.set_item("seq", seq.into_pyarray(py))?;
     d.set_item("len", len.into_pyarray(py))?;
     d.set_item("retransmission", retx.into_pyarray(py))?;
+    Ok(d)
+}
+
+/// The controllers' numbers of every flow in long form, the metric as a code into
+/// `metric_names` (a categorical: a long run's million rows need no million strings).
+fn cc_metric_columns<'py>(py: Python<'py>, r: &RunResults) -> PyResult<Bound<'py, PyDict>> {
+    let mut names: Vec<&'static str> = Vec::new();
+    let (mut flow, mut time, mut metric, mut value) = (vec![], vec![], vec![], vec![]);
+    for (i, f) in r.flows.iter().enumerate() {
+        let Some(m) = &f.cc_metrics else {
+            continue;
+        };
+        flow.extend(std::iter::repeat_n(i as u32, m.len()));
+        time.extend(m.time.iter().map(|&t| secs(t)));
+        for &name in &m.name {
+            let code = names.iter().position(|&n| n == name).unwrap_or_else(|| {
+                names.push(name);
+                names.len() - 1
+            });
+            metric.push(code as u32);
+        }
+        value.extend_from_slice(&m.value);
+    }
+    let d = PyDict::new(py);
+    d.set_item("flow", flow.into_pyarray(py))?;
+    d.set_item("time", time.into_pyarray(py))?;
+    d.set_item("metric", metric.into_pyarray(py))?;
+    d.set_item("value", value.into_pyarray(py))?;
+    d.set_item("metric_names", names)?;
     Ok(d)
 }
 

@@ -17,7 +17,7 @@
 use crate::net::link::LinkStats;
 use crate::net::queue::QueueTrace;
 use crate::time::SimTime;
-use crate::trace::{Bins, FlowSeries, SegmentTrace};
+use crate::trace::{Bins, CcMetricsTrace, FlowSeries, SegmentTrace};
 use crate::transport::tcp::receiver::ReceiverStats;
 use crate::transport::tcp::sender::SenderStats;
 
@@ -98,6 +98,8 @@ pub struct FlowResult {
     pub delivered_bins: Bins,
     pub sent_bins: Bins,
     pub segments: Option<SegmentTrace>,
+    /// The controller's numbers with each series row (`trace.cc_metrics`).
+    pub cc_metrics: Option<CcMetricsTrace>,
 }
 
 #[derive(serde::Serialize)]

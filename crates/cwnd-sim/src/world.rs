@@ -329,6 +329,8 @@ impl World {
                 for (i, flow) in self.flows.iter().enumerate() {
                     if flow.start <= now {
                         self.recorder.on_sample(i, now, flow.snapshot());
+                        let (cc, tcb) = (flow.sender.controller(), &flow.sender.tcb);
+                        self.recorder.on_cc_info(i, now, cc, tcb);
                     }
                 }
                 for k in 0..self.associations.len() {
@@ -531,7 +533,10 @@ impl World {
             self.queue.schedule(t, Event::PacingTimer(f));
         }
         let snap = flow.snapshot();
-        self.recorder.on_change(f as usize, now, snap);
+        if self.recorder.on_change(f as usize, now, snap) {
+            let (cc, tcb) = (flow.sender.controller(), &flow.sender.tcb);
+            self.recorder.on_cc_info(f as usize, now, cc, tcb);
+        }
     }
 
     /// Switches on the stages waiting for this flow's data segment number `segment`

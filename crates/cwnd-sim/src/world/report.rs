@@ -24,6 +24,7 @@ impl World {
                 delivered_bins: trace.delivered,
                 sent_bins: trace.sent,
                 segments: trace.segments,
+                cc_metrics: trace.cc_metrics,
             })
             .collect();
         let associations = self

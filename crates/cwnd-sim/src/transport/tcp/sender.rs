@@ -176,6 +176,11 @@ pub struct TcpSender {
 }
 
 impl TcpSender {
+    /// The congestion controller, for traces (`CongestionControl::info`).
+    pub fn controller(&self) -> &dyn CongestionControl {
+        self.cc.as_ref()
+    }
+
     pub fn new(cfg: SenderConfig, cc: Box<dyn CongestionControl>) -> Self {
         let mut tcb = Tcb::new(cfg.mss, cfg.initial_window);
         tcb.abc_limit = cfg.abc_limit;

@@ -72,7 +72,7 @@ use rand::RngExt;
 use serde::Deserialize;
 
 use super::windowed_max::WindowedMax;
-use super::{CaEvent, CcMetrics, CongestionControl, RateSample};
+use super::{seconds_or_nan, CaEvent, CcMetrics, CongestionControl, RateSample};
 use crate::rng::RngStream;
 use crate::time::SimTime;
 use crate::transport::tcp::rate::mark_app_limited;
@@ -566,6 +566,24 @@ impl CongestionControl for Bbr {
         CcMetrics {
             pacing_rate: self.pacing_rate,
         }
+    }
+
+    /// The model, as Linux's `bbr_get_info` reports it: mode (0 STARTUP, 1 DRAIN,
+    /// 2 PROBE_BW, 3 PROBE_RTT: Linux's `enum bbr_mode`), BtlBw (eq. 1, bit/s of
+    /// segments: segments per µs × MSS × 8), RTprop (eq. 2, s), and the gains.
+    fn info(&self, tcb: &Tcb, out: &mut Vec<(&'static str, f64)>) {
+        let segments_per_us = self.max_bw() as f64 / BW_UNIT as f64;
+        out.push(("mode", f64::from(self.mode as u8)));
+        out.push((
+            "btl_bw_bps",
+            segments_per_us * 1e6 * f64::from(tcb.mss) * 8.0,
+        ));
+        out.push(("min_rtt", seconds_or_nan(self.min_rtt)));
+        out.push((
+            "pacing_gain",
+            f64::from(self.pacing_gain) / f64::from(BBR_UNIT),
+        ));
+        out.push(("cwnd_gain", f64::from(self.cwnd_gain) / f64::from(BBR_UNIT)));
     }
 }
 

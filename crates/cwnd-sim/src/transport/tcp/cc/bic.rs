@@ -106,6 +106,13 @@ impl CongestionControl for Bic {
             *self = Bic::default(); // Linux bictcp_reset on entering Loss
         }
     }
+
+    /// W_max (`last_max_cwnd`, the window of the last loss, 0 before one) and the
+    /// segments acknowledged per one-segment increase (`cnt`).
+    fn info(&self, _tcb: &Tcb, out: &mut Vec<(&'static str, f64)>) {
+        out.push(("w_max", f64::from(self.last_max_cwnd)));
+        out.push(("cnt", f64::from(self.cnt)));
+    }
 }
 
 #[cfg(test)]

@@ -25,7 +25,7 @@
 
 use serde::Deserialize;
 
-use super::{AckSample, CaEvent, CongestionControl};
+use super::{seconds_or_nan, AckSample, CaEvent, CongestionControl};
 use crate::time::SimTime;
 use crate::transport::tcp::tcb::Tcb;
 
@@ -160,6 +160,14 @@ impl CongestionControl for Compound {
             self.samples = 0;
         }
         self.publish(tcb);
+    }
+
+    /// BaseRTT and the two windows the sender's is the sum of: the loss-based
+    /// `cwnd` and the delay-based `dwnd` (segments).
+    fn info(&self, _tcb: &Tcb, out: &mut Vec<(&'static str, f64)>) {
+        out.push(("base_rtt", seconds_or_nan(self.base_rtt)));
+        out.push(("cwnd", self.cwnd));
+        out.push(("dwnd", self.dwnd));
     }
 }
 

@@ -190,6 +190,14 @@ impl CongestionControl for HighSpeed {
         tcb.cwnd = cwnd.min(tcb.cwnd_clamp as u64) as u32;
         tcb.cwnd_cnt = u32::try_from(credits).unwrap_or(u32::MAX);
     }
+
+    /// a(w) (segments per RTT) and b(w) at the current window: the increase and
+    /// the decrease a loss would apply now.
+    fn info(&self, tcb: &Tcb, out: &mut Vec<(&'static str, f64)>) {
+        let w = f64::from(tcb.cwnd);
+        out.push(("a", self.increase(w)));
+        out.push(("b", self.decrease(w)));
+    }
 }
 
 #[cfg(test)]

@@ -142,6 +142,12 @@ impl CongestionControl for Hybla {
             tcb.cwnd_cnt = u32::try_from(credits).unwrap_or(u32::MAX);
         }
     }
+
+    /// ρ = RTT / RTT0 (eq. 1), the factor slow start and congestion avoidance
+    /// scale by (1 while Hybla is off or before an RTT is known).
+    fn info(&self, _tcb: &Tcb, out: &mut Vec<(&'static str, f64)>) {
+        out.push(("rho", self.rho()));
+    }
 }
 
 #[cfg(test)]

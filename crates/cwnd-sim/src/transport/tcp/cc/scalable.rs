@@ -92,6 +92,13 @@ impl CongestionControl for Scalable {
         let w = tcb.cwnd.min(self.ai_count);
         tcb.cong_avoid_ai(w, acked);
     }
+
+    /// The increase per RTT at the current window: cwnd / min(cwnd, 1/a) segments,
+    /// 1 (Reno) up to 1/a segments and a·cwnd above.
+    fn info(&self, tcb: &Tcb, out: &mut Vec<(&'static str, f64)>) {
+        let w = tcb.cwnd.max(1);
+        out.push(("increase", f64::from(w) / f64::from(w.min(self.ai_count))));
+    }
 }
 
 #[cfg(test)]

@@ -62,7 +62,7 @@
 
 use serde::Deserialize;
 
-use super::{reno_ssthresh, AckEvent, AckSample, CaEvent, CongestionControl, Reno};
+use super::{reno_ssthresh, seconds_or_nan, AckEvent, AckSample, CaEvent, CongestionControl, Reno};
 use crate::time::SimTime;
 use crate::transport::tcp::tcb::Tcb;
 use crate::units::Duration;
@@ -390,6 +390,13 @@ impl CongestionControl for Westwood {
             }
             CaEvent::TxStart => {}
         }
+    }
+
+    /// The bandwidth estimate (BWE, bit/s) and RTTmin, from which a loss sets
+    /// ssthresh = BWE · RTTmin.
+    fn info(&self, _tcb: &Tcb, out: &mut Vec<(&'static str, f64)>) {
+        out.push(("bwe_bps", self.bwe * 8.0));
+        out.push(("rtt_min", seconds_or_nan(self.rtt_min)));
     }
 }
 
