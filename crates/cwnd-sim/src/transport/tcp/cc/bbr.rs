@@ -927,4 +927,28 @@ mod tests {
         b.set_pacing_rate(&t, BW, BBR_UNIT);
         assert_eq!(b.pacing_rate, Some(1_464_843));
     }
+
+    #[test]
+    fn info_reports_the_model_in_bit_per_second_and_seconds() {
+        // BtlBw = 1/1024 segment per µs = 976.5625 segments/s × 1460 B × 8
+        // = 11 406 250 bit/s; RTprop 102.4 ms; STARTUP (mode 0) at high gain
+        // 739/256 = 2.88671875 for both gains.
+        let t = tcb();
+        let mut b = bbr(1);
+        b.init(&t, SimTime::ZERO);
+        b.min_rtt = RTPROP;
+        b.bw.update(10, 1, BW);
+        let mut out = Vec::new();
+        b.info(&t, &mut out);
+        assert_eq!(
+            out,
+            vec![
+                ("mode", 0.0),
+                ("btl_bw_bps", 11_406_250.0),
+                ("min_rtt", 0.1024),
+                ("pacing_gain", 2.88671875),
+                ("cwnd_gain", 2.88671875),
+            ]
+        );
+    }
 }

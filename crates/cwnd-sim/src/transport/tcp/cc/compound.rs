@@ -226,4 +226,25 @@ mod tests {
         c.publish(&mut t);
         assert_eq!(t.cwnd, 65);
     }
+
+    #[test]
+    fn info_reports_the_two_windows() {
+        // Before any sample: BaseRTT unknown (NaN), both windows 0. Then a loss-based
+        // window of 30.5 and a delay-based one of 12.25: the sender's is 42.
+        let mut c = Compound::new(CompoundConfig::default());
+        let mut t = Tcb::new(1000, 10);
+        let mut out = Vec::new();
+        c.info(&t, &mut out);
+        assert!(out[0].1.is_nan());
+        assert_eq!(&out[1..], &[("cwnd", 0.0), ("dwnd", 0.0)]);
+        (c.cwnd, c.dwnd, c.base_rtt) = (30.5, 12.25, SimTime::from_millis(100));
+        c.publish(&mut t);
+        out.clear();
+        c.info(&t, &mut out);
+        assert_eq!(
+            out,
+            vec![("base_rtt", 0.1), ("cwnd", 30.5), ("dwnd", 12.25)]
+        );
+        assert_eq!(t.cwnd, 42);
+    }
 }

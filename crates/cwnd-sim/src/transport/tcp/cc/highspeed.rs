@@ -325,4 +325,18 @@ mod tests {
         assert_eq!(cfg.check().unwrap_err().0, "high_p");
         assert!(HighSpeedConfig::default().check().is_ok());
     }
+
+    #[test]
+    fn info_reports_a_and_b_at_the_window() {
+        // At Low_Window 38: Reno's a = 1, b = 0.5. At High_Window 83 000: b = 0.1 and
+        // a = w²·p·2b/(2 − b) = 6.889e9 · 1e-7 · 0.2/1.9 = 72.5158 (RFC 3649 §5: 72).
+        let h = highspeed();
+        let mut out = Vec::new();
+        h.info(&Tcb::new(1000, 38), &mut out);
+        assert_eq!(out, vec![("a", 1.0), ("b", 0.5)]);
+        out.clear();
+        h.info(&Tcb::new(1000, 83_000), &mut out);
+        assert!((out[0].1 - 72.5158).abs() < 1e-4, "{out:?}");
+        assert!((out[1].1 - 0.1).abs() < 1e-12, "{out:?}");
+    }
 }

@@ -268,4 +268,16 @@ mod tests {
         assert_eq!(t.ssthresh, 20);
         assert_eq!(h.undo_cwnd(&t), 40);
     }
+
+    #[test]
+    fn info_reports_rho() {
+        // RTT 250 ms against RTT0 25 ms: ρ = 10; 1 before any RTT is known.
+        let mut h = Hybla::new(HyblaConfig::default());
+        let t = Tcb::new(1000, 10);
+        let mut out = Vec::new();
+        h.info(&t, &mut out);
+        h.min_srtt = SimTime::from_millis(250);
+        h.info(&t, &mut out);
+        assert_eq!(out, vec![("rho", 1.0), ("rho", 10.0)]);
+    }
 }

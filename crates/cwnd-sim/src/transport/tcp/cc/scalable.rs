@@ -185,4 +185,15 @@ mod tests {
         t.cwnd = t.ssthresh;
         assert_eq!(s.undo_cwnd(&t), 1000);
     }
+
+    #[test]
+    fn info_reports_the_increase_per_rtt() {
+        // a = 0.01 (1/a = 100): at cwnd 1000, one segment per 100 ACKs, 1000/100 = 10
+        // per RTT; at cwnd 50 (≤ 100), Reno's 50/50 = 1.
+        let s = scalable();
+        let mut out = Vec::new();
+        s.info(&in_avoidance(1000), &mut out);
+        s.info(&in_avoidance(50), &mut out);
+        assert_eq!(out, vec![("increase", 10.0), ("increase", 1.0)]);
+    }
 }

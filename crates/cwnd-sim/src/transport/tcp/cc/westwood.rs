@@ -662,4 +662,20 @@ mod tests {
         };
         assert_eq!(zero.check().unwrap_err().0, "min_interval");
     }
+
+    #[test]
+    fn info_reports_bwe_in_bit_per_second_and_rtt_min() {
+        // The samples of the ssthresh test above: BWE 100 000 B/s = 800 000 bit/s,
+        // RTTmin 105 ms.
+        let tcb = Tcb::new(1000, 20);
+        let mut w = westwood_plus();
+        rtt_sample(&mut w, &tcb, 105);
+        rtt_sample(&mut w, &tcb, 110);
+        ack_stream(&mut w, &tcb, 13);
+        let mut out = Vec::new();
+        w.info(&tcb, &mut out);
+        assert_eq!(out[0].0, "bwe_bps");
+        assert!((out[0].1 - 800_000.0).abs() < 1e-3, "{out:?}");
+        assert_eq!(out[1], ("rtt_min", 0.105));
+    }
 }
