@@ -1,4 +1,5 @@
-//! What a run records: per-flow state series, throughput bins, segment traces.
+//! What a run records: per-flow state series, throughput bins, segment traces and
+//! the controllers' numbers (`cc_metrics`).
 //! Queue occupancy is recorded by the queues themselves (`net::queue`).
 //!
 //! Tracing costs nothing for what is switched off; series are sampled either on
