@@ -292,12 +292,32 @@ def queues(results: Results, path: Path) -> Path | None:
     return path
 
 
+def cc_metrics(results: Results, flow: str, path: Path) -> Path:
+    """One flow's controller numbers (`trace.cc_metrics`), one panel per metric: each
+    has its own unit (docs/results.md)."""
+    frame = results.flow_cc_metrics(flow)
+    names = [c for c in frame.columns if c not in ("flow", "time")]
+    size = (6.4, 1.4 * len(names) + 0.6)
+    with panels(path, len(names), size=size, sharex=True) as (fig, axes):
+        cc = results.summary.set_index("name").loc[flow, "cc"]
+        fig.suptitle(f"{results.name}: {flow} ({cc}) controller state")
+        for ax, name in zip(axes[:, 0], names, strict=True):
+            ax.step(frame["time"], frame[name], where="post")
+            ax.set_ylabel(name)
+        axes[-1, 0].set_xlabel("time (s)")
+        axes[-1, 0].set_xlim(0, results.duration)
+    return path
+
+
 def draw_all(results: Results, out: Path) -> list[Path]:
-    """Every figure of one run, as PNG files in `out`."""
+    """Every figure of one run, as PNG files in `out`; `cc_metrics_<flow>.png` for each
+    flow whose controller reports numbers when `trace.cc_metrics` is on."""
     drawn = [
         cwnd(results, out / "cwnd.png"),
         sequence(results, out / "sequence.png"),
         throughput(results, out / "throughput.png"),
         queues(results, out / "queue.png"),
     ]
+    traced = results.cc_metrics["flow"].unique() if len(results.cc_metrics) else []
+    drawn += [cc_metrics(results, flow, out / f"cc_metrics_{flow}.png") for flow in traced]
     return [p for p in drawn if p is not None]

@@ -78,9 +78,13 @@ class Results:
         return pd.DataFrame(self._raw["channels"])
 
     def _columns(self, key: str, index: str, names: list[str]) -> pd.DataFrame:
+        return self._columns_of(dict(self._raw[key]), index, names)
+
+    @staticmethod
+    def _columns_of(cols: dict[str, Any], index: str, names: list[str]) -> pd.DataFrame:
+        """A frame of numpy columns, the `index` codes turned into a categorical."""
         import pandas as pd
 
-        cols = dict(self._raw[key])
         ids = cols.pop(index)
         frame = pd.DataFrame(cols)
         frame.insert(0, index, pd.Categorical.from_codes(ids.astype("int64"), categories=names))
@@ -114,6 +118,40 @@ class Results:
     def segments(self) -> pd.DataFrame:
         """Every data transmission (empty unless `trace.segments = true`)."""
         return self._columns("segments", "flow", self.flow_names)
+
+    @cached_property
+    def cc_metrics(self) -> pd.DataFrame:
+        """The controllers' internal numbers in long form: flow, time, metric, value
+        (empty unless `trace.cc_metrics = true`; docs/results.md lists them)."""
+        import pandas as pd
+
+        cols = dict(self._raw["cc_metrics"])
+        names = cols.pop("metric_names")
+        frame = self._columns_of(cols, "flow", self.flow_names)
+        frame["metric"] = pd.Categorical.from_codes(
+            frame["metric"].to_numpy().astype("int64"), categories=names
+        )
+        return frame
+
+    @cached_property
+    def cc_metrics_wide(self) -> pd.DataFrame:
+        """The controllers' numbers, one row per sample and one column per metric
+        (NaN where a flow's controller has no such metric)."""
+        import pandas as pd
+
+        long = self.cc_metrics
+        groups = long.groupby("flow", observed=True, sort=False)
+        frames = [_wide_cc_metrics(str(flow), rows) for flow, rows in groups]
+        if not frames:
+            return pd.DataFrame({"flow": [], "time": []})
+        wide = pd.concat(frames, ignore_index=True)
+        wide["flow"] = pd.Categorical(wide["flow"], categories=self.flow_names)
+        return wide
+
+    def flow_cc_metrics(self, flow: str) -> pd.DataFrame:
+        """The wide controller numbers of one flow: its own metrics, in its order."""
+        long = self.cc_metrics
+        return _wide_cc_metrics(flow, long[long["flow"] == flow])
 
     @cached_property
     def paths(self) -> pd.DataFrame:
@@ -164,7 +202,8 @@ class Results:
 
     def write(self, out: str | Path, figures: bool = True) -> list[Path]:
         """Writes summary.csv, links.csv, series.parquet, throughput.parquet (and
-        channels.csv when the scenario has shared media, segments/queues when traced, the
+        channels.csv when the scenario has shared media, segments/queues/cc_metrics when
+        traced, the
         SCTP tables when there are associations,
         `<node>.pcap` for captured nodes) and, with `figures`, the PNG figures; returns
         the paths written. Each file is written whole or not at all (`cwnd.atomic`)."""
@@ -182,6 +221,7 @@ class Results:
         tables = {"series": self.series_wide, "throughput": self.throughput}
         optional = {
             "segments": self.segments,
+            "cc_metrics": self.cc_metrics,
             "queues": self.queues,
             "association_series": self.association_series,
             "path_series": self.path_series,
@@ -203,3 +243,18 @@ class Results:
 
             written += plot.draw_all(self, out)
         return written
+
+
+def _wide_cc_metrics(flow: str, rows: pd.DataFrame) -> pd.DataFrame:
+    """One flow's long controller numbers as one row per sample: every sample reports
+    the same names in the same order (`CongestionControl::info`), so a reshape."""
+    import pandas as pd
+
+    names = list(dict.fromkeys(rows["metric"]))
+    if not names:
+        return pd.DataFrame({"flow": [], "time": []})
+    values = rows["value"].to_numpy().reshape(-1, len(names))
+    frame = pd.DataFrame(values, columns=names)
+    frame.insert(0, "time", rows["time"].to_numpy()[:: len(names)])
+    frame.insert(0, "flow", flow)
+    return frame

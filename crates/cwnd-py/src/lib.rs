@@ -6,9 +6,10 @@
 
 mod bench;
 mod live;
+mod rows;
 mod sctp;
 
-use cwnd_sim::results::{FlowResult, RunResults};
+use cwnd_sim::results::RunResults;
 use cwnd_sim::scenario::{build, Scenario, ScenarioError as SimScenarioError};
 use cwnd_sim::time::SimTime;
 use cwnd_sim::world::World;
@@ -16,7 +17,7 @@ use numpy::IntoPyArray;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 create_exception!(
@@ -115,88 +116,24 @@ fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>>
     d.set_item("events", r.events)?;
     d.set_item("duration", secs(r.duration))?;
     d.set_item("throughput_bin", secs(r.throughput_bin))?;
-    let flows = PyList::empty(py);
-    for f in &r.flows {
-        flows.append(flow_summary(py, f)?)?;
-    }
+    let flows = rows::rows(py, r.flows.iter().map(|f| f.summary.row()))?;
     for a in &r.associations {
-        flows.append(sctp::association_summary(py, a)?)?;
+        flows.append(rows::row(py, &a.summary.row())?)?;
     }
     d.set_item("flows", flows)?;
     sctp::add_sctp(py, &d, &r)?;
     d.set_item("series", series_columns(py, &r)?)?;
     d.set_item("throughput", throughput_columns(py, &r)?)?;
     d.set_item("segments", segment_columns(py, &r)?)?;
-    let links = PyList::empty(py);
-    for l in &r.links {
-        let ld = PyDict::new(py);
-        ld.set_item("name", &l.name)?;
-        ld.set_item("direction", l.direction)?;
-        ld.set_item("from", &l.from)?;
-        ld.set_item("to", &l.to)?;
-        ld.set_item("packets_sent", l.stats.packets_sent)?;
-        ld.set_item("bytes_sent", l.stats.bytes_sent)?;
-        ld.set_item("packets_delivered", l.stats.packets_delivered)?;
-        ld.set_item("drops_queue", l.stats.drops_queue)?;
-        ld.set_item("drops_early", l.stats.drops_early)?;
-        ld.set_item("drops_impairment", l.stats.drops_impairment)?;
-        links.append(ld)?;
-    }
-    d.set_item("links", links)?;
-    let channels = PyList::empty(py);
-    for c in &r.channels {
-        let cd = PyDict::new(py);
-        cd.set_item("name", &c.name)?;
-        cd.set_item("kind", c.kind)?;
-        for &(counter, value) in &c.counters {
-            cd.set_item(counter, value)?;
-        }
-        channels.append(cd)?;
-    }
-    d.set_item("channels", channels)?;
+    d.set_item("cc_metrics", cc_metric_columns(py, &r)?)?;
+    d.set_item("links", rows::rows(py, &r.links)?)?;
+    d.set_item("channels", rows::rows(py, &r.channels)?)?;
     d.set_item("queues", queue_columns(py, &r)?)?;
     let pcaps = PyDict::new(py);
     for (node, bytes) in &r.pcaps {
         pcaps.set_item(node, PyBytes::new(py, bytes))?;
     }
     d.set_item("pcaps", pcaps)?;
-    Ok(d)
-}
-
-fn flow_summary<'py>(py: Python<'py>, f: &FlowResult) -> PyResult<Bound<'py, PyDict>> {
-    let s = &f.summary;
-    let d = PyDict::new(py);
-    d.set_item("name", &s.name)?;
-    d.set_item("transport", "tcp")?;
-    d.set_item("from", &s.from)?;
-    d.set_item("to", &s.to)?;
-    d.set_item("cc", &s.cc)?;
-    d.set_item("recovery", s.recovery)?;
-    d.set_item("start", secs(s.start))?;
-    d.set_item("end", secs(s.end))?;
-    d.set_item("completion_time", s.completion_time.map_or(f64::NAN, secs))?;
-    d.set_item("bytes_delivered", s.receiver.bytes_delivered)?;
-    d.set_item("bytes_sent", s.sender.bytes_sent)?;
-    d.set_item("segments_sent", s.sender.segments_sent)?;
-    d.set_item("segments_retransmitted", s.sender.segments_retransmitted)?;
-    d.set_item("bytes_retransmitted", s.sender.bytes_retransmitted)?;
-    d.set_item("acks_received", s.sender.acks_received)?;
-    d.set_item("dup_acks", s.sender.dup_acks)?;
-    d.set_item("fast_retransmits", s.sender.fast_retransmits)?;
-    d.set_item("timeouts", s.sender.timeouts)?;
-    d.set_item("drops_queue", s.drops_queue)?;
-    d.set_item("drops_impairment", s.drops_impairment)?;
-    d.set_item("rtt_samples", s.sender.rtt_samples)?;
-    d.set_item("spurious_undone", s.sender.spurious_undone)?;
-    d.set_item("spurious_dsack", s.sender.spurious_dsack)?;
-    d.set_item("spurious_eifel", s.sender.spurious_eifel)?;
-    d.set_item("spurious_frto", s.sender.spurious_frto)?;
-    d.set_item("avoidable_timeouts", s.sender.avoidable_timeouts)?;
-    d.set_item("dupthresh", s.dupthresh)?;
-    d.set_item("goodput_bps", s.goodput_bps())?;
-    d.set_item("throughput_bps", s.throughput_bps())?;
-    d.set_item("mean_rtt", s.mean_rtt())?;
-    d.set_item("mean_rto", s.mean_rto())?;
     Ok(d)
 }
 
@@ -296,6 +233,35 @@ fn segment_columns<'py>(py: Python<'py>, r: &RunResults) -> PyResult<Bound<'py, 
     d.set_item("seq", seq.into_pyarray(py))?;
     d.set_item("len", len.into_pyarray(py))?;
     d.set_item("retransmission", retx.into_pyarray(py))?;
+    Ok(d)
+}
+
+/// The controllers' numbers of every flow in long form, the metric as a code into
+/// `metric_names` (a categorical: a long run's million rows need no million strings).
+fn cc_metric_columns<'py>(py: Python<'py>, r: &RunResults) -> PyResult<Bound<'py, PyDict>> {
+    let mut names: Vec<&'static str> = Vec::new();
+    let (mut flow, mut time, mut metric, mut value) = (vec![], vec![], vec![], vec![]);
+    for (i, f) in r.flows.iter().enumerate() {
+        let Some(m) = &f.cc_metrics else {
+            continue;
+        };
+        flow.extend(std::iter::repeat_n(i as u32, m.len()));
+        time.extend(m.time.iter().map(|&t| secs(t)));
+        for &name in &m.name {
+            let code = names.iter().position(|&n| n == name).unwrap_or_else(|| {
+                names.push(name);
+                names.len() - 1
+            });
+            metric.push(code as u32);
+        }
+        value.extend_from_slice(&m.value);
+    }
+    let d = PyDict::new(py);
+    d.set_item("flow", flow.into_pyarray(py))?;
+    d.set_item("time", time.into_pyarray(py))?;
+    d.set_item("metric", metric.into_pyarray(py))?;
+    d.set_item("value", value.into_pyarray(py))?;
+    d.set_item("metric_names", names)?;
     Ok(d)
 }
 

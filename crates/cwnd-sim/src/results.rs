@@ -9,60 +9,50 @@
 //!   the same interval;
 //! * mean RTT = mean of the RTT samples fed to the RTO estimator;
 //! * mean RTO = mean of the RTO before backoff (PFTK's T0) after each sample.
+//!
+//! Summaries and counters serialize (serde) to the rows the bindings and files
+//! carry: one field, one column, under the name docs/results.md documents; the
+//! `*Row` wrappers add what a row holds beside its record (`serialize`).
 
 use crate::net::link::LinkStats;
 use crate::net::queue::QueueTrace;
 use crate::time::SimTime;
-use crate::trace::{Bins, FlowSeries, SegmentTrace};
+use crate::trace::{Bins, CcMetricsTrace, FlowSeries, SegmentTrace};
 use crate::transport::tcp::receiver::ReceiverStats;
 use crate::transport::tcp::sender::SenderStats;
-use crate::world::Flow;
 
 mod sctp;
+mod serialize;
 pub use sctp::{AssociationResult, AssociationSummary, EventResult, PathResult, SpuriousTruth};
+pub use serialize::{AssociationRow, FlowRow, PathRow};
 
-#[derive(Clone, Debug)]
+use serialize::{secs, secs_or_nan};
+
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct FlowSummary {
     pub name: String,
     pub from: String,
     pub to: String,
     pub cc: String,
     pub recovery: &'static str,
+    #[serde(serialize_with = "secs")]
     pub start: SimTime,
+    #[serde(serialize_with = "secs")]
     pub end: SimTime,
     /// Time from start until every byte of a transfer was acknowledged.
+    #[serde(serialize_with = "secs_or_nan")]
     pub completion_time: Option<SimTime>,
     /// dupthresh at the end: the configured one, or as RR-TCP's adaptation left it.
     pub dupthresh: u32,
+    #[serde(flatten)]
     pub sender: SenderStats,
+    #[serde(flatten)]
     pub receiver: ReceiverStats,
     pub drops_queue: u64,
     pub drops_impairment: u64,
 }
 
 impl FlowSummary {
-    pub fn of(flow: &Flow, node_names: &[String], run_end: SimTime) -> Self {
-        let finished = flow.sender.finished_at();
-        let end = finished
-            .or(flow.stop.map(|s| s.min(run_end)))
-            .unwrap_or(run_end);
-        FlowSummary {
-            name: flow.name.clone(),
-            from: node_names[flow.src as usize].clone(),
-            to: node_names[flow.dst as usize].clone(),
-            cc: flow.cc.clone(),
-            recovery: flow.sender.recovery().name(),
-            start: flow.start,
-            end,
-            completion_time: finished.map(|t| t - flow.start),
-            dupthresh: flow.sender.dupthresh(),
-            sender: flow.sender.stats,
-            receiver: flow.receiver.stats,
-            drops_queue: flow.drops_queue,
-            drops_impairment: flow.drops_impairment,
-        }
-    }
-
     fn active_seconds(&self) -> f64 {
         (self.end - self.start).as_secs_f64()
     }
@@ -108,23 +98,31 @@ pub struct FlowResult {
     pub delivered_bins: Bins,
     pub sent_bins: Bins,
     pub segments: Option<SegmentTrace>,
+    /// The controller's numbers with each series row (`trace.cc_metrics`).
+    pub cc_metrics: Option<CcMetricsTrace>,
 }
 
+#[derive(serde::Serialize)]
 pub struct LinkResult {
     pub name: String,
     pub direction: &'static str,
     pub from: String,
     pub to: String,
+    #[serde(flatten)]
     pub stats: LinkStats,
+    /// A table of its own (`queues`), not columns of the link's row.
+    #[serde(skip)]
     pub queue: Option<QueueTrace>,
 }
 
 /// Counters of a shared medium: an 802.11 channel or an 802.16 cell.
+#[derive(serde::Serialize)]
 pub struct ChannelResult {
     pub name: String,
     /// "802.11b" or "802.16".
     pub kind: &'static str,
-    /// (counter, value), in a fixed order per kind.
+    /// (counter, value), in a fixed order per kind: one column each.
+    #[serde(flatten, serialize_with = "serialize::counters")]
     pub counters: Vec<(&'static str, u64)>,
 }
 

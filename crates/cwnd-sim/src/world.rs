@@ -13,9 +13,7 @@ use crate::net::wimax::cell::{self, WimaxCell};
 use crate::packet::{
     FlowId, NodeId, Packet, Payload, TcpAck, TcpData, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION,
 };
-use crate::results::{
-    AssociationResult, ChannelResult, FlowResult, FlowSummary, LinkResult, RunResults,
-};
+use crate::results::RunResults;
 use crate::scenario::spec::Sampling;
 use crate::time::SimTime;
 use crate::timer::LazyTimer;
@@ -29,6 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 mod external;
 mod interrupt;
+mod report;
 mod sctp;
 pub use external::{Delivery, Injection};
 pub use interrupt::{Interrupted, POLL_EVERY};
@@ -363,6 +362,8 @@ impl World {
                 for (i, flow) in self.flows.iter().enumerate() {
                     if flow.start <= now {
                         self.recorder.on_sample(i, now, flow.snapshot());
+                        let (cc, tcb) = (flow.sender.controller(), &flow.sender.tcb);
+                        self.recorder.on_cc_info(i, now, cc, tcb);
                     }
                 }
                 for k in 0..self.associations.len() {
@@ -566,7 +567,10 @@ impl World {
             self.queue.schedule(t, Event::PacingTimer(f));
         }
         let snap = flow.snapshot();
-        self.recorder.on_change(f as usize, now, snap);
+        if self.recorder.on_change(f as usize, now, snap) {
+            let (cc, tcb) = (flow.sender.controller(), &flow.sender.tcb);
+            self.recorder.on_cc_info(f as usize, now, cc, tcb);
+        }
     }
 
     /// Switches on the stages waiting for this flow's data segment number `segment`
@@ -622,70 +626,6 @@ impl World {
         let flow = &mut self.flows[f as usize];
         if let Some(t) = flow.receiver_timer.arm(flow.receiver.delack_deadline()) {
             self.queue.schedule(t, Event::ReceiverTimer(f));
-        }
-    }
-
-    fn into_results(mut self) -> RunResults {
-        let end = self.end;
-        let bin = self.recorder.flows.first().map(|t| t.delivered.width());
-        let flows = self
-            .flows
-            .iter()
-            .zip(self.recorder.flows.drain(..))
-            .map(|(flow, trace)| FlowResult {
-                summary: FlowSummary::of(flow, &self.node_names, end),
-                series: trace.series,
-                delivered_bins: trace.delivered,
-                sent_bins: trace.sent,
-                segments: trace.segments,
-            })
-            .collect();
-        let associations = self
-            .associations
-            .iter()
-            .zip(self.recorder.associations.drain(..))
-            .map(|(a, trace)| AssociationResult::of(a, trace, &self.node_names, end))
-            .collect();
-        let links = self
-            .links
-            .iter_mut()
-            .zip(&self.link_info)
-            .map(|(link, info)| LinkResult {
-                name: info.name.clone(),
-                direction: info.direction,
-                from: self.node_names[link.from as usize].clone(),
-                to: self.node_names[link.to as usize].clone(),
-                stats: link.stats,
-                queue: link.take_queue_trace(),
-            })
-            .collect();
-        let wifi = self.channels.iter().map(|c| ChannelResult {
-            name: c.name.clone(),
-            kind: "802.11b",
-            counters: c.stats.counters(),
-        });
-        let wimax = self.cells.iter().map(|c| ChannelResult {
-            name: c.name.clone(),
-            kind: "802.16",
-            counters: c.stats.counters(),
-        });
-        let channels = wifi.chain(wimax).collect();
-        let pcaps = std::mem::take(&mut self.captures)
-            .into_files()
-            .map(|f| (self.node_names[f.node as usize].clone(), f.bytes))
-            .collect();
-        RunResults {
-            name: self.name,
-            seed: self.seed,
-            fingerprint: self.queue.fingerprint(),
-            events: self.queue.processed(),
-            duration: end,
-            throughput_bin: bin.unwrap_or(SimTime::from_millis(100)),
-            flows,
-            associations,
-            links,
-            channels,
-            pcaps,
         }
     }
 }

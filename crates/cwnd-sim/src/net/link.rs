@@ -20,8 +20,8 @@ use crate::packet::{FlowId, NodeId, Packet};
 use crate::time::SimTime;
 use crate::timer::LazyTimer;
 
-/// Counters of one link direction.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Counters of one link direction (columns of the links table, `results`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct LinkStats {
     /// Packets and bytes (IP size) handed to the transmitter.
     pub packets_sent: u64,

@@ -10,50 +10,68 @@
 
 use crate::time::SimTime;
 use crate::trace::sctp::{AssociationSeries, ChunkTrace, PathSeries};
-use crate::trace::{sctp::AssociationTrace, Bins};
+use crate::trace::Bins;
 use crate::transport::sctp::config::RrConfig;
 use crate::transport::sctp::path::PathStats;
 use crate::transport::sctp::receiver::ReceiverStats;
 use crate::transport::sctp::sender::SenderStats;
-use crate::world::SctpFlow;
 
 /// Counts of retransmission events and retransmissions by what really happened.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct SpuriousTruth {
+    #[serde(rename = "retransmission_events")]
     pub events: u64,
     pub spurious_events: u64,
     pub spurious_fast_retransmits: u64,
     pub spurious_timeouts: u64,
     /// Events RR-SCTP detection called spurious that were, and that were not.
+    #[serde(rename = "spurious_detected_correct")]
     pub detected_correct: u64,
+    #[serde(rename = "spurious_detected_wrong")]
     pub detected_wrong: u64,
-    /// Retransmitted DATA chunks, and those that were not needed.
+    /// Retransmitted DATA chunks (the sender's `segments_retransmitted`), and those
+    /// that were not needed.
+    #[serde(skip)]
     pub retransmissions: u64,
     pub spurious_retransmissions: u64,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct AssociationSummary {
     pub name: String,
+    /// Address names, joined by commas in the summary row.
+    #[serde(serialize_with = "super::serialize::joined")]
     pub from: Vec<String>,
+    #[serde(serialize_with = "super::serialize::joined")]
     pub to: Vec<String>,
     /// Final state of the opening endpoint (`established`, `shut_down`, `aborted`…).
     pub state: &'static str,
     /// Largest DATA chunk (bytes, header included): the unit of the windows.
+    #[serde(skip)]
     pub pmdcs: u64,
+    #[serde(serialize_with = "super::secs")]
     pub start: SimTime,
     /// Completion of a transfer (last byte acknowledged), else stop, else run end.
+    #[serde(serialize_with = "super::secs")]
     pub end: SimTime,
+    #[serde(serialize_with = "super::secs_or_nan")]
     pub completion_time: Option<SimTime>,
+    #[serde(serialize_with = "super::secs_or_nan")]
     pub established_at: Option<SimTime>,
+    /// Shown as the variant's name (`variant`, the row's `cc`).
+    #[serde(skip)]
     pub rr: RrConfig,
+    #[serde(flatten)]
     pub sender: SenderStats,
+    #[serde(flatten)]
     pub receiver: ReceiverStats,
     pub drops_queue: u64,
     pub drops_impairment: u64,
+    #[serde(flatten)]
     pub truth: SpuriousTruth,
     /// RTT samples of every path and their sum, for the mean.
     pub rtt_samples: u64,
+    #[serde(skip)]
     pub rtt_sum_ns: u128,
 }
 
@@ -84,12 +102,13 @@ impl AssociationSummary {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct PathResult {
     pub from: String,
     pub to: String,
     pub primary: bool,
     pub active: bool,
+    #[serde(flatten)]
     pub stats: PathStats,
 }
 
@@ -115,115 +134,4 @@ pub struct AssociationResult {
     pub chunk_spurious: Vec<bool>,
     pub delivered_bins: Bins,
     pub sent_bins: Bins,
-}
-
-impl AssociationResult {
-    pub fn of(
-        flow: &SctpFlow,
-        trace: AssociationTrace,
-        node_names: &[String],
-        run_end: SimTime,
-    ) -> Self {
-        let a = &flow.association;
-        let s = &a.sender;
-        let finished = s.finished_at();
-        let end = finished
-            .or(flow.stop.map(|t| t.min(run_end)))
-            .unwrap_or(run_end);
-
-        let mut events: Vec<EventResult> = s
-            .events
-            .iter()
-            .map(|e| EventResult {
-                time: e.time,
-                kind: e.kind.name(),
-                path: e.path,
-                chunks: 0,
-                spurious: true,
-                detected: e.detected,
-            })
-            .collect();
-        let mut truth = SpuriousTruth::default();
-        for &(e, tsn, copy) in &s.event_chunks {
-            let spurious = a.truth.spurious(tsn, copy);
-            let ev = &mut events[e as usize];
-            ev.chunks += 1;
-            ev.spurious &= spurious;
-            truth.retransmissions += 1;
-            truth.spurious_retransmissions += spurious as u64;
-        }
-        for ev in &mut events {
-            ev.spurious &= ev.chunks > 0;
-            truth.events += 1;
-            if ev.spurious {
-                truth.spurious_events += 1;
-                if ev.kind == "timeout" {
-                    truth.spurious_timeouts += 1;
-                } else {
-                    truth.spurious_fast_retransmits += 1;
-                }
-            }
-            if ev.detected.is_some() {
-                if ev.spurious {
-                    truth.detected_correct += 1;
-                } else {
-                    truth.detected_wrong += 1;
-                }
-            }
-        }
-        let chunk_spurious = trace
-            .chunks
-            .as_ref()
-            .map(|c| {
-                c.tsn
-                    .iter()
-                    .zip(&c.copy)
-                    .map(|(&tsn, &copy)| copy > 0 && a.truth.spurious(tsn, copy))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let name = |n: u32| node_names[n as usize].clone();
-        let paths = s
-            .paths
-            .iter()
-            .enumerate()
-            .map(|(i, p)| PathResult {
-                from: name(p.src),
-                to: name(p.dst),
-                primary: i == s.primary,
-                active: p.active,
-                stats: p.stats,
-            })
-            .collect::<Vec<_>>();
-        let summary = AssociationSummary {
-            name: flow.name.clone(),
-            from: flow.from.clone(),
-            to: flow.to.clone(),
-            state: a.state.name(),
-            pmdcs: s.cfg.pmdcs(),
-            start: flow.start,
-            end,
-            completion_time: finished.map(|t| t - flow.start),
-            established_at: a.established_at,
-            rr: s.rr.cfg,
-            sender: s.stats,
-            receiver: a.receiver.stats,
-            drops_queue: flow.drops_queue,
-            drops_impairment: flow.drops_impairment,
-            truth,
-            rtt_samples: s.paths.iter().map(|p| p.stats.rtt_samples).sum(),
-            rtt_sum_ns: s.paths.iter().map(|p| p.stats.rtt_sum_ns).sum(),
-        };
-        AssociationResult {
-            summary,
-            paths,
-            events,
-            series: trace.series,
-            path_series: trace.paths,
-            chunks: trace.chunks,
-            chunk_spurious,
-            delivered_bins: trace.delivered,
-            sent_bins: trace.sent,
-        }
-    }
 }

@@ -459,6 +459,9 @@ pub struct TraceSpec {
     pub queues: bool,
     /// Record every data segment transmission (time, seq, retransmission).
     pub segments: bool,
+    /// Record each TCP controller's internal numbers (`CongestionControl::info`)
+    /// with every series row.
+    pub cc_metrics: bool,
     /// Nodes to capture as pcap files: every packet each sends or receives
     /// (see `trace::pcap` for the header layout).
     pub pcap: Vec<String>,
@@ -472,6 +475,7 @@ impl Default for TraceSpec {
             throughput_bin: Duration(crate::time::SimTime::from_millis(100)),
             queues: false,
             segments: false,
+            cc_metrics: false,
             pcap: Vec::new(),
         }
     }

@@ -1,21 +1,26 @@
-//! What a run records: per-flow state series, throughput bins, segment traces.
+//! What a run records: per-flow state series, throughput bins, segment traces and
+//! the controllers' numbers (`cc_metrics`).
 //! Queue occupancy is recorded by the queues themselves (`net::queue`).
 //!
 //! Tracing costs nothing for what is switched off; series are sampled either on
 //! every change of the sender's state or at a fixed interval (bounded memory).
 
 mod bins;
+mod cc_metrics;
 pub mod pcap;
 pub mod sctp;
 mod segments;
 mod series;
 
 pub use bins::Bins;
+pub use cc_metrics::CcMetricsTrace;
 pub use segments::SegmentTrace;
 pub use series::{FlowSeries, FlowSnapshot};
 
 use crate::scenario::spec::{Sampling, TraceSpec};
 use crate::time::SimTime;
+use crate::transport::tcp::cc::CongestionControl;
+use crate::transport::tcp::tcb::Tcb;
 
 /// Everything recorded for one flow.
 pub struct FlowTrace {
@@ -26,6 +31,8 @@ pub struct FlowTrace {
     /// Bytes transmitted by the sender (retransmissions included), per bin.
     pub sent: Bins,
     pub segments: Option<SegmentTrace>,
+    /// The controller's numbers (`trace.cc_metrics`).
+    pub cc_metrics: Option<CcMetricsTrace>,
 }
 
 pub struct Recorder {
@@ -46,6 +53,7 @@ impl Recorder {
             delivered: Bins::new(spec.throughput_bin.0),
             sent: Bins::new(spec.throughput_bin.0),
             segments: spec.segments.then(SegmentTrace::default),
+            cc_metrics: spec.cc_metrics.then(CcMetricsTrace::default),
         };
         Recorder {
             sampling: spec.sampling,
@@ -65,15 +73,25 @@ impl Recorder {
         }
     }
 
-    /// In `change` mode, records the snapshot if it differs from the last one.
-    pub fn on_change(&mut self, flow: usize, now: SimTime, snap: FlowSnapshot) {
+    /// In `change` mode, records the snapshot if it differs from the last one;
+    /// true if it did.
+    pub fn on_change(&mut self, flow: usize, now: SimTime, snap: FlowSnapshot) -> bool {
         if self.sampling != Sampling::Change {
-            return;
+            return false;
         }
         let t = &mut self.flows[flow];
-        if t.last != Some(snap) {
-            t.series.push(now, &snap);
-            t.last = Some(snap);
+        if t.last == Some(snap) {
+            return false;
+        }
+        t.series.push(now, &snap);
+        t.last = Some(snap);
+        true
+    }
+
+    /// Beside a series row: the controller's numbers, when `trace.cc_metrics` is on.
+    pub fn on_cc_info(&mut self, flow: usize, now: SimTime, cc: &dyn CongestionControl, tcb: &Tcb) {
+        if let Some(trace) = &mut self.flows[flow].cc_metrics {
+            trace.sample(now, cc, tcb);
         }
     }
 

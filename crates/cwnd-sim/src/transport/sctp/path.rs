@@ -9,8 +9,8 @@ use crate::packet::NodeId;
 use crate::time::SimTime;
 use crate::transport::tcp::rto::{RtoConfig, RtoEstimator};
 
-/// Counters of one path.
-#[derive(Clone, Copy, Debug, Default)]
+/// Counters of one path (columns of the paths table, `results`).
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
 pub struct PathStats {
     /// DATA chunks sent on this path, retransmissions included.
     pub chunks_sent: u64,
@@ -27,6 +27,8 @@ pub struct PathStats {
     /// Times the path was marked inactive.
     pub failures: u64,
     pub rtt_samples: u64,
+    /// For the mean reported in the paths table, in nanoseconds.
+    #[serde(skip)]
     pub rtt_sum_ns: u128,
 }
 

@@ -40,8 +40,8 @@ pub struct ReceiverConfig {
     pub mtu: u32,
 }
 
-/// Counters of the data receiver.
-#[derive(Clone, Copy, Debug, Default)]
+/// Counters of the data receiver (each a column of the run summary, `results`).
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
 pub struct ReceiverStats {
     pub packets_received: u64,
     pub chunks_received: u64,

@@ -63,14 +63,18 @@ pub struct Outgoing {
     pub dst: NodeId,
 }
 
-/// Counters of the data sender.
-#[derive(Clone, Copy, Debug, Default)]
+/// Counters of the data sender (each a column of the run summary, `results`, under
+/// TCP's name where the meaning is the same).
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
 pub struct SenderStats {
     /// DATA chunks sent, retransmissions included, and their user bytes.
+    #[serde(rename = "segments_sent")]
     pub chunks_sent: u64,
     pub bytes_sent: u64,
+    #[serde(rename = "segments_retransmitted")]
     pub chunks_retransmitted: u64,
     pub bytes_retransmitted: u64,
+    #[serde(rename = "acks_received")]
     pub sacks_received: u64,
     /// Duplicate TSNs reported by SACKs.
     pub duplicate_reports: u64,
@@ -83,6 +87,7 @@ pub struct SenderStats {
     /// Retransmission events RR-SCTP detection found spurious.
     pub spurious_detected: u64,
     /// Of those, the ones whose window Recovery raised.
+    #[serde(rename = "spurious_undone")]
     pub spurious_recovered: u64,
     /// Timeouts the dupthresh adaptation counted as avoidable.
     pub avoidable_timeouts: u64,

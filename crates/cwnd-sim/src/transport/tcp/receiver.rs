@@ -49,8 +49,8 @@ pub struct ReceiverConfig {
     pub timestamps: bool,
 }
 
-/// Per-flow receiver counters.
-#[derive(Clone, Copy, Debug, Default)]
+/// Per-flow receiver counters (each a column of the run summary, `results`).
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
 pub struct ReceiverStats {
     pub segments_received: u64,
     /// Segments carrying only bytes already received (spurious retransmissions

@@ -68,8 +68,8 @@ pub struct SenderConfig {
     pub app_bytes: Option<u64>,
 }
 
-/// Per-flow sender counters.
-#[derive(Clone, Copy, Debug, Default)]
+/// Per-flow sender counters (each a column of the run summary, `results`).
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
 pub struct SenderStats {
     /// Every transmission, retransmissions included.
     pub segments_sent: u64,
@@ -93,7 +93,9 @@ pub struct SenderStats {
     /// Timeouts a base dupthresh would have avoided (RR-TCP adaptation on).
     pub avoidable_timeouts: u64,
     /// Sums for the means reported in the summary, in nanoseconds.
+    #[serde(skip)]
     pub rtt_sum_ns: u128,
+    #[serde(skip)]
     pub base_rto_sum_ns: u128,
 }
 
@@ -176,6 +178,11 @@ pub struct TcpSender {
 }
 
 impl TcpSender {
+    /// The congestion controller, for traces (`CongestionControl::info`).
+    pub fn controller(&self) -> &dyn CongestionControl {
+        self.cc.as_ref()
+    }
+
     pub fn new(cfg: SenderConfig, cc: Box<dyn CongestionControl>) -> Self {
         let mut tcb = Tcb::new(cfg.mss, cfg.initial_window);
         tcb.abc_limit = cfg.abc_limit;

@@ -72,7 +72,7 @@ use rand::RngExt;
 use serde::Deserialize;
 
 use super::windowed_max::WindowedMax;
-use super::{CaEvent, CcMetrics, CongestionControl, RateSample};
+use super::{seconds_or_nan, CaEvent, CcMetrics, CongestionControl, RateSample};
 use crate::rng::RngStream;
 use crate::time::SimTime;
 use crate::transport::tcp::rate::mark_app_limited;
@@ -567,6 +567,24 @@ impl CongestionControl for Bbr {
             pacing_rate: self.pacing_rate,
         }
     }
+
+    /// The model, as Linux's `bbr_get_info` reports it: mode (0 STARTUP, 1 DRAIN,
+    /// 2 PROBE_BW, 3 PROBE_RTT: Linux's `enum bbr_mode`), BtlBw (eq. 1, bit/s of
+    /// segments: segments per µs × MSS × 8), RTprop (eq. 2, s), and the gains.
+    fn info(&self, tcb: &Tcb, out: &mut Vec<(&'static str, f64)>) {
+        let segments_per_us = self.max_bw() as f64 / BW_UNIT as f64;
+        out.push(("mode", f64::from(self.mode as u8)));
+        out.push((
+            "btl_bw_bps",
+            segments_per_us * 1e6 * f64::from(tcb.mss) * 8.0,
+        ));
+        out.push(("min_rtt", seconds_or_nan(self.min_rtt)));
+        out.push((
+            "pacing_gain",
+            f64::from(self.pacing_gain) / f64::from(BBR_UNIT),
+        ));
+        out.push(("cwnd_gain", f64::from(self.cwnd_gain) / f64::from(BBR_UNIT)));
+    }
 }
 
 #[cfg(test)]
@@ -908,5 +926,29 @@ mod tests {
         b.full_bw_reached = true;
         b.set_pacing_rate(&t, BW, BBR_UNIT);
         assert_eq!(b.pacing_rate, Some(1_464_843));
+    }
+
+    #[test]
+    fn info_reports_the_model_in_bit_per_second_and_seconds() {
+        // BtlBw = 1/1024 segment per µs = 976.5625 segments/s × 1460 B × 8
+        // = 11 406 250 bit/s; RTprop 102.4 ms; STARTUP (mode 0) at high gain
+        // 739/256 = 2.88671875 for both gains.
+        let t = tcb();
+        let mut b = bbr(1);
+        b.init(&t, SimTime::ZERO);
+        b.min_rtt = RTPROP;
+        b.bw.update(10, 1, BW);
+        let mut out = Vec::new();
+        b.info(&t, &mut out);
+        assert_eq!(
+            out,
+            vec![
+                ("mode", 0.0),
+                ("btl_bw_bps", 11_406_250.0),
+                ("min_rtt", 0.1024),
+                ("pacing_gain", 2.88671875),
+                ("cwnd_gain", 2.88671875),
+            ]
+        );
     }
 }

@@ -106,6 +106,13 @@ impl CongestionControl for Bic {
             *self = Bic::default(); // Linux bictcp_reset on entering Loss
         }
     }
+
+    /// W_max (`last_max_cwnd`, the window of the last loss, 0 before one) and the
+    /// segments acknowledged per one-segment increase (`cnt`).
+    fn info(&self, _tcb: &Tcb, out: &mut Vec<(&'static str, f64)>) {
+        out.push(("w_max", f64::from(self.last_max_cwnd)));
+        out.push(("cnt", f64::from(self.cnt)));
+    }
 }
 
 #[cfg(test)]
@@ -158,5 +165,17 @@ mod tests {
         b.ssthresh(&Tcb::new(1000, 90), SimTime::ZERO);
         assert_eq!(b.last_max_cwnd, 80);
         assert_eq!(b.ssthresh(&Tcb::new(1000, 10), SimTime::ZERO), 5);
+    }
+
+    #[test]
+    fn info_reports_w_max_and_cnt() {
+        // A loss at cwnd 100 sets W_max = 100; at cwnd 80 the distance is
+        // (100 − 80)/B = 5 ≤ 16, so cnt = 80/5 = 16 ACKs per segment.
+        let mut b = Bic::default();
+        b.ssthresh(&Tcb::new(1000, 100), SimTime::ZERO);
+        b.update(80);
+        let mut out = Vec::new();
+        b.info(&Tcb::new(1000, 80), &mut out);
+        assert_eq!(out, vec![("w_max", 100.0), ("cnt", 16.0)]);
     }
 }

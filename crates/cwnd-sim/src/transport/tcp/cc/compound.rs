@@ -25,7 +25,7 @@
 
 use serde::Deserialize;
 
-use super::{AckSample, CaEvent, CongestionControl};
+use super::{seconds_or_nan, AckSample, CaEvent, CongestionControl};
 use crate::time::SimTime;
 use crate::transport::tcp::tcb::Tcb;
 
@@ -161,6 +161,14 @@ impl CongestionControl for Compound {
         }
         self.publish(tcb);
     }
+
+    /// BaseRTT and the two windows the sender's is the sum of: the loss-based
+    /// `cwnd` and the delay-based `dwnd` (segments).
+    fn info(&self, _tcb: &Tcb, out: &mut Vec<(&'static str, f64)>) {
+        out.push(("base_rtt", seconds_or_nan(self.base_rtt)));
+        out.push(("cwnd", self.cwnd));
+        out.push(("dwnd", self.dwnd));
+    }
 }
 
 #[cfg(test)]
@@ -217,5 +225,26 @@ mod tests {
         let mut t = Tcb::new(1000, 10);
         c.publish(&mut t);
         assert_eq!(t.cwnd, 65);
+    }
+
+    #[test]
+    fn info_reports_the_two_windows() {
+        // Before any sample: BaseRTT unknown (NaN), both windows 0. Then a loss-based
+        // window of 30.5 and a delay-based one of 12.25: the sender's is 42.
+        let mut c = Compound::new(CompoundConfig::default());
+        let mut t = Tcb::new(1000, 10);
+        let mut out = Vec::new();
+        c.info(&t, &mut out);
+        assert!(out[0].1.is_nan());
+        assert_eq!(&out[1..], &[("cwnd", 0.0), ("dwnd", 0.0)]);
+        (c.cwnd, c.dwnd, c.base_rtt) = (30.5, 12.25, SimTime::from_millis(100));
+        c.publish(&mut t);
+        out.clear();
+        c.info(&t, &mut out);
+        assert_eq!(
+            out,
+            vec![("base_rtt", 0.1), ("cwnd", 30.5), ("dwnd", 12.25)]
+        );
+        assert_eq!(t.cwnd, 42);
     }
 }

@@ -195,6 +195,14 @@ impl CongestionControl for Cubic {
             CaEvent::CompleteRecovery => {}
         }
     }
+
+    /// W_max and K of the current curve (eq. 2, seconds) and the Reno-friendly
+    /// W_est (eq. 4); 0 before the first congestion event.
+    fn info(&self, _tcb: &Tcb, out: &mut Vec<(&'static str, f64)>) {
+        out.push(("w_max", self.state.w_max));
+        out.push(("k", self.state.k));
+        out.push(("w_est", f64::from(self.state.w_est)));
+    }
 }
 
 #[cfg(test)]
@@ -299,5 +307,19 @@ mod tests {
             ..CubicConfig::default()
         };
         assert_eq!(bad.check().unwrap_err().0, "beta");
+    }
+
+    #[test]
+    fn info_reports_w_max_and_k() {
+        // Loss at cwnd 100: W_max = 100, cwnd = 70 at the epoch, K = ∛((100 − 70)/0.4)
+        // = ∛75 = 4.2172 s; W_est starts at cwnd = 70.
+        let mut c = cubic();
+        let t = after_loss(&mut c, 100);
+        let mut out = Vec::new();
+        c.info(&t, &mut out);
+        assert_eq!(out[0], ("w_max", 100.0));
+        assert_eq!(out[1].0, "k");
+        assert!((out[1].1 - 4.2172).abs() < 1e-4, "{out:?}");
+        assert_eq!(out[2], ("w_est", 70.0));
     }
 }

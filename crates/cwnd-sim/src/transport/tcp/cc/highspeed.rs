@@ -190,6 +190,14 @@ impl CongestionControl for HighSpeed {
         tcb.cwnd = cwnd.min(tcb.cwnd_clamp as u64) as u32;
         tcb.cwnd_cnt = u32::try_from(credits).unwrap_or(u32::MAX);
     }
+
+    /// a(w) (segments per RTT) and b(w) at the current window: the increase and
+    /// the decrease a loss would apply now.
+    fn info(&self, tcb: &Tcb, out: &mut Vec<(&'static str, f64)>) {
+        let w = f64::from(tcb.cwnd);
+        out.push(("a", self.increase(w)));
+        out.push(("b", self.decrease(w)));
+    }
 }
 
 #[cfg(test)]
@@ -316,5 +324,19 @@ mod tests {
         };
         assert_eq!(cfg.check().unwrap_err().0, "high_p");
         assert!(HighSpeedConfig::default().check().is_ok());
+    }
+
+    #[test]
+    fn info_reports_a_and_b_at_the_window() {
+        // At Low_Window 38: Reno's a = 1, b = 0.5. At High_Window 83 000: b = 0.1 and
+        // a = w²·p·2b/(2 − b) = 6.889e9 · 1e-7 · 0.2/1.9 = 72.5158 (RFC 3649 §5: 72).
+        let h = highspeed();
+        let mut out = Vec::new();
+        h.info(&Tcb::new(1000, 38), &mut out);
+        assert_eq!(out, vec![("a", 1.0), ("b", 0.5)]);
+        out.clear();
+        h.info(&Tcb::new(1000, 83_000), &mut out);
+        assert!((out[0].1 - 72.5158).abs() < 1e-4, "{out:?}");
+        assert!((out[1].1 - 0.1).abs() < 1e-12, "{out:?}");
     }
 }

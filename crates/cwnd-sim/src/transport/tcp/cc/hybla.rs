@@ -142,6 +142,12 @@ impl CongestionControl for Hybla {
             tcb.cwnd_cnt = u32::try_from(credits).unwrap_or(u32::MAX);
         }
     }
+
+    /// ρ = RTT / RTT0 (eq. 1), the factor slow start and congestion avoidance
+    /// scale by (1 while Hybla is off or before an RTT is known).
+    fn info(&self, _tcb: &Tcb, out: &mut Vec<(&'static str, f64)>) {
+        out.push(("rho", self.rho()));
+    }
 }
 
 #[cfg(test)]
@@ -261,5 +267,17 @@ mod tests {
         t.cwnd = 1;
         assert_eq!(t.ssthresh, 20);
         assert_eq!(h.undo_cwnd(&t), 40);
+    }
+
+    #[test]
+    fn info_reports_rho() {
+        // RTT 250 ms against RTT0 25 ms: ρ = 10; 1 before any RTT is known.
+        let mut h = Hybla::new(HyblaConfig::default());
+        let t = Tcb::new(1000, 10);
+        let mut out = Vec::new();
+        h.info(&t, &mut out);
+        h.min_srtt = SimTime::from_millis(250);
+        h.info(&t, &mut out);
+        assert_eq!(out, vec![("rho", 1.0), ("rho", 10.0)]);
     }
 }

@@ -165,6 +165,24 @@ pub trait CongestionControl: Send {
     fn metrics(&self) -> CcMetrics {
         CcMetrics::default()
     }
+
+    /// The controller's internal numbers by name, for the `cc_metrics` trace
+    /// (`trace.cc_metrics`): what Linux's `tcp_congestion_ops.get_info` gives
+    /// `ss -i` (`tcp_vegas_get_info`, `bbr_get_info`), for every controller. Appended
+    /// to `out`, which the caller clears and reuses, so that a sample allocates
+    /// nothing once the buffer has grown. Times in seconds, rates in bit/s, windows
+    /// in segments; NaN for a number not known yet. The same names in the same
+    /// order at every call (a wide table is a reshape). docs/results.md lists them.
+    fn info(&self, _tcb: &Tcb, _out: &mut Vec<(&'static str, f64)>) {}
+}
+
+/// Seconds, with `SimTime::MAX` (no sample yet) as NaN, for `info`.
+fn seconds_or_nan(t: SimTime) -> f64 {
+    if t == SimTime::MAX {
+        f64::NAN
+    } else {
+        t.as_secs_f64()
+    }
 }
 
 /// RFC 5681 eq. (4): ssthresh = max(FlightSize / 2, 2·SMSS), in segments.

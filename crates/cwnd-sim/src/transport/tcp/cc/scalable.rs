@@ -92,6 +92,13 @@ impl CongestionControl for Scalable {
         let w = tcb.cwnd.min(self.ai_count);
         tcb.cong_avoid_ai(w, acked);
     }
+
+    /// The increase per RTT at the current window: cwnd / min(cwnd, 1/a) segments,
+    /// 1 (Reno) up to 1/a segments and a·cwnd above.
+    fn info(&self, tcb: &Tcb, out: &mut Vec<(&'static str, f64)>) {
+        let w = tcb.cwnd.max(1);
+        out.push(("increase", f64::from(w) / f64::from(w.min(self.ai_count))));
+    }
 }
 
 #[cfg(test)]
@@ -177,5 +184,16 @@ mod tests {
         t.ssthresh = s.ssthresh(&t, SimTime::ZERO);
         t.cwnd = t.ssthresh;
         assert_eq!(s.undo_cwnd(&t), 1000);
+    }
+
+    #[test]
+    fn info_reports_the_increase_per_rtt() {
+        // a = 0.01 (1/a = 100): at cwnd 1000, one segment per 100 ACKs, 1000/100 = 10
+        // per RTT; at cwnd 50 (≤ 100), Reno's 50/50 = 1.
+        let s = scalable();
+        let mut out = Vec::new();
+        s.info(&in_avoidance(1000), &mut out);
+        s.info(&in_avoidance(50), &mut out);
+        assert_eq!(out, vec![("increase", 10.0), ("increase", 1.0)]);
     }
 }

@@ -50,7 +50,7 @@ use std::cmp::Ordering;
 
 use serde::Deserialize;
 
-use super::{reno_ssthresh, AckSample, CaEvent, CongestionControl};
+use super::{reno_ssthresh, seconds_or_nan, AckSample, CaEvent, CongestionControl};
 use crate::time::SimTime;
 use crate::transport::tcp::tcb::{CaState, Tcb};
 
@@ -242,6 +242,17 @@ impl CongestionControl for Vegas {
             tcb.cwnd = tcb.cwnd.clamp(2, tcb.cwnd_clamp);
         }
         self.start_rtt(tcb);
+    }
+
+    /// BaseRTT, the smallest RTT of the current round so far (Linux reports both,
+    /// `tcpv_rtt` and `tcpv_minrtt`) and eq. (2)'s diff at the current window
+    /// against it: the backlog the round's decision will weigh (NaN before a sample).
+    fn info(&self, tcb: &Tcb, out: &mut Vec<(&'static str, f64)>) {
+        let base = seconds_or_nan(self.base_rtt);
+        let rtt = seconds_or_nan(self.min_rtt);
+        out.push(("base_rtt", base));
+        out.push(("min_rtt", rtt));
+        out.push(("diff", f64::from(tcb.cwnd) * (rtt - base) / rtt));
     }
 }
 
@@ -457,5 +468,29 @@ mod tests {
     fn alpha_above_beta_is_rejected() {
         assert!(cfg(4, 2).check().is_err());
         assert!(cfg(2, 2).check().is_ok());
+    }
+
+    #[test]
+    fn info_reports_eq_2_diff_against_base_rtt() {
+        // BaseRTT 100 ms (first round); this round's samples 125 and 130 ms, cwnd 20:
+        // diff = 20 · (0.125 − 0.100) / 0.125 = 20 · 0.2 = 4 packets.
+        let mut v = Vegas::new(VegasConfig::default());
+        let mut t = Tcb::new(1000, 20);
+        let sample = |ms: u64| AckSample {
+            acked: 1,
+            rtt: Some(SimTime(ms * MS)),
+            in_flight: 20,
+        };
+        v.pkts_acked(&t, SimTime::ZERO, &sample(100));
+        t.snd_nxt = 20_000;
+        v.start_rtt(&t);
+        v.pkts_acked(&t, SimTime::ZERO, &sample(125));
+        v.pkts_acked(&t, SimTime::ZERO, &sample(130));
+        let mut out = Vec::new();
+        v.info(&t, &mut out);
+        assert_eq!(out[0], ("base_rtt", 0.100));
+        assert_eq!(out[1], ("min_rtt", 0.125));
+        assert_eq!(out[2].0, "diff");
+        assert!((out[2].1 - 4.0).abs() < 1e-12, "{out:?}");
     }
 }

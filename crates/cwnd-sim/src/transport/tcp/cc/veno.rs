@@ -24,7 +24,7 @@
 
 use serde::Deserialize;
 
-use super::{AckSample, CaEvent, CongestionControl, Reno};
+use super::{seconds_or_nan, AckSample, CaEvent, CongestionControl, Reno};
 use crate::time::SimTime;
 use crate::transport::tcp::tcb::{CaState, Tcb};
 
@@ -150,6 +150,15 @@ impl CongestionControl for Veno {
         }
         tcb.cwnd = tcb.cwnd.max(2);
     }
+
+    /// BaseRTT, eq. (1)'s N from the latest congestion-avoidance ACK in packets
+    /// (Linux's half packets / 2), and whether N ≥ β (1: a loss now counts as
+    /// congestive, ssthresh = cwnd/2; 0: random, 4/5).
+    fn info(&self, _tcb: &Tcb, out: &mut Vec<(&'static str, f64)>) {
+        out.push(("base_rtt", seconds_or_nan(self.base_rtt)));
+        out.push(("backlog", self.backlog as f64 / 2.0));
+        out.push(("congestive", f64::from(u8::from(self.congestive()))));
+    }
 }
 
 #[cfg(test)]
@@ -234,5 +243,19 @@ mod tests {
             ack(&mut v, &mut t, 105, true);
         }
         assert_eq!(t.cwnd, 31);
+    }
+
+    #[test]
+    fn info_reports_the_backlog_in_packets() {
+        // cwnd 30, BaseRTT 100 ms, RTT 120 ms: N½ = 60 − ⌊60·100/120⌋ = 60 − 50 = 10,
+        // N = 5 packets ≥ β = 3: congestive.
+        let (mut v, mut t) = veno(30);
+        ack(&mut v, &mut t, 120, true);
+        let mut out = Vec::new();
+        v.info(&t, &mut out);
+        assert_eq!(
+            out,
+            vec![("base_rtt", 0.1), ("backlog", 5.0), ("congestive", 1.0)]
+        );
     }
 }

@@ -62,7 +62,7 @@
 
 use serde::Deserialize;
 
-use super::{reno_ssthresh, AckEvent, AckSample, CaEvent, CongestionControl, Reno};
+use super::{reno_ssthresh, seconds_or_nan, AckEvent, AckSample, CaEvent, CongestionControl, Reno};
 use crate::time::SimTime;
 use crate::transport::tcp::tcb::Tcb;
 use crate::units::Duration;
@@ -391,6 +391,13 @@ impl CongestionControl for Westwood {
             CaEvent::TxStart => {}
         }
     }
+
+    /// The bandwidth estimate (BWE, bit/s) and RTTmin, from which a loss sets
+    /// ssthresh = BWE · RTTmin.
+    fn info(&self, _tcb: &Tcb, out: &mut Vec<(&'static str, f64)>) {
+        out.push(("bwe_bps", self.bwe * 8.0));
+        out.push(("rtt_min", seconds_or_nan(self.rtt_min)));
+    }
 }
 
 #[cfg(test)]
@@ -654,5 +661,21 @@ mod tests {
             min_interval: Duration(SimTime::ZERO),
         };
         assert_eq!(zero.check().unwrap_err().0, "min_interval");
+    }
+
+    #[test]
+    fn info_reports_bwe_in_bit_per_second_and_rtt_min() {
+        // The samples of the ssthresh test above: BWE 100 000 B/s = 800 000 bit/s,
+        // RTTmin 105 ms.
+        let tcb = Tcb::new(1000, 20);
+        let mut w = westwood_plus();
+        rtt_sample(&mut w, &tcb, 105);
+        rtt_sample(&mut w, &tcb, 110);
+        ack_stream(&mut w, &tcb, 13);
+        let mut out = Vec::new();
+        w.info(&tcb, &mut out);
+        assert_eq!(out[0].0, "bwe_bps");
+        assert!((out[0].1 - 800_000.0).abs() < 1e-3, "{out:?}");
+        assert_eq!(out[1], ("rtt_min", 0.105));
     }
 }

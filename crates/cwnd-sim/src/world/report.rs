@@ -1,0 +1,218 @@
+//! How the world reports into the plain result records (`results`): each flow,
+//! association, link and medium fills its own. The results module knows nothing of
+//! the world; the world knows the records it produces.
+
+use super::{Flow, SctpFlow, World};
+use crate::results::{
+    AssociationResult, AssociationSummary, ChannelResult, EventResult, FlowResult, FlowSummary,
+    LinkResult, PathResult, RunResults, SpuriousTruth,
+};
+use crate::time::SimTime;
+use crate::trace::sctp::AssociationTrace;
+
+impl World {
+    pub(super) fn into_results(mut self) -> RunResults {
+        let end = self.end;
+        let bin = self.recorder.flows.first().map(|t| t.delivered.width());
+        let flows = self
+            .flows
+            .iter()
+            .zip(self.recorder.flows.drain(..))
+            .map(|(flow, trace)| FlowResult {
+                summary: flow.summary(&self.node_names, end),
+                series: trace.series,
+                delivered_bins: trace.delivered,
+                sent_bins: trace.sent,
+                segments: trace.segments,
+                cc_metrics: trace.cc_metrics,
+            })
+            .collect();
+        let associations = self
+            .associations
+            .iter()
+            .zip(self.recorder.associations.drain(..))
+            .map(|(a, trace)| a.result(trace, &self.node_names, end))
+            .collect();
+        let links = self
+            .links
+            .iter_mut()
+            .zip(&self.link_info)
+            .map(|(link, info)| LinkResult {
+                name: info.name.clone(),
+                direction: info.direction,
+                from: self.node_names[link.from as usize].clone(),
+                to: self.node_names[link.to as usize].clone(),
+                stats: link.stats,
+                queue: link.take_queue_trace(),
+            })
+            .collect();
+        let wifi = self.channels.iter().map(|c| ChannelResult {
+            name: c.name.clone(),
+            kind: "802.11b",
+            counters: c.stats.counters(),
+        });
+        let wimax = self.cells.iter().map(|c| ChannelResult {
+            name: c.name.clone(),
+            kind: "802.16",
+            counters: c.stats.counters(),
+        });
+        let channels = wifi.chain(wimax).collect();
+        let pcaps = std::mem::take(&mut self.captures)
+            .into_files()
+            .map(|f| (self.node_names[f.node as usize].clone(), f.bytes))
+            .collect();
+        RunResults {
+            name: self.name,
+            seed: self.seed,
+            fingerprint: self.queue.fingerprint(),
+            events: self.queue.processed(),
+            duration: end,
+            throughput_bin: bin.unwrap_or(SimTime::from_millis(100)),
+            flows,
+            associations,
+            links,
+            channels,
+            pcaps,
+        }
+    }
+}
+
+impl Flow {
+    /// The flow's summary; its end is the transfer's completion, else its stop,
+    /// else the end of the run.
+    fn summary(&self, node_names: &[String], run_end: SimTime) -> FlowSummary {
+        let finished = self.sender.finished_at();
+        let end = finished
+            .or(self.stop.map(|s| s.min(run_end)))
+            .unwrap_or(run_end);
+        FlowSummary {
+            name: self.name.clone(),
+            from: node_names[self.src as usize].clone(),
+            to: node_names[self.dst as usize].clone(),
+            cc: self.cc.clone(),
+            recovery: self.sender.recovery().name(),
+            start: self.start,
+            end,
+            completion_time: finished.map(|t| t - self.start),
+            dupthresh: self.sender.dupthresh(),
+            sender: self.sender.stats,
+            receiver: self.receiver.stats,
+            drops_queue: self.drops_queue,
+            drops_impairment: self.drops_impairment,
+        }
+    }
+}
+
+impl SctpFlow {
+    /// The association's result: its summary with the truth about spurious
+    /// retransmissions (each event and chunk judged against the receiver's record),
+    /// its paths and its recorded trace.
+    fn result(
+        &self,
+        trace: AssociationTrace,
+        node_names: &[String],
+        run_end: SimTime,
+    ) -> AssociationResult {
+        let a = &self.association;
+        let s = &a.sender;
+        let finished = s.finished_at();
+        let end = finished
+            .or(self.stop.map(|t| t.min(run_end)))
+            .unwrap_or(run_end);
+
+        let mut events: Vec<EventResult> = s
+            .events
+            .iter()
+            .map(|e| EventResult {
+                time: e.time,
+                kind: e.kind.name(),
+                path: e.path,
+                chunks: 0,
+                spurious: true,
+                detected: e.detected,
+            })
+            .collect();
+        let mut truth = SpuriousTruth::default();
+        for &(e, tsn, copy) in &s.event_chunks {
+            let spurious = a.truth.spurious(tsn, copy);
+            let ev = &mut events[e as usize];
+            ev.chunks += 1;
+            ev.spurious &= spurious;
+            truth.retransmissions += 1;
+            truth.spurious_retransmissions += spurious as u64;
+        }
+        for ev in &mut events {
+            ev.spurious &= ev.chunks > 0;
+            truth.events += 1;
+            if ev.spurious {
+                truth.spurious_events += 1;
+                if ev.kind == "timeout" {
+                    truth.spurious_timeouts += 1;
+                } else {
+                    truth.spurious_fast_retransmits += 1;
+                }
+            }
+            if ev.detected.is_some() {
+                if ev.spurious {
+                    truth.detected_correct += 1;
+                } else {
+                    truth.detected_wrong += 1;
+                }
+            }
+        }
+        let chunk_spurious = trace
+            .chunks
+            .as_ref()
+            .map(|c| {
+                c.tsn
+                    .iter()
+                    .zip(&c.copy)
+                    .map(|(&tsn, &copy)| copy > 0 && a.truth.spurious(tsn, copy))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let name = |n: u32| node_names[n as usize].clone();
+        let paths = s
+            .paths
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PathResult {
+                from: name(p.src),
+                to: name(p.dst),
+                primary: i == s.primary,
+                active: p.active,
+                stats: p.stats,
+            })
+            .collect::<Vec<_>>();
+        let summary = AssociationSummary {
+            name: self.name.clone(),
+            from: self.from.clone(),
+            to: self.to.clone(),
+            state: a.state.name(),
+            pmdcs: s.cfg.pmdcs(),
+            start: self.start,
+            end,
+            completion_time: finished.map(|t| t - self.start),
+            established_at: a.established_at,
+            rr: s.rr.cfg,
+            sender: s.stats,
+            receiver: a.receiver.stats,
+            drops_queue: self.drops_queue,
+            drops_impairment: self.drops_impairment,
+            truth,
+            rtt_samples: s.paths.iter().map(|p| p.stats.rtt_samples).sum(),
+            rtt_sum_ns: s.paths.iter().map(|p| p.stats.rtt_sum_ns).sum(),
+        };
+        AssociationResult {
+            summary,
+            paths,
+            events,
+            series: trace.series,
+            path_series: trace.paths,
+            chunks: trace.chunks,
+            chunk_spurious,
+            delivered_bins: trace.delivered,
+            sent_bins: trace.sent,
+        }
+    }
+}
