@@ -48,8 +48,8 @@
 //!   RecoveryPoint. No `recover` gate beyond RFC 6675 §5.1's (none while in `Loss`).
 //!   See `sack.rs`.
 //!
-//! Timeout (RFC 5681 §3.1, RFC 6298 §5): ssthresh from the controller on the
-//! first expiry for a segment only (repeated expiries only back off) and not when
+//! Timeout (RFC 5681 §3.1, RFC 6298 §5): ssthresh from the controller (with SACK,
+//! FlightSize is the data in flight then: see `Tcb::flight_size`) on the first expiry for a segment only (repeated expiries only back off) and not when
 //! the timeout interrupts fast recovery of the same losses (as Linux), cwnd = 1,
 //! state `Loss` until everything outstanding at the timeout is acknowledged; every
 //! segment not SACKed is presumed lost. Tahoe, Reno and NewReno resend by go-back-N
@@ -295,7 +295,11 @@ impl TcpSender {
         self.frto = Frto::Off;
         if first_expiry && prior != CaState::Recovery {
             self.init_undo();
+            if self.cfg.sack {
+                self.tcb.timeout_pipe = Some(self.packets_in_flight());
+            }
             self.reduce_ssthresh(now);
+            self.tcb.timeout_pipe = None;
         }
         if starts_episode {
             self.reordering_on_timeout(self.dupacks);

@@ -164,6 +164,10 @@ pub struct TcpSender {
     pub(super) reno_sacked: u32,
     /// `marked_lost` and the in-flight count when the ACK being processed arrived.
     ack_start: (u64, u32),
+    /// `tcb.delivered` when the ACK being processed arrived: with SACK, what the ACK
+    /// delivers (newly SACKed, or cumulatively acknowledged and not SACKed before)
+    /// is the growth it earns (Linux `acked_sacked`).
+    delivered_at_ack: u64,
     peer_window: u64,
     /// Bytes the application has made available (grows up to `app_bytes`).
     app_limit: u64,
@@ -188,6 +192,7 @@ impl TcpSender {
             marked_lost: 0,
             reno_sacked: 0,
             ack_start: (0, 0),
+            delivered_at_ack: 0,
             rto: RtoEstimator::new(cfg.rto),
             app_limit: 0,
             tcb,
@@ -434,6 +439,7 @@ impl TcpSender {
         if self.model_based {
             self.ack_start = (self.marked_lost, self.packets_in_flight());
         }
+        self.delivered_at_ack = self.tcb.delivered;
         let window_changed = ack.window != self.peer_window;
         self.peer_window = ack.window;
         let sack = if self.cfg.sack && !ack.sack.is_empty() {
@@ -565,7 +571,8 @@ impl TcpSender {
             self.model_update(now, cc_rtt, out);
         } else {
             if !was_recovering && self.tcb.ca_state != CaState::Recovery {
-                self.cc.cong_avoid(&mut self.tcb, now, acked);
+                let grown = self.acked_sacked(acked);
+                self.cc.cong_avoid(&mut self.tcb, now, grown);
             }
             self.transmit(now, out);
         }
@@ -574,6 +581,21 @@ impl TcpSender {
             && self.tcb.snd_una >= self.app_limit
         {
             self.finished_at = Some(now);
+        }
+    }
+
+    /// The segments an ACK of `acked` segments earns window growth for. With SACK,
+    /// only what it newly delivers: a segment SACKed earlier was counted then, so a
+    /// cumulative ACK that covers a long SACKed run after a timeout does not count
+    /// it again (Linux `tcp_ack` passes `acked_sacked`, the growth of
+    /// `tp->delivered`, to `tcp_cong_avoid`; RFC 6675 §5 counts a SACKed segment
+    /// as having left the network when it is SACKed). Without SACK, every segment
+    /// the ACK covers (RFC 5681 §3.1, RFC 3465).
+    fn acked_sacked(&self, acked: u32) -> u32 {
+        if self.cfg.sack {
+            (self.tcb.delivered - self.delivered_at_ack) as u32
+        } else {
+            acked
         }
     }
 
