@@ -393,6 +393,9 @@ pub struct RtoSpec {
     pub min: Duration,
     pub max: Duration,
     pub granularity: Duration,
+    /// Where `min` applies: "rfc6298" (the whole RTO, default) or "linux" (the
+    /// variance term: RTO = SRTT + max(4·RTTVAR, min)).
+    pub rule: crate::transport::tcp::rto::RtoRule,
 }
 
 impl Default for RtoSpec {
@@ -403,6 +406,7 @@ impl Default for RtoSpec {
             min: Duration(d.min),
             max: Duration(d.max),
             granularity: Duration(d.granularity),
+            rule: d.rule,
         }
     }
 }
@@ -415,6 +419,7 @@ impl RtoSpec {
             min: self.min.0,
             max: self.max.0,
             granularity: self.granularity.0,
+            rule: self.rule,
         }
     }
 }
