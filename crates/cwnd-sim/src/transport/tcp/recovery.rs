@@ -59,6 +59,10 @@
 //! triggering false fast retransmits (as Linux does); with SACK they still clock out
 //! NextSeg as pipe falls.
 //!
+//! Limited transmit (RFC 3042, `limited_transmit`, all flavours): one new segment on
+//! each of the first two duplicate ACKs, cwnd unchanged; those segments do not count
+//! in the FlightSize of the ssthresh that follows (RFC 5681 §3.2 step 2).
+//!
 //! Each reduction (a fast retransmit, or a timeout that reduces ssthresh) starts the
 //! spurious-retransmission detectors that are enabled (`spurious.rs`).
 //!
@@ -113,6 +117,7 @@ impl TcpSender {
     pub(super) fn set_ca_state(&mut self, now: SimTime, state: CaState) {
         if state == CaState::Open {
             self.reno_sacked = 0;
+            self.limited_sent = 0;
         }
         if self.tcb.ca_state != state {
             self.cc.set_state(&self.tcb, now, state);
@@ -120,11 +125,19 @@ impl TcpSender {
         }
     }
 
-    /// Saves cwnd/ssthresh for undo and asks the controller for the new ssthresh.
+    /// Saves cwnd/ssthresh for undo and asks the controller for the new ssthresh
+    /// (FlightSize without the segments limited transmit sent, unless the caller set
+    /// it already: `Tcb::flight_size`).
     fn reduce_ssthresh(&mut self, now: SimTime) {
         self.tcb.prior_cwnd = self.tcb.cwnd;
         self.tcb.prior_ssthresh = self.tcb.ssthresh;
+        if self.limited_sent > 0 && self.tcb.loss_flight.is_none() {
+            let flight = self.tcb.flight_segments().saturating_sub(self.limited_sent);
+            self.tcb.loss_flight = Some(flight);
+        }
         self.tcb.ssthresh = self.cc.ssthresh(&self.tcb, now).max(2);
+        self.tcb.loss_flight = None;
+        self.limited_sent = 0;
     }
 
     /// Resends the first unacknowledged segment, presumed lost (Linux marks the head
@@ -147,6 +160,7 @@ impl TcpSender {
                     if sack_dupack {
                         self.dupacks += 1;
                         self.sack_loss_detection(now, out);
+                        self.limited_transmit(now, out);
                     }
                 }
                 // RFC 6675 (B)–(C): the scoreboard changed; send what pipe allows.
@@ -168,6 +182,7 @@ impl TcpSender {
             CaState::Open | CaState::Disorder => {
                 if self.dupacks < self.dupthresh() {
                     self.set_ca_state(now, CaState::Disorder);
+                    self.limited_transmit(now, out);
                     return;
                 }
                 // Only duplicates for data sent after the last episode began start
@@ -189,6 +204,32 @@ impl TcpSender {
                 self.transmit(now, out);
             }
             CaState::Loss => {}
+        }
+    }
+
+    /// RFC 3042 §2 (and RFC 6675 §5 step 3), when `limited_transmit` is on: on each
+    /// of the first two duplicate ACKs (DupAcks 1 and 2 of a dupthresh of 3, still in
+    /// `Disorder`), one segment of previously unsent data, if the receive window
+    /// allows it and FlightSize stays at or below cwnd + 2 segments; cwnd does not
+    /// change. The segments keep the ACK clock going when the window is too small to
+    /// produce dupthresh duplicates.
+    fn limited_transmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        if !self.cfg.limited_transmit
+            || self.tcb.ca_state != CaState::Disorder
+            || self.dupacks > 2
+            || self.tcb.snd_nxt != self.high_water()
+        {
+            return;
+        }
+        let Some(len) = self.new_data_len() else {
+            return;
+        };
+        let budget = (u64::from(self.tcb.cwnd) + 2) * u64::from(self.cfg.mss);
+        if self.tcb.flight_bytes() + u64::from(len) <= budget {
+            let seq = self.high_water();
+            self.send_segment(now, seq, len, out);
+            self.tcb.snd_nxt = self.high_water();
+            self.limited_sent += 1;
         }
     }
 
@@ -296,10 +337,9 @@ impl TcpSender {
         if first_expiry && prior != CaState::Recovery {
             self.init_undo();
             if self.cfg.sack {
-                self.tcb.timeout_pipe = Some(self.packets_in_flight());
+                self.tcb.loss_flight = Some(self.packets_in_flight());
             }
             self.reduce_ssthresh(now);
-            self.tcb.timeout_pipe = None;
         }
         if starts_episode {
             self.reordering_on_timeout(self.dupacks);

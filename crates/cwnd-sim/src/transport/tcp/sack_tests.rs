@@ -21,6 +21,7 @@ fn sender(recovery: Recovery, iw: u32, set: impl FnOnce(&mut SenderConfig)) -> T
         header: 40,
         initial_window: iw,
         dupthresh: 3,
+        limited_transmit: false,
         abc_limit: 1,
         recovery,
         timestamps: false,

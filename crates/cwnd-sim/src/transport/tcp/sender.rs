@@ -44,6 +44,9 @@ pub struct SenderConfig {
     pub initial_window: u32,
     /// Duplicate ACKs that trigger a fast retransmit.
     pub dupthresh: u32,
+    /// RFC 3042 limited transmit: a new segment on each of the first two duplicate
+    /// ACKs (`recovery.rs`).
+    pub limited_transmit: bool,
     /// RFC 3465 L: most segments one ACK adds in slow start.
     pub abc_limit: u32,
     pub recovery: Recovery,
@@ -162,6 +165,8 @@ pub struct TcpSender {
     /// (Linux's Reno `sacked_out` emulation): counted delivered, and out of the
     /// in-flight count that model-based controllers are given.
     pub(super) reno_sacked: u32,
+    /// Segments limited transmit sent since the sender was last `Open`.
+    pub(super) limited_sent: u32,
     /// `marked_lost` and the in-flight count when the ACK being processed arrived.
     ack_start: (u64, u32),
     /// `tcb.delivered` when the ACK being processed arrived: with SACK, what the ACK
@@ -191,6 +196,7 @@ impl TcpSender {
             pacer: Pacer::default(),
             marked_lost: 0,
             reno_sacked: 0,
+            limited_sent: 0,
             ack_start: (0, 0),
             delivered_at_ack: 0,
             rto: RtoEstimator::new(cfg.rto),
