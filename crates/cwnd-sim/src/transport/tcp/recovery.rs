@@ -169,12 +169,19 @@ impl TcpSender {
             return;
         }
         self.dupacks += 1;
-        if !self.cfg.sack {
+        if !self.cfg.sack && self.tcb.ca_state != CaState::Loss {
             // Linux `tcp_add_reno_sack`: the duplicate stands for a segment received
-            // out of order, hence delivered (at most all but the missing one).
+            // out of order, hence delivered (at most all but the missing one). Not
+            // in `Loss`: there Linux caps the count at packets_out − lost_out, 0 once
+            // a timeout has marked everything lost (`tcp_limit_reno_sacked`), and
+            // the duplicates go-back-N provokes are copies of segments the receiver
+            // already held, delivered before.
             let most = (self.sent.len() as u32).saturating_sub(1);
             if self.reno_sacked < most {
                 self.reno_sacked += 1;
+            }
+            if self.dup_delivered < most {
+                self.dup_delivered += 1;
                 self.rate.count_delivered(&mut self.tcb, now, 1);
             }
         }

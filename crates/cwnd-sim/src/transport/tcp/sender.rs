@@ -165,6 +165,12 @@ pub struct TcpSender {
     /// (Linux's Reno `sacked_out` emulation): counted delivered, and out of the
     /// in-flight count that model-based controllers are given.
     pub(super) reno_sacked: u32,
+    /// Without SACK, the segments above snd_una already counted delivered from
+    /// duplicate ACKs. Unlike `reno_sacked` a timeout does not clear it: the
+    /// cumulative ACK that later covers them must not count them again
+    /// (draft-cheng-iccrg-delivery-rate-estimation §3: each segment is delivered
+    /// once).
+    pub(super) dup_delivered: u32,
     /// Segments limited transmit sent since the sender was last `Open`.
     pub(super) limited_sent: u32,
     /// `marked_lost` and the in-flight count when the ACK being processed arrived.
@@ -196,6 +202,7 @@ impl TcpSender {
             pacer: Pacer::default(),
             marked_lost: 0,
             reno_sacked: 0,
+            dup_delivered: 0,
             limited_sent: 0,
             ack_start: (0, 0),
             delivered_at_ack: 0,
@@ -527,9 +534,10 @@ impl TcpSender {
             // Linux `tcp_remove_reno_sacks`: the ACK covers the segments the
             // duplicates stood for (already counted delivered), all but the one it
             // was waiting for.
-            let delivered = acked.saturating_sub(self.reno_sacked).max(1);
+            let delivered = acked.saturating_sub(self.dup_delivered).max(1);
             self.rate.count_delivered(&mut self.tcb, now, delivered);
             self.reno_sacked -= self.reno_sacked.min(acked - 1);
+            self.dup_delivered -= self.dup_delivered.min(acked - 1);
         }
 
         let (rto_rtt, cc_rtt) = match ack.ts_ecr {
