@@ -99,3 +99,56 @@ fn bbr_keeps_its_rate_under_random_loss() {
         assert!(mean > 5.0 * reno_mean, "{reno}: {reno_mean:.3}");
     }
 }
+
+/// One BBR flow, no SACK, clean 20 Mb/s path, 50 ms RTT, 100-packet buffer, 30 s
+/// (seed 1). Returns (largest cwnd, retransmissions, goodput in b/s).
+fn bbr_without_sack() -> (u32, u64, f64) {
+    let s = single_path("20Mbps", 24.0, 100, 30, "cc = \"bbr\"", "");
+    let r = run(&s, 1);
+    let f = &r.flows[0];
+    let max_cwnd = f.series.cwnd.iter().copied().max().unwrap_or(0);
+    let retx = f.summary.sender.segments_retransmitted;
+    let g = goodput_between(&r, f, 0.0, 30.0);
+    println!(
+        "bbr without sack: cwnd max {max_cwnd}, {retx} retransmissions, {:.3} Mb/s",
+        g / 1e6
+    );
+    (max_cwnd, retx, g)
+}
+
+/// BDP of the 20 Mb/s path: 20 Mb/s × 50 ms / 12 000 bit ≈ 83 packets.
+const BDP_20: f64 = 20e6 * 0.050 / 12_000.0;
+
+#[test]
+fn bbr_without_sack_retransmits_little_and_fills_the_link() {
+    // STARTUP's 2.89 gain overflows the buffer once (BDP + 100 < 2.89 BDP ≈ 240);
+    // after that BBR paces at the link rate. Sane: retransmissions below 2 % of the
+    // 20 Mb/s × 30 s / 12 000 bit = 50 000 packets the link carries (1 000), goodput
+    // ≥ 80 % of the link's 20 × 1460/1500 Mb/s. Before the delivery-rate fix,
+    // duplicates were counted delivered, a timeout forgot them, and the cumulative
+    // ACK after it counted them again (a window over about one RTT, far above the
+    // link, kept by the max filter): 19 116 retransmissions, 8.2 Mb/s.
+    let (_, retx, g) = bbr_without_sack();
+    let link_packets = 20e6 * 30.0 / 12_000.0;
+    assert!(
+        (retx as f64) < 0.02 * link_packets,
+        "{retx} retransmissions"
+    );
+    assert!(
+        g >= 0.8 * 20e6 * 1460.0 / 1500.0,
+        "goodput {:.3} Mb/s",
+        g / 1e6
+    );
+}
+
+#[test]
+#[ignore = "open (issue 12): cwnd peaks at 441 in STARTUP's loss episode, 1.8 × the 2.89 BDP target"]
+fn bbr_without_sack_keeps_cwnd_below_three_bdp() {
+    // STARTUP's target, 2.89 BDP (≈ 240), is the largest BBR sets; 3 BDP (250)
+    // leaves room for the send quanta. Before the fix: 3 464.
+    let (max_cwnd, _, _) = bbr_without_sack();
+    assert!(
+        f64::from(max_cwnd) <= 3.0 * BDP_20,
+        "cwnd reached {max_cwnd}"
+    );
+}

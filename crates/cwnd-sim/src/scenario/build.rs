@@ -441,6 +441,7 @@ fn tcp_flow(spec: &Scenario, seed: u64, i: usize, f: &FlowSpec, src: NodeId, dst
             .initial_window
             .unwrap_or_else(|| rfc3390_initial_window(mss)),
         dupthresh: t.dupthresh,
+        limited_transmit: t.limited_transmit,
         abc_limit: t.abc_limit,
         recovery,
         repeated_timeout: match t.ssthresh_on_repeated_timeout {

@@ -326,6 +326,10 @@ pub struct TcpSpec {
     /// unless set; ns-2's default was 20 packets).
     pub rwnd: Size,
     pub dupthresh: u32,
+    /// RFC 3042 limited transmit: on each of the first two duplicate ACKs a new
+    /// segment goes out if the receive window allows, cwnd unchanged. Default off
+    /// (ns-2's agents, and the studies, have none; Linux always does it).
+    pub limited_transmit: bool,
     /// Most segments one ACK may add to cwnd in slow start (RFC 3465 "L").
     /// Default 1, RFC 5681 §3.1's "at most SMSS bytes for each ACK" (and what
     /// ns-2 does); Linux does not limit it (use e.g. 1000 to emulate).
@@ -374,6 +378,7 @@ impl Default for TcpSpec {
             initial_window: None,
             rwnd: Size(64 << 20),
             dupthresh: 3,
+            limited_transmit: false,
             abc_limit: 1,
             timestamps: false,
             sack: false,
@@ -410,6 +415,9 @@ pub struct RtoSpec {
     pub min: Duration,
     pub max: Duration,
     pub granularity: Duration,
+    /// Where `min` applies: "rfc6298" (the whole RTO, default) or "linux" (the
+    /// variance term: RTO = SRTT + max(4·RTTVAR, min)).
+    pub rule: crate::transport::tcp::rto::RtoRule,
 }
 
 impl Default for RtoSpec {
@@ -420,6 +428,7 @@ impl Default for RtoSpec {
             min: Duration(d.min),
             max: Duration(d.max),
             granularity: Duration(d.granularity),
+            rule: d.rule,
         }
     }
 }
@@ -432,6 +441,7 @@ impl RtoSpec {
             min: self.min.0,
             max: self.max.0,
             granularity: self.granularity.0,
+            rule: self.rule,
         }
     }
 }

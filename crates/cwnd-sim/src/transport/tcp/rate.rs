@@ -21,7 +21,13 @@
 //!   (`tcp_add_reno_sack`: "some out-of-order packet is delivered", one per duplicate
 //!   ACK), and a cumulative ACK of n segments then delivers max(n − those, 1)
 //!   (`tcp_remove_reno_sacks`); the acknowledged segments still give the sample its
-//!   prior. The sender does that counting (`count_delivered`).
+//!   prior. The sender does that counting (`count_delivered`). Two departures from
+//!   Linux, so that no segment is counted twice (§3: one ACK must not claim what was
+//!   delivered earlier): duplicates in `Loss` count nothing (Linux caps them at
+//!   packets_out − lost_out, 0 after a timeout), and a timeout does not forget the
+//!   segments duplicates counted before it (Linux resets `sacked_out`, and the
+//!   cumulative ACK after the retransmission then counts them again: a sample of a
+//!   whole window over about one RTT, far above the link, that BBR's max filter keeps).
 //! * **Per ACK** (§3.3 GenerateRateSample, `tcp_rate_gen`): the app-limited mark is
 //!   cleared once `delivered` passes it; delivered = delivered − prior_delivered,
 //!   interval = max(send_elapsed, ack_elapsed = now − prior_time) ("to be safe we use

@@ -48,8 +48,8 @@
 //!   RecoveryPoint. No `recover` gate beyond RFC 6675 §5.1's (none while in `Loss`).
 //!   See `sack.rs`.
 //!
-//! Timeout (RFC 5681 §3.1, RFC 6298 §5): ssthresh from the controller on the
-//! first expiry for a segment only (repeated expiries only back off) and not when
+//! Timeout (RFC 5681 §3.1, RFC 6298 §5): ssthresh from the controller (with SACK,
+//! FlightSize is the data in flight then: see `Tcb::flight_size`) on the first expiry for a segment only (repeated expiries only back off) and not when
 //! the timeout interrupts fast recovery of the same losses (as Linux), cwnd = 1,
 //! state `Loss` until everything outstanding at the timeout is acknowledged; every
 //! segment not SACKed is presumed lost. Tahoe, Reno and NewReno resend by go-back-N
@@ -64,6 +64,10 @@
 //! ns-2's tcp.cc): every expiry sets ssthresh = max(⌊window/2⌋, 2) with window =
 //! min(cwnd, rwnd); on a repeated expiry cwnd is the loss window of 1, so ssthresh
 //! falls to 2 (`RepeatedTimeout`).
+//!
+//! Limited transmit (RFC 3042, `limited_transmit`, all flavours): one new segment on
+//! each of the first two duplicate ACKs, cwnd unchanged; those segments do not count
+//! in the FlightSize of the ssthresh that follows (RFC 5681 §3.2 step 2).
 //!
 //! Each reduction (a fast retransmit, or a timeout that reduces ssthresh) starts the
 //! spurious-retransmission detectors that are enabled (`spurious.rs`).
@@ -130,6 +134,7 @@ impl TcpSender {
     pub(super) fn set_ca_state(&mut self, now: SimTime, state: CaState) {
         if state == CaState::Open {
             self.reno_sacked = 0;
+            self.limited_sent = 0;
         }
         if self.tcb.ca_state != state {
             self.cc.set_state(&self.tcb, now, state);
@@ -137,11 +142,19 @@ impl TcpSender {
         }
     }
 
-    /// Saves cwnd/ssthresh for undo and asks the controller for the new ssthresh.
+    /// Saves cwnd/ssthresh for undo and asks the controller for the new ssthresh
+    /// (FlightSize without the segments limited transmit sent, unless the caller set
+    /// it already: `Tcb::flight_size`).
     fn reduce_ssthresh(&mut self, now: SimTime) {
         self.tcb.prior_cwnd = self.tcb.cwnd;
         self.tcb.prior_ssthresh = self.tcb.ssthresh;
+        if self.limited_sent > 0 && self.tcb.loss_flight.is_none() {
+            let flight = self.tcb.flight_segments().saturating_sub(self.limited_sent);
+            self.tcb.loss_flight = Some(flight);
+        }
         self.tcb.ssthresh = self.cc.ssthresh(&self.tcb, now).max(2);
+        self.tcb.loss_flight = None;
+        self.limited_sent = 0;
     }
 
     /// Resends the first unacknowledged segment, presumed lost (Linux marks the head
@@ -164,6 +177,7 @@ impl TcpSender {
                     if sack_dupack {
                         self.dupacks += 1;
                         self.sack_loss_detection(now, out);
+                        self.limited_transmit(now, out);
                     }
                 }
                 // RFC 6675 (B)–(C): the scoreboard changed; send what pipe allows.
@@ -172,12 +186,19 @@ impl TcpSender {
             return;
         }
         self.dupacks += 1;
-        if !self.cfg.sack {
+        if !self.cfg.sack && self.tcb.ca_state != CaState::Loss {
             // Linux `tcp_add_reno_sack`: the duplicate stands for a segment received
-            // out of order, hence delivered (at most all but the missing one).
+            // out of order, hence delivered (at most all but the missing one). Not
+            // in `Loss`: there Linux caps the count at packets_out − lost_out, 0 once
+            // a timeout has marked everything lost (`tcp_limit_reno_sacked`), and
+            // the duplicates go-back-N provokes are copies of segments the receiver
+            // already held, delivered before.
             let most = (self.sent.len() as u32).saturating_sub(1);
             if self.reno_sacked < most {
                 self.reno_sacked += 1;
+            }
+            if self.dup_delivered < most {
+                self.dup_delivered += 1;
                 self.rate.count_delivered(&mut self.tcb, now, 1);
             }
         }
@@ -185,6 +206,7 @@ impl TcpSender {
             CaState::Open | CaState::Disorder => {
                 if self.dupacks < self.dupthresh() {
                     self.set_ca_state(now, CaState::Disorder);
+                    self.limited_transmit(now, out);
                     return;
                 }
                 // Only duplicates for data sent after the last episode began start
@@ -206,6 +228,32 @@ impl TcpSender {
                 self.transmit(now, out);
             }
             CaState::Loss => {}
+        }
+    }
+
+    /// RFC 3042 §2 (and RFC 6675 §5 step 3), when `limited_transmit` is on: on each
+    /// of the first two duplicate ACKs (DupAcks 1 and 2 of a dupthresh of 3, still in
+    /// `Disorder`), one segment of previously unsent data, if the receive window
+    /// allows it and FlightSize stays at or below cwnd + 2 segments; cwnd does not
+    /// change. The segments keep the ACK clock going when the window is too small to
+    /// produce dupthresh duplicates.
+    fn limited_transmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        if !self.cfg.limited_transmit
+            || self.tcb.ca_state != CaState::Disorder
+            || self.dupacks > 2
+            || self.tcb.snd_nxt != self.high_water()
+        {
+            return;
+        }
+        let Some(len) = self.new_data_len() else {
+            return;
+        };
+        let budget = (u64::from(self.tcb.cwnd) + 2) * u64::from(self.cfg.mss);
+        if self.tcb.flight_bytes() + u64::from(len) <= budget {
+            let seq = self.high_water();
+            self.send_segment(now, seq, len, out);
+            self.tcb.snd_nxt = self.high_water();
+            self.limited_sent += 1;
         }
     }
 
@@ -312,6 +360,9 @@ impl TcpSender {
         self.frto = Frto::Off;
         if first_expiry && prior != CaState::Recovery {
             self.init_undo();
+            if self.cfg.sack {
+                self.tcb.loss_flight = Some(self.packets_in_flight());
+            }
             self.reduce_ssthresh(now);
         } else if !first_expiry && self.cfg.repeated_timeout == RepeatedTimeout::Halve {
             let rwnd = self.peer_window / u64::from(self.cfg.mss);

@@ -15,8 +15,31 @@
 //! Defaults are RFC 6298's (initial 1 s, minimum 1 s, maximum 60 s). Linux uses a
 //! 200 ms minimum and 120 s maximum; ns-2.35 a 200 ms minimum, a 3 s initial
 //! value, a 60 s maximum and a 10 ms clock tick; all are parameters of each flow.
+//!
+//! Where the minimum applies is the `rule` (`RtoRule`): RFC 6298 (2.4) clamps the
+//! whole RTO, Linux floors the variance term, so its RTO never comes closer than
+//! `min` to SRTT.
 
 use crate::time::SimTime;
+
+/// Where the minimum RTO applies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RtoRule {
+    /// RFC 6298 (2.4): RTO = max(SRTT + max(G, 4·RTTVAR), min).
+    #[default]
+    Rfc6298,
+    /// Linux (`tcp_rtt_estimator`, `__tcp_set_rto`, `tcp_bound_rto` in
+    /// net/ipv4/tcp_input.c and tcp.h): RTO = SRTT + `rttvar_us`, where `rttvar_us`
+    /// is never below `tcp_rto_min` (it starts at max(2·R, rto_min) and only decays
+    /// towards `mdev_max_us`, which each RTT restarts at rto_min); so RTO =
+    /// SRTT + max(4·RTTVAR, min). Simplified: Linux's variance term is the largest
+    /// 4·mdev of the last RTT, decaying by a quarter of the excess per RTT, and its
+    /// mdev takes a sample below SRTT with weight 1/32 rather than 1/4; here it is
+    /// RFC 6298's 4·RTTVAR of the latest sample. The two agree when the variance is
+    /// below the floor (the usual case with per-ACK samples: the RTO is SRTT + min).
+    Linux,
+}
 
 /// RTO parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +49,7 @@ pub struct RtoConfig {
     pub max: SimTime,
     /// Clock granularity G.
     pub granularity: SimTime,
+    pub rule: RtoRule,
 }
 
 impl Default for RtoConfig {
@@ -35,6 +59,7 @@ impl Default for RtoConfig {
             min: SimTime::from_secs(1),
             max: SimTime::from_secs(60),
             granularity: SimTime::from_millis(1),
+            rule: RtoRule::Rfc6298,
         }
     }
 }
@@ -74,9 +99,12 @@ impl RtoEstimator {
         self.srtt = Some(srtt);
         self.rttvar = rttvar;
         let k_rttvar = SimTime(rttvar.0.saturating_mul(4));
-        self.base = (srtt + self.cfg.granularity.max(k_rttvar))
-            .max(self.cfg.min)
-            .min(self.cfg.max);
+        let variance = self.cfg.granularity.max(k_rttvar);
+        let rto = match self.cfg.rule {
+            RtoRule::Rfc6298 => (srtt + variance).max(self.cfg.min),
+            RtoRule::Linux => srtt + variance.max(self.cfg.min),
+        };
+        self.base = rto.min(self.cfg.max);
         self.backoffs = 0;
     }
 
@@ -118,11 +146,16 @@ mod tests {
     }
 
     fn estimator(min_ms: u64) -> RtoEstimator {
+        estimator_with(min_ms, RtoRule::Rfc6298)
+    }
+
+    fn estimator_with(min_ms: u64, rule: RtoRule) -> RtoEstimator {
         RtoEstimator::new(RtoConfig {
             initial: ms(1000),
             min: ms(min_ms),
             max: ms(60_000),
             granularity: ms(1),
+            rule,
         })
     }
 
@@ -183,5 +216,35 @@ mod tests {
         assert_eq!(e.backoffs(), 0);
         // RTTVAR = 3/4·50 + 0 = 37.5; RTO = 100 + 150 = 250 ms.
         assert_eq!(e.rto(), ms(250));
+    }
+
+    #[test]
+    fn linux_floors_the_variance_term_not_the_rto() {
+        // Samples of 176 ms with min 200 ms. First: SRTT 176, RTTVAR 88, 4·RTTVAR
+        // = 352 > 200 under both rules: RTO = 176 + 352 = 528 ms.
+        let mut rfc = estimator_with(200, RtoRule::Rfc6298);
+        let mut linux = estimator_with(200, RtoRule::Linux);
+        rfc.sample(ms(176));
+        linux.sample(ms(176));
+        assert_eq!((rfc.rto(), linux.rto()), (ms(528), ms(528)));
+        // Each equal sample multiplies RTTVAR by 3/4: after 1 + 100 samples it is
+        // 88·0.75^100 ≈ 0.3 ns, so SRTT + max(G, 4·RTTVAR) = 176 + 1 = 177 ms. RFC
+        // 6298 raises the whole RTO to the minimum: 200 ms. Linux raises the
+        // variance term to it: 176 + 200 = 376 ms.
+        for _ in 0..100 {
+            rfc.sample(ms(176));
+            linux.sample(ms(176));
+        }
+        assert_eq!(rfc.rto(), ms(200));
+        assert_eq!(linux.rto(), ms(376));
+        // The maximum still bounds it (tcp_bound_rto): min 200 ms, max 300 ms.
+        let mut capped = RtoEstimator::new(RtoConfig {
+            min: ms(200),
+            max: ms(300),
+            rule: RtoRule::Linux,
+            ..RtoConfig::default()
+        });
+        capped.sample(ms(176));
+        assert_eq!(capped.rto(), ms(300));
     }
 }

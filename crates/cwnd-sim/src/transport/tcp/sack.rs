@@ -30,7 +30,8 @@
 //!   DupAcks first.
 //! * Outside recovery, each duplicate acknowledgment increments DupAcks; recovery starts
 //!   when DupAcks ≥ DupThresh (step 1) or IsLost(HighACK + 1) (step 2). Limited
-//!   Transmit (step 3, MAY) is not modelled, as for the other flavours.
+//!   Transmit (step 3, MAY) with `limited_transmit`, as for the other flavours
+//!   (RFC 3042; `recovery.rs`).
 //! * Entry (step 4): RecoveryPoint = HighData (`recover`); ssthresh from the controller
 //!   and cwnd = ssthresh (4.2); the first unacknowledged segment is marked lost and
 //!   retransmitted at once, whatever pipe says (4.3) — unless its retransmission from

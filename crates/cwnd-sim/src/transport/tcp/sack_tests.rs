@@ -21,6 +21,7 @@ fn sender(recovery: Recovery, iw: u32, set: impl FnOnce(&mut SenderConfig)) -> T
         header: 40,
         initial_window: iw,
         dupthresh: 3,
+        limited_transmit: false,
         abc_limit: 1,
         recovery,
         repeated_timeout: RepeatedTimeout::Keep,
@@ -277,6 +278,49 @@ fn after_a_timeout_sack_retransmits_only_what_was_not_sacked() {
     // acknowledged: the rest of the new data presumed lost goes, and never 6..9.
     let out = ack(&mut s, 1200, 11, &[], None);
     assert!(out.iter().all(|&n| n >= 11), "{out:?}");
+}
+
+#[test]
+fn after_a_timeout_an_ack_over_a_sacked_run_grows_cwnd_by_what_it_delivers() {
+    // Linux slow start (no per-ACK limit). 0..9 sent, the whole transfer; 0 lost.
+    // The duplicates SACK 1..9; the third starts recovery (ssthresh = 10/2 = 5) and
+    // resends 0, which is lost too. The timer fires at 1 s (no reduction: it
+    // interrupts recovery of the same loss): cwnd 1, 0 goes again.
+    let mut s = sender(Recovery::Sack, 10, |c| {
+        c.abc_limit = u32::MAX;
+        c.app_bytes = Some(10 * MSS);
+    });
+    start(&mut s);
+    for hi in 2..=10 {
+        ack(&mut s, 100 + hi, 0, &[(1, hi)], None);
+    }
+    assert_eq!((s.tcb.ca_state, s.tcb.ssthresh), (CaState::Recovery, 5));
+    assert_eq!(timeout(&mut s, 1000), vec![0]);
+    assert_eq!(s.tcb.cwnd, 1);
+    // 0 arrives: ACK 10 delivers one segment (1..9 were delivered when SACKed), so
+    // slow start adds one: cwnd 1 + 1 = 2 (Linux acked_sacked = 1). Counting the 10
+    // segments the ACK covers would give min(1 + 10, ssthresh 5) = 5.
+    ack(&mut s, 1100, 10, &[], None);
+    assert_eq!((s.tcb.ca_state, s.tcb.cwnd), (CaState::Open, 2));
+}
+
+#[test]
+fn a_timeout_deep_in_sack_loss_recovery_halves_the_data_in_flight() {
+    // 0..19 sent (IW 20), no ACK: the timer fires at 1 s, ssthresh = 20/2 = 10,
+    // cwnd 1, 0 goes again (RTO backed off to 2 s).
+    let mut s = sender(Recovery::Sack, 20, |_| {});
+    start(&mut s);
+    assert_eq!(timeout(&mut s, 1000), vec![0]);
+    assert_eq!(s.tcb.ssthresh, 10);
+    // 0 arrives; 1 is still missing and 2..19 are held: ACK 1, SACK 2..20. Slow
+    // start, cwnd 2: pipe 0 (1 is lost, not yet resent) → 1 again, then new data 20.
+    assert_eq!(ack(&mut s, 1100, 1, &[(2, 20)], None), vec![1, 20]);
+    // Both are lost; the timer (restarted at 1.1 s, 2 s) fires at 3.1 s. The ACK made
+    // progress, so this is a new reduction. In flight: 1 (resent) and 20 → pipe 2,
+    // ssthresh = max(2/2, 2) = 2 (Linux: cwnd 2 / 2 → 2). snd_nxt − snd_una = 20
+    // segments would give 10, five times the window the flow had.
+    timeout(&mut s, 3100);
+    assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (2, 1));
 }
 
 // ---- D-SACK (RFC 3708) ----

@@ -22,6 +22,7 @@ fn sender_with(recovery: Recovery, initial_window: u32, dsack_undo: bool) -> Tcp
         header: 40,
         initial_window,
         dupthresh: 3,
+        limited_transmit: false,
         abc_limit: 1,
         recovery,
         repeated_timeout: RepeatedTimeout::Keep,
@@ -105,6 +106,32 @@ fn reno_fast_retransmit_halves_and_recovery_deflates_to_ssthresh() {
     ack(&mut s, ms(200), 16);
     assert_eq!((s.tcb.cwnd, s.tcb.ca_state), (8, CaState::Open));
     assert_eq!(s.stats.fast_retransmits, 1);
+}
+
+#[test]
+fn limited_transmit_sends_a_new_segment_on_each_of_the_first_two_duplicates() {
+    let mut s = sender(Recovery::Reno, 4);
+    s.cfg.limited_transmit = true;
+    start(&mut s); // segments 0..3 in flight, cwnd 4; segment 0 is lost
+                   // RFC 3042 §2: the first two duplicates (for 1 and 2) each release one new
+                   // segment, 4 then 5 (FlightSize 5 then 6 ≤ cwnd + 2 = 6); cwnd stays 4.
+    assert_eq!(segs(&ack(&mut s, ms(100), 0)), vec![4]);
+    assert_eq!(segs(&ack(&mut s, ms(101), 0)), vec![5]);
+    assert_eq!((s.tcb.cwnd, s.tcb.ca_state), (4, CaState::Disorder));
+    // Third duplicate (for 3): fast retransmit of 0. FlightSize without the two
+    // limited-transmit segments (RFC 5681 §3.2 step 2) is 6 − 2 = 4: ssthresh =
+    // 4/2 = 2, cwnd = 2 + 3 = 5 < flight 6: nothing new.
+    assert_eq!(segs(&ack(&mut s, ms(102), 0)), vec![0]);
+    assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (2, 5));
+    // Off (the default), the first two duplicates send nothing; the third
+    // retransmits 0 with ssthresh = 4/2 = 2, cwnd = 2 + 3 = 5 > flight 4: new
+    // segment 4 follows.
+    let mut plain = sender(Recovery::Reno, 4);
+    start(&mut plain);
+    assert!(ack(&mut plain, ms(100), 0).is_empty());
+    assert!(ack(&mut plain, ms(101), 0).is_empty());
+    assert_eq!(segs(&ack(&mut plain, ms(102), 0)), vec![0, 4]);
+    assert_eq!((plain.tcb.ssthresh, plain.tcb.cwnd), (2, 5));
 }
 
 /// A controller whose loss response is a fixed ssthresh, possibly above the window (as
@@ -340,6 +367,7 @@ fn eifel_sender() -> TcpSender {
         header: 40,
         initial_window: 10,
         dupthresh: 3,
+        limited_transmit: false,
         abc_limit: 1,
         recovery: Recovery::NewReno,
         repeated_timeout: RepeatedTimeout::Keep,

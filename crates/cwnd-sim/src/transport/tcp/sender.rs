@@ -44,6 +44,9 @@ pub struct SenderConfig {
     pub initial_window: u32,
     /// Duplicate ACKs that trigger a fast retransmit.
     pub dupthresh: u32,
+    /// RFC 3042 limited transmit: a new segment on each of the first two duplicate
+    /// ACKs (`recovery.rs`).
+    pub limited_transmit: bool,
     /// RFC 3465 L: most segments one ACK adds in slow start.
     pub abc_limit: u32,
     pub recovery: Recovery,
@@ -166,8 +169,20 @@ pub struct TcpSender {
     /// (Linux's Reno `sacked_out` emulation): counted delivered, and out of the
     /// in-flight count that model-based controllers are given.
     pub(super) reno_sacked: u32,
+    /// Without SACK, the segments above snd_una already counted delivered from
+    /// duplicate ACKs. Unlike `reno_sacked` a timeout does not clear it: the
+    /// cumulative ACK that later covers them must not count them again
+    /// (draft-cheng-iccrg-delivery-rate-estimation §3: each segment is delivered
+    /// once).
+    pub(super) dup_delivered: u32,
+    /// Segments limited transmit sent since the sender was last `Open`.
+    pub(super) limited_sent: u32,
     /// `marked_lost` and the in-flight count when the ACK being processed arrived.
     ack_start: (u64, u32),
+    /// `tcb.delivered` when the ACK being processed arrived: with SACK, what the ACK
+    /// delivers (newly SACKed, or cumulatively acknowledged and not SACKed before)
+    /// is the growth it earns (Linux `acked_sacked`).
+    delivered_at_ack: u64,
     pub(super) peer_window: u64,
     /// Bytes the application has made available (grows up to `app_bytes`).
     app_limit: u64,
@@ -196,7 +211,10 @@ impl TcpSender {
             pacer: Pacer::default(),
             marked_lost: 0,
             reno_sacked: 0,
+            dup_delivered: 0,
+            limited_sent: 0,
             ack_start: (0, 0),
+            delivered_at_ack: 0,
             rto: RtoEstimator::new(cfg.rto),
             app_limit: 0,
             tcb,
@@ -443,6 +461,7 @@ impl TcpSender {
         if self.model_based {
             self.ack_start = (self.marked_lost, self.packets_in_flight());
         }
+        self.delivered_at_ack = self.tcb.delivered;
         let window_changed = ack.window != self.peer_window;
         self.peer_window = ack.window;
         let sack = if self.cfg.sack && !ack.sack.is_empty() {
@@ -524,9 +543,10 @@ impl TcpSender {
             // Linux `tcp_remove_reno_sacks`: the ACK covers the segments the
             // duplicates stood for (already counted delivered), all but the one it
             // was waiting for.
-            let delivered = acked.saturating_sub(self.reno_sacked).max(1);
+            let delivered = acked.saturating_sub(self.dup_delivered).max(1);
             self.rate.count_delivered(&mut self.tcb, now, delivered);
             self.reno_sacked -= self.reno_sacked.min(acked - 1);
+            self.dup_delivered -= self.dup_delivered.min(acked - 1);
         }
 
         let (rto_rtt, cc_rtt) = match ack.ts_ecr {
@@ -574,7 +594,8 @@ impl TcpSender {
             self.model_update(now, cc_rtt, out);
         } else {
             if !was_recovering && self.tcb.ca_state != CaState::Recovery {
-                self.cc.cong_avoid(&mut self.tcb, now, acked);
+                let grown = self.acked_sacked(acked);
+                self.cc.cong_avoid(&mut self.tcb, now, grown);
             }
             self.transmit(now, out);
         }
@@ -583,6 +604,21 @@ impl TcpSender {
             && self.tcb.snd_una >= self.app_limit
         {
             self.finished_at = Some(now);
+        }
+    }
+
+    /// The segments an ACK of `acked` segments earns window growth for. With SACK,
+    /// only what it newly delivers: a segment SACKed earlier was counted then, so a
+    /// cumulative ACK that covers a long SACKed run after a timeout does not count
+    /// it again (Linux `tcp_ack` passes `acked_sacked`, the growth of
+    /// `tp->delivered`, to `tcp_cong_avoid`; RFC 6675 §5 counts a SACKed segment
+    /// as having left the network when it is SACKed). Without SACK, every segment
+    /// the ACK covers (RFC 5681 §3.1, RFC 3465).
+    fn acked_sacked(&self, acked: u32) -> u32 {
+        if self.cfg.sack {
+            (self.tcb.delivered - self.delivered_at_ack) as u32
+        } else {
+            acked
         }
     }
 

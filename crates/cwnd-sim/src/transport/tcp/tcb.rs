@@ -65,6 +65,9 @@ pub struct Tcb {
     /// receiver window) the last time it stopped sending: controllers grow cwnd
     /// only when it is really in use (RFC 7661, Linux `tcp_is_cwnd_limited`).
     pub cwnd_limited: bool,
+    /// FlightSize for RFC 5681 eq. (4) when it is not snd_nxt − snd_una, set only
+    /// while the sender asks for ssthresh (see `flight_size`).
+    pub loss_flight: Option<u32>,
 }
 
 impl Tcb {
@@ -88,6 +91,7 @@ impl Tcb {
             delivered_time: SimTime::ZERO,
             app_limited: Some(0),
             cwnd_limited: true,
+            loss_flight: None,
         }
     }
 
@@ -103,6 +107,20 @@ impl Tcb {
     /// FlightSize in segments, rounded up.
     pub fn flight_segments(&self) -> u32 {
         self.flight_bytes().div_ceil(self.mss as u64) as u32
+    }
+
+    /// FlightSize for the ssthresh rule, RFC 5681 eq. (4). On a fast retransmit, and
+    /// on any timeout without SACK, everything sent and not cumulatively acknowledged
+    /// (RFC 5681 §3.1; RFC 6675 §5 step 4.2 takes the same), less the segments
+    /// limited transmit sent (RFC 5681 §3.2 step 2: they "MUST NOT be included in
+    /// this calculation"). On a timeout with SACK,
+    /// the data actually in flight: after a first timeout the sender can be deep in
+    /// loss recovery with most of [snd_una, snd_nxt) SACKed, and half of all of it
+    /// was once 262 segments with cwnd 28 (issue 12). Linux `tcp_enter_loss` takes
+    /// ssthresh from cwnd, which pipe then tracks; ns-3 passes `BytesInFlight`
+    /// (SACKed and lost excluded) to `GetSsThresh`.
+    pub fn flight_size(&self) -> u32 {
+        self.loss_flight.unwrap_or_else(|| self.flight_segments())
     }
 
     /// Slow start (RFC 5681 §3.1 with RFC 3465 byte counting, Linux

@@ -185,11 +185,11 @@ fn seconds_or_nan(t: SimTime) -> f64 {
     }
 }
 
-/// RFC 5681 eq. (4): ssthresh = max(FlightSize / 2, 2·SMSS), in segments.
-/// (Linux's `tcp_reno_ssthresh` halves cwnd instead of FlightSize; the two agree
-/// for a window-limited bulk sender.)
+/// RFC 5681 eq. (4): ssthresh = max(FlightSize / 2, 2·SMSS), in segments
+/// (FlightSize as `Tcb::flight_size` defines it). Linux's `tcp_reno_ssthresh`
+/// halves cwnd instead of FlightSize; the two agree for a window-limited bulk sender.
 pub fn reno_ssthresh(tcb: &Tcb) -> u32 {
-    (tcb.flight_segments() / 2).max(2)
+    (tcb.flight_size() / 2).max(2)
 }
 
 /// Congestion-control names accepted in scenario files (every arm of `build`). "tahoe" and "newreno"
