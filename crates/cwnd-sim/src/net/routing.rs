@@ -14,6 +14,7 @@ pub type LinkDirId = u32;
 
 const NO_ROUTE: LinkDirId = LinkDirId::MAX;
 
+#[derive(Clone, Debug)]
 pub struct RoutingTable {
     nodes: usize,
     /// Outgoing (neighbour, link direction) per node, in declaration order.
