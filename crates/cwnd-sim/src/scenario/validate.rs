@@ -450,13 +450,11 @@ impl Scenario {
             ));
         }
         match &stage {
-            StageSpec::DropList { packets, .. } => {
-                if packets.contains(&0) {
-                    return Err(ScenarioError::new(
-                        at("packets"),
-                        "packets are counted from 1; 0 is not a packet index",
-                    ));
-                }
+            StageSpec::DropList { packets, .. } if packets.contains(&0) => {
+                return Err(ScenarioError::new(
+                    at("packets"),
+                    "packets are counted from 1; 0 is not a packet index",
+                ));
             }
             StageSpec::Bernoulli { schedule } => check_schedule(&at("schedule"), schedule)?,
             StageSpec::Arq(ArqStage { pv, delay, .. }) => {
