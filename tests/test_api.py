@@ -133,7 +133,10 @@ def test_a_loss_trace_file_is_found_beside_its_scenario(
     (folder / "lossy.toml").write_text(text)
     monkeypatch.chdir(tmp_path)  # not the scenario's folder
     spec = cwnd.load_scenario(folder / "lossy.toml")
-    assert spec["links"][1]["impairments"][0]["p_file"] == str(folder / "loss.csv")
+    # The plan holds the trace's steps (times in ns), not the file's name.
+    stage = spec["links"][1]["impairments"][0]
+    assert "p_file" not in stage
+    assert stage["schedule"] == [["0ns", 0.0], ["2000000000ns", 0.05]]
     r = cwnd.run(spec, seed=1)
     assert r.summary["drops_impairment"][0] > 0
     with pytest.raises(cwnd.ScenarioError, match=r'p_file: cannot read "loss.csv"'):

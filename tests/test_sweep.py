@@ -482,3 +482,28 @@ def test_losing_the_scheduler_is_one_line(tmp_path: Path) -> None:
     (line,) = err.splitlines()
     assert line.startswith("cwnd: error: cluster: lost during the sweep ("), line
     assert "scheduler-connection-lost" in line
+
+
+def test_editing_a_loss_trace_recomputes_and_moving_it_does_not(
+    small_toml: Path, tmp_path: Path
+) -> None:
+    # The cache key hashes the plan, which holds the trace's contents, not its name.
+    def scenario(folder: Path, trace: str) -> Path:
+        folder.mkdir(exist_ok=True)
+        (folder / "loss.csv").write_text(trace)
+        text = small_toml.read_text().replace(
+            'p = 0.02, applies_to = "data"', 'p_file = "loss.csv"'
+        )
+        (folder / "lossy.toml").write_text(text)
+        return folder / "lossy.toml"
+
+    cache = tmp_path / "cache"
+    first = scenario(tmp_path / "a", "0, 0.01\n")
+    one = sweep(first, seeds=[1], cache=cache, progress=False)
+    assert (one.computed, one.cached, one.failures) == (1, 0, [])
+    scenario(tmp_path / "a", "0, 0.05\n")  # the same file, new contents
+    edited = sweep(first, seeds=[1], cache=cache, progress=False)
+    assert (edited.computed, edited.cached) == (1, 0)
+    moved = scenario(tmp_path / "b", "0, 0.05\n")  # the same contents elsewhere
+    again = sweep(moved, seeds=[1], cache=cache, progress=False)
+    assert (again.computed, again.cached) == (0, 1)

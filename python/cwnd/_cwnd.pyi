@@ -8,24 +8,20 @@ class ScenarioError(ValueError):
     """A scenario that cannot run; the message names the field, the value and what is
     allowed, e.g. `links[0].bandwidth: "10Mbs" is not a rate; use e.g. "10Mbps"`."""
 
-def run(spec_json: str, seed: int) -> dict[str, Any]:
-    """Runs a scenario given as JSON text; returns summaries and numpy columns.
+def load(text: str, base_dir: str | None = None) -> str:
+    """Loads a scenario, TOML or JSON text, into its plan (canonical JSON text):
+    checked once, the files it names (`p_file`) read once, relative to `base_dir` when
+    given, and put in it. Raises ScenarioError; errors in TOML carry line numbers."""
+
+def run(plan_json: str, seed: int) -> dict[str, Any]:
+    """Runs a plan (the JSON text `load` gives) with `seed`; returns summaries and
+    numpy columns.
 
     Raises ScenarioError; on the main thread, a signal handler's exception (Ctrl-C's
     KeyboardInterrupt) stops the run within about 50 ms and is raised."""
 
-def check(spec_json: str) -> None:
-    """Parses and checks a scenario; raises ScenarioError."""
-
-def check_toml(text: str, base_dir: str | None = None) -> None:
-    """Parses and checks a scenario written in TOML; errors carry line numbers. Files
-    the scenario names (`p_file`) are read relative to `base_dir` when given."""
-
 def bench_engine(events: int) -> dict[str, float]:
     """Times `events` pops and pushes of the event queue: {"events", "seconds"}."""
-
-def normalized_spec(spec_json: str) -> str:
-    """The scenario checked, every default filled in; units as "<n>ns", "<n>bps", "<n>B"."""
 
 def open_tun(name: str) -> int:
     """Creates TUN device `name` (IFF_TUN, no packet info, non-blocking) in the caller's

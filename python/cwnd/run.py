@@ -12,7 +12,8 @@ from cwnd.scenario import Scenario, load_scenario
 
 
 def to_spec(scenario: str | Path | dict[str, Any] | Scenario) -> dict[str, Any]:
-    """The scenario as a dict: from a TOML path or text, a dict, or a builder."""
+    """The scenario as a dict: a builder's, a dict as given, or the plan a TOML path or
+    text loads into (`load_scenario`)."""
     if isinstance(scenario, Scenario):
         return scenario.to_dict()
     if isinstance(scenario, dict):
@@ -20,15 +21,24 @@ def to_spec(scenario: str | Path | dict[str, Any] | Scenario) -> dict[str, Any]:
     return load_scenario(scenario)
 
 
+def to_plan(scenario: str | Path | dict[str, Any] | Scenario) -> str:
+    """The scenario's plan, checked, as canonical JSON text (what `_cwnd.run` takes).
+    A dict's files (`p_file`) are read relative to the working directory.
+
+    Raises `ScenarioError` for a scenario that cannot run.
+    """
+    return _cwnd.load(json.dumps(to_spec(scenario)))
+
+
 def run(scenario: str | Path | dict[str, Any] | Scenario, seed: int = 0) -> Results:
     """Runs one scenario with one seed. The simulation releases the GIL.
 
     Raises `ScenarioError` for a scenario that cannot run.
     """
-    spec = to_spec(scenario)
-    return Results(_cwnd.run(json.dumps(spec), seed), spec)
+    plan = to_plan(scenario)
+    return Results(_cwnd.run(plan, seed), json.loads(plan))
 
 
 def check(scenario: str | Path | dict[str, Any] | Scenario) -> None:
-    """Validates a scenario without running it; raises `ScenarioError`."""
-    _cwnd.check(json.dumps(to_spec(scenario)))
+    """Checks a scenario without running it; raises `ScenarioError`."""
+    to_plan(scenario)

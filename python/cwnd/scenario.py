@@ -1,13 +1,14 @@
 """Scenarios as data: TOML files and a small builder that produce the same dict.
 
 The dict's shape is the Rust spec (`crates/cwnd-sim/src/scenario/spec.rs`), the single
-source of truth; validation happens there, so this module only builds data.
+source of truth; loading and checking happen there (`_cwnd.load`, once per scenario),
+so this module only builds data.
 """
 
 from __future__ import annotations
 
 import copy
-import tomllib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +16,14 @@ from cwnd import _cwnd
 
 
 def load_scenario(source: str | Path) -> dict[str, Any]:
-    """Reads and checks a scenario from a TOML file path, or from TOML text.
+    """Loads a scenario from a TOML file path, or from TOML text, into its plan.
 
     A `str` that names an existing file, or ends in `.toml`, is read as a path; the
-    files it names (`p_file`) are then relative to its folder. The text is checked by
-    the simulator first, so that errors name the line.
+    files it names (`p_file`) are then relative to its folder. The simulator parses
+    and checks the text once (errors name the line) and reads those files once: the
+    dict it gives back is the plan in canonical form, every default written out and
+    each file's contents in place of its name, so it runs anywhere (a Dask worker
+    needs no files) and is still a scenario dict that sweeps can edit.
     Raises `FileNotFoundError` or `ScenarioError`.
     """
     base: Path | None = None
@@ -28,20 +32,7 @@ def load_scenario(source: str | Path) -> dict[str, Any]:
         base = Path(source).resolve().parent
     else:
         text = source
-    _cwnd.check_toml(text, None if base is None else str(base))
-    spec = tomllib.loads(text)
-    if base is not None:
-        _resolve_files(spec, base)
-    return spec
-
-
-def _resolve_files(spec: dict[str, Any], base: Path) -> None:
-    """Makes the stages' relative file names (`p_file`) absolute, so that the dict
-    runs from any working directory."""
-    hops = spec.get("links", []) + spec.get("wireless", [])
-    for stage in (s for hop in hops for s in hop.get("impairments", [])):
-        if "p_file" in stage and not Path(stage["p_file"]).is_absolute():
-            stage["p_file"] = str(base / stage["p_file"])
+    return json.loads(_cwnd.load(text, None if base is None else str(base)))
 
 
 def _looks_like_path(text: str) -> bool:

@@ -7,10 +7,11 @@ an explicit list, or from a function that builds the whole scenario from a point
 
 Runs go to a local process pool (all cores by default) or to a Dask distributed
 cluster (`cwnd.executors`). Each finished run is written to the cache at once, keyed
-by (scenario hash, seed, cwnd version and a hash of its compiled engine), so an
-interrupted or partly failed sweep loses nothing and a rerun computes only what is
-missing. A failing point (a scenario error, or a worker that died running it) is
-recorded with its error and the others go on.
+by (a hash of the scenario's plan, which holds the contents of the files it names,
+seed, cwnd version and a hash of its compiled engine), so an interrupted or partly
+failed sweep loses nothing and a rerun computes only what is missing. A failing point
+(a scenario error, or a worker that died running it) is recorded with its error and
+the others go on.
 
 On request (`tables=("series", "throughput", "segments")`) each run's time series are
 kept too, in the cache beside its summary, and `SweepResults.frame(name)` gives them as
@@ -114,22 +115,27 @@ def engine_id() -> str:
     return f"{cwnd.__version__}+{digest}"
 
 
-def run_key(spec: dict[str, Any], seed: int) -> str:
-    """Cache key of one run: hash of the canonical scenario, the seed and the engine
-    (version and build)."""
-    canonical = json.dumps(spec, sort_keys=True, separators=(",", ":"))
-    h = hashlib.sha256(f"{engine_id()}\n{seed}\n{canonical}".encode())
+def run_key(scenario: dict[str, Any] | str, seed: int) -> str:
+    """Cache key of one run: hash of the scenario's plan in canonical form (a loss
+    trace's contents, not its file name: editing the file changes the key, moving it
+    does not), the seed and the engine (version and build). `scenario` is a scenario
+    dict, or a plan as `_cwnd.load` gives it.
+
+    Raises `ScenarioError` for a dict that does not load."""
+    plan = scenario if isinstance(scenario, str) else _cwnd.load(json.dumps(scenario))
+    h = hashlib.sha256(f"{engine_id()}\n{seed}\n{plan}".encode())
     return h.hexdigest()[:32]
 
 
-def run_one(spec_json: str, seed: int, tables: Sequence[str] = ()) -> dict[str, Any]:
-    """Runs one (scenario, seed) in a worker; returns plain data (picklable): the
-    summaries, and the columns of the named `tables` under "tables".
+def run_one(plan_json: str, seed: int, tables: Sequence[str] = ()) -> dict[str, Any]:
+    """Runs one (plan, seed) in a worker; returns plain data (picklable): the
+    summaries, and the columns of the named `tables` under "tables". The plan carries
+    the contents of every file the scenario named, so a worker needs no files.
 
     Errors are returned, not raised, so that one bad point never stops a sweep.
     """
     try:
-        raw = _cwnd.run(spec_json, seed)
+        raw = _cwnd.run(plan_json, seed)
     except Exception as e:
         return {"ok": False, "error": f"{type(e).__name__}: {e}"}
     return {
@@ -391,14 +397,20 @@ def sweep(
             for seed in seeds:
                 results.failures.append(Failure(point, seed, str(e).strip("'\"")))
             continue
+        try:
+            plan = _cwnd.load(json.dumps(spec))
+        except _cwnd.ScenarioError as e:
+            for seed in seeds:
+                results.failures.append(Failure(point, seed, f"ScenarioError: {e}"))
+            continue
         for seed in seeds:
-            key = run_key(spec, seed)
+            key = run_key(plan, seed)
             hit = None if fresh else store.get(key)
             if hit is not None and hit.get("ok") and store.has_tables(key, tables):
                 _add_run(results, order, point, seed, key, hit)
                 results.cached += 1
             else:
-                todo.append((order, point, seed, key, json.dumps(spec)))
+                todo.append((order, point, seed, key, plan))
     _execute(todo, results, store, workers, cluster, progress, tuple(tables))
     results.rows.sort(key=lambda row: (row["point"], row["seed"]))
     return results

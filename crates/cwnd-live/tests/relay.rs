@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use cwnd_live::clock::monotonic_ns;
 use cwnd_live::relay::{self, Config, FlowPorts, Host};
-use cwnd_sim::scenario::{build, Scenario};
+use cwnd_sim::scenario::{build, load};
 
 const H1: [u8; 4] = [10, 9, 9, 1];
 const H2: [u8; 4] = [10, 9, 9, 2];
@@ -50,7 +50,7 @@ fn data_segment(tag: u8) -> Vec<u8> {
 
 #[test]
 fn a_packet_crosses_the_modelled_link_on_time_and_intact() {
-    let spec = Scenario::from_toml(
+    let plan = load(
         r#"
         name = "relay"
         duration = "300ms"
@@ -62,9 +62,10 @@ fn a_packet_crosses_the_modelled_link_on_time_and_intact() {
         from = "h1"
         to = "h2"
         "#,
+        None,
     )
     .unwrap();
-    let world = build(&spec, 1).unwrap();
+    let world = build(&plan, 1);
     let (h1_relay, h1_kernel) = seqpacket_pair();
     let (h2_relay, h2_kernel) = seqpacket_pair();
     let (stop_read, _stop_write) = seqpacket_pair();
@@ -128,7 +129,7 @@ fn a_packet_crosses_the_modelled_link_on_time_and_intact() {
 
 #[test]
 fn a_readable_stop_descriptor_ends_the_run_early() {
-    let spec = Scenario::from_toml(
+    let plan = load(
         r#"
         name = "stop"
         duration = "60s"
@@ -140,9 +141,10 @@ fn a_readable_stop_descriptor_ends_the_run_early() {
         from = "h1"
         to = "h2"
         "#,
+        None,
     )
     .unwrap();
-    let world = build(&spec, 1).unwrap();
+    let world = build(&plan, 1);
     let (stop_read, stop_write) = seqpacket_pair();
     let cfg = Config {
         hosts: vec![],

@@ -1,6 +1,7 @@
-//! Python bindings of cwnd-sim: a scenario (JSON text) goes in, columns come out.
+//! Python bindings of cwnd-sim: a scenario goes in (`load`: TOML or JSON text →
+//! its plan as canonical JSON), columns come out (`run`: plan and seed → results).
 //!
-//! Thin on purpose: the spec is deserialized and validated by cwnd-sim, the run
+//! Thin on purpose: the scenario is parsed and checked by cwnd-sim, the run
 //! happens with the GIL released, and results cross as numpy arrays built from
 //! the simulator's own column vectors (no per-sample Python objects).
 
@@ -9,8 +10,10 @@ mod live;
 mod rows;
 mod sctp;
 
+use std::path::Path;
+
 use cwnd_sim::results::RunResults;
-use cwnd_sim::scenario::{build, Scenario, ScenarioError as SimScenarioError};
+use cwnd_sim::scenario::{self, ScenarioError as SimScenarioError};
 use cwnd_sim::time::SimTime;
 use cwnd_sim::world::World;
 use numpy::IntoPyArray;
@@ -31,31 +34,23 @@ fn scenario_error(e: SimScenarioError) -> PyErr {
     ScenarioError::new_err(e.to_string())
 }
 
-/// Parses and checks a scenario given as JSON, building it to find impossible
-/// topologies too; raises ScenarioError.
-#[pyfunction]
-fn check(spec_json: &str) -> PyResult<()> {
-    let spec = Scenario::from_json(spec_json).map_err(scenario_error)?;
-    build(&spec, 0).map_err(scenario_error)?;
-    Ok(())
-}
-
-/// Parses and checks a scenario written in TOML (errors carry line numbers); files it
-/// names are read relative to `base_dir` when given.
+/// Loads a scenario, TOML or JSON text, into its plan: checked once, the files it
+/// names (`p_file`, relative to `base_dir` when given) read once and put in it.
+/// Returns the plan's canonical JSON, which `run` takes and which needs no file;
+/// raises ScenarioError.
 #[pyfunction]
 #[pyo3(signature = (text, base_dir=None))]
-fn check_toml(text: &str, base_dir: Option<&str>) -> PyResult<()> {
-    let base = base_dir.map(std::path::Path::new);
-    let spec = Scenario::from_toml_in(text, base).map_err(scenario_error)?;
-    build(&spec, 0).map_err(scenario_error)?;
-    Ok(())
+fn load(text: &str, base_dir: Option<&str>) -> PyResult<String> {
+    let plan = scenario::load(text, base_dir.map(Path::new)).map_err(scenario_error)?;
+    plan.to_json().map_err(scenario_error)
 }
 
-/// Runs a scenario (JSON text) with `seed`; returns a dict of summaries and columns.
+/// Runs a plan (the JSON text `load` gives; any scenario JSON is loaded the same
+/// way) with `seed`; returns a dict of summaries and columns.
 #[pyfunction]
-fn run<'py>(py: Python<'py>, spec_json: &str, seed: u64) -> PyResult<Bound<'py, PyDict>> {
-    let spec = Scenario::from_json(spec_json).map_err(scenario_error)?;
-    let world = build(&spec, seed).map_err(scenario_error)?;
+fn run<'py>(py: Python<'py>, plan_json: &str, seed: u64) -> PyResult<Bound<'py, PyDict>> {
+    let plan = scenario::load(plan_json, None).map_err(scenario_error)?;
+    let world = scenario::build(&plan, seed);
     let results = run_with_signals(py, world)?;
     results_to_dict(py, results)
 }
@@ -291,11 +286,9 @@ fn _cwnd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
-    m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(live::open_tun, m)?)?;
     m.add_function(wrap_pyfunction!(live::live_relay, m)?)?;
-    m.add_function(wrap_pyfunction!(live::normalized_spec, m)?)?;
-    m.add_function(wrap_pyfunction!(check_toml, m)?)?;
     m.add_function(wrap_pyfunction!(bench::bench_engine, m)?)?;
     Ok(())
 }

@@ -5,7 +5,7 @@
 use std::os::fd::IntoRawFd;
 
 use cwnd_live::relay::{self, Config, FlowPorts, Host};
-use cwnd_sim::scenario::{build, Scenario};
+use cwnd_sim::scenario;
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -22,15 +22,6 @@ pub fn open_tun(name: &str) -> PyResult<i32> {
     cwnd_live::tun::open(name)
         .map(|fd| fd.into_raw_fd())
         .map_err(|e| PyOSError::new_err(format!("cannot create TUN device {name}: {e}")))
-}
-
-/// The scenario (JSON) checked and built, with every default filled in; units
-/// as "<n>ns", "<n>bps" and "<n>B".
-#[pyfunction]
-pub fn normalized_spec(spec_json: &str) -> PyResult<String> {
-    let spec = Scenario::from_json(spec_json).map_err(scenario_error)?;
-    build(&spec, 0).map_err(scenario_error)?;
-    serde_json::to_string(&spec).map_err(|e| PyOSError::new_err(e.to_string()))
 }
 
 /// Relays the scenario's network between TUN devices from `epoch_ns`
@@ -52,8 +43,8 @@ pub fn live_relay<'py>(
     stop_fd: i32,
     pin_cpu: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let spec = Scenario::from_json(spec_json).map_err(scenario_error)?;
-    let world = build(&spec, seed).map_err(scenario_error)?;
+    let plan = scenario::load(spec_json, None).map_err(scenario_error)?;
+    let world = scenario::build(&plan, seed);
     let mut relay_hosts = Vec::with_capacity(hosts.len());
     for (name, fd, addr) in hosts {
         let Some(node) = world.node_names.iter().position(|n| *n == name) else {

@@ -2,11 +2,12 @@
 //! (`stations,access,mbps`), for tools/link_figures.py: 11 Mb/s data, 1 Mb/s ACKs,
 //! long preamble, 1500-byte packets, 100 s of channel time per point.
 
+use cwnd_sim::net::wifi::frame_errors::DsssRate;
 use cwnd_sim::net::wifi::saturation::saturation_throughput;
 use cwnd_sim::net::wifi::timing::{Access, Phy};
 
 fn main() {
-    let phy = Phy::dsss(11_000_000, 1_000_000);
+    let phy = Phy::dsss(DsssRate::Mbps11, DsssRate::Mbps1);
     println!("stations,access,mbps");
     for (access, name) in [(Access::Basic, "basic"), (Access::RtsCts, "rts_cts")] {
         for n in (1..=50).filter(|n| *n <= 10 || n % 5 == 0) {

@@ -1,12 +1,13 @@
 //! cwnd-sim: a deterministic packet-level discrete-event simulator of transport
 //! protocols over hard networks. Pure Rust, no Python; `cwnd-py` binds it.
 //!
-//! Entry points: `Scenario::from_toml` / `from_json` (checked spec),
-//! `scenario::build` (spec + seed → `World`), `World::run` (→ `RunResults`).
+//! Entry points: `scenario::load` (TOML or JSON text → checked `Plan`),
+//! `scenario::build` (plan + seed → `World`), `World::run` (→ `RunResults`).
 
 pub mod engine;
 pub mod net;
 pub mod packet;
+pub mod params;
 pub mod results;
 pub mod rng;
 pub mod scenario;

@@ -14,7 +14,7 @@ mod common;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use cwnd_sim::scenario::{build, Scenario};
+use cwnd_sim::scenario::{build, load};
 use cwnd_sim::transport::tcp::cc;
 
 fn golden_dir() -> PathBuf {
@@ -67,9 +67,8 @@ fn example_scenario_fingerprints_are_unchanged() {
     let mut out = String::new();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
-        let spec = Scenario::from_toml_in(&text, Some(&dir))
-            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        let results = build(&spec, 1).unwrap().run();
+        let plan = load(&text, Some(&dir)).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let results = build(&plan, 1).run();
         let name = file.file_name().unwrap().to_string_lossy();
         writeln!(
             out,

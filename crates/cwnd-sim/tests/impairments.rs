@@ -184,6 +184,35 @@ fn bad_impairments_are_refused_with_the_field() {
 }
 
 #[test]
+fn a_loss_trace_is_read_once_into_the_plan_which_needs_no_file() {
+    let dir = std::env::temp_dir().join(format!("cwnd-plan-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("loss.csv"), "0, 0\n2, 1.0\n3s, 0\n").unwrap();
+    let toml = one_flow("{ kind = \"bernoulli\", p_file = \"loss.csv\" }", "", 4);
+    let plan = cwnd_sim::scenario::load(&toml, Some(&dir)).unwrap();
+    // The file's steps are in the plan: 0 s → 0, 2 s → 1, 3 s → 0 (in ns).
+    let json = plan.to_json().unwrap();
+    assert!(
+        json.contains(r#""schedule":[["0ns",0.0],["2000000000ns",1.0],["3000000000ns",0.0]]"#),
+        "{json}"
+    );
+    assert!(
+        !json.contains("p_file") && !json.contains("loss.csv"),
+        "{json}"
+    );
+    // With the file gone, the plan still loads (no read) and runs the same.
+    std::fs::remove_dir_all(&dir).unwrap();
+    let again = cwnd_sim::scenario::load(&json, None).unwrap();
+    assert_eq!(again.to_json().unwrap(), json);
+    let (a, b) = (
+        cwnd_sim::scenario::build(&plan, 1).run(),
+        cwnd_sim::scenario::build(&again, 1).run(),
+    );
+    assert_eq!(a.fingerprint, b.fingerprint);
+    assert!(a.flows[0].summary.drops_impairment > 0);
+}
+
+#[test]
 fn a_loss_trace_file_is_read_relative_to_the_scenario() {
     // loss.csv beside the scenario: no loss, then every packet lost from 2 s to 3 s.
     let dir = std::env::temp_dir().join(format!("cwnd-loss-trace-{}", std::process::id()));
@@ -194,13 +223,13 @@ fn a_loss_trace_file_is_read_relative_to_the_scenario() {
         "",
         6,
     );
-    let spec = Scenario::from_toml_in(&toml, Some(&dir)).unwrap();
+    let plan = cwnd_sim::scenario::load(&toml, Some(&dir)).unwrap();
     let e = Scenario::from_toml(&toml).unwrap_err().to_string();
     assert!(
         e.starts_with("links[1].impairments[0].p_file: cannot read \"loss.csv\""),
         "{e}"
     );
-    let r = cwnd_sim::scenario::build(&spec, 1).unwrap().run();
+    let r = cwnd_sim::scenario::build(&plan, 1).run();
     let f = &r.flows[0];
     // Nothing arrives between 2.024 s (the last packet sent before 2 s) and 3 s.
     let w = r.throughput_bin.as_secs_f64();

@@ -88,7 +88,7 @@ def run_live(
     relay's report (counts, timing error, carried rate, CPU). Raises `LiveRefused`
     for what cannot run, `ScenarioError` for an invalid scenario."""
     checks.check_host()
-    spec = json.loads(_cwnd.normalized_spec(json.dumps(raw)))
+    spec = json.loads(_cwnd.load(json.dumps(raw)))
     for note in checks.check_scenario(raw, checks.available_cc()):
         log(f"note: {note}")
     sysctls = checks.namespace_sysctls(raw)

@@ -34,6 +34,7 @@ struct Stub {
     into: LinkDirId,
 }
 
+#[derive(Clone, Debug)]
 pub struct RoutingTable {
     nodes: usize,
     /// Outgoing (neighbour, link direction) per node, in declaration order.

@@ -1,4 +1,4 @@
-//! From a checked `Scenario` to a runnable `World`.
+//! From a checked `Plan` to a runnable `World`.
 //!
 //! Ids: nodes in `Scenario::node_names` order; link `i` gives direction `2i`
 //! (forward, first node to second) and `2i + 1` (reverse); flows in file order.
@@ -6,56 +6,50 @@
 //! (`links[0].impairments[1].forward`), so adding a component elsewhere leaves
 //! every other draw unchanged.
 
-use std::collections::HashMap;
-
-use super::impairment_spec::{DelaySpec, ReorderSpec, StageSpec};
+use super::impairment_spec::{DelaySpec, PvSpec, ReorderSpec, StageSpec};
+use super::plan::{FlowPlan, Plan, StagePlan, StageWindow};
 use super::spec::{
-    AppSpec, Direction, ImpairmentSpec, LinkSpec, PathLossSpec, PreambleSpec, RecoverySpec,
-    RepeatedTimeoutSpec, Scenario,
+    AppSpec, Direction, LinkSpec, PathLossSpec, PreambleSpec, RepeatedTimeoutSpec, Scenario,
 };
 use super::validate::ScenarioError;
 use crate::net::impair::{
-    AppliesTo, ArqDelay, BernoulliLoss, DelayDistribution, DelayStep, DropList, GilbertElliott,
-    Impairment, ImpairmentChain, ImpairmentStage, Outage, Reorder, Schedule, Window,
+    ArqDelay, BernoulliLoss, DelayDistribution, DelayStep, DropList, GilbertElliott, Impairment,
+    ImpairmentChain, ImpairmentStage, Outage, Reorder, Schedule, Window,
 };
 use crate::net::link::{LinkDirection, LinkParams};
 use crate::net::queue::QueueLimit;
 use crate::net::red::Red;
-use crate::net::routing::RoutingTable;
 use crate::net::wifi::channel::{ChannelConfig, FrameErrors, WifiChannel};
 use crate::net::wifi::propagation::{PathLoss, RadioLink};
 use crate::net::wifi::timing::Phy;
 use crate::net::wimax::cell::WimaxCell;
 use crate::packet::{FlowId, NodeId, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION};
 use crate::rng;
-use crate::scenario::spec::{AppliesToSpec, FlowSpec, TransportSpec};
-use crate::time::SimTime;
+use crate::scenario::spec::FlowSpec;
 use crate::trace::pcap::Captures;
 use crate::trace::Recorder;
-use crate::transport::tcp::cc;
+use crate::transport::tcp::cc::CcConfig;
 use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
 use crate::transport::tcp::recovery::{Recovery, RepeatedTimeout};
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};
-use crate::world::{Flow, Hop, LinkInfo, Trigger, TriggerTarget, World};
+use crate::world::{Flow, LinkInfo, Trigger, TriggerTarget, World};
 
-/// Builds the world for one run of `spec` with `seed`.
-pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
-    let node_names = spec.node_names();
-    let ids: HashMap<&str, NodeId> = node_names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.as_str(), i as NodeId))
-        .collect();
-    let captured: Vec<NodeId> = spec.trace.pcap.iter().map(|n| ids[n.as_str()]).collect();
-    let node_count = node_names.len();
+/// Builds the world for one run of `plan` with `seed`. Everything that could be
+/// wrong was found when the plan was made, so this cannot fail.
+pub fn build(plan: &Plan, seed: u64) -> World {
+    let spec = plan.spec();
+    let topology = &plan.topology;
+    let ids = &topology.ids;
+    let captured: Vec<NodeId> = spec.trace.pcap.iter().map(|n| ids[n]).collect();
+    let node_count = topology.node_names.len();
 
     let mut links = Vec::with_capacity(2 * spec.links.len());
     let mut link_info = Vec::with_capacity(2 * spec.links.len());
     let mut triggers = Vec::new();
-    for (i, l) in spec.links.iter().enumerate() {
-        let (a, b) = (ids[l.between[0].as_str()], ids[l.between[1].as_str()]);
+    for (i, (l, stages)) in spec.links.iter().zip(&plan.link_stages).enumerate() {
+        let (a, b) = (ids[&l.between[0]], ids[&l.between[1]]);
         for (dir, from, to) in [(Direction::Forward, a, b), (Direction::Reverse, b, a)] {
-            let (link, link_triggers) = link_direction(spec, seed, i, l, dir, from, to);
+            let (link, link_triggers) = link_direction(spec, seed, i, l, stages, dir, from, to);
             for (flow, segment, stage) in link_triggers {
                 triggers.push(Trigger {
                     flow,
@@ -76,29 +70,11 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
         }
     }
 
-    // Route edges: every link direction, then every ordered pair of stations of
-    // each wireless channel.
-    let mut edges: Vec<(NodeId, NodeId, u32)> = Vec::new();
-    let mut hops = Vec::new();
-    for (i, l) in links.iter().enumerate() {
-        edges.push((l.from, l.to, hops.len() as u32));
-        hops.push(Hop::Link(i as u32));
-    }
     let mut channels = Vec::new();
-    for (c, w) in spec.wireless.iter().enumerate() {
-        let stations: Vec<NodeId> = w.stations.iter().map(|s| ids[s.as_str()]).collect();
-        for &a in &stations {
-            for &b in stations.iter().filter(|&&b| b != a) {
-                edges.push((a, b, hops.len() as u32));
-                hops.push(Hop::Air {
-                    channel: c as u32,
-                    to: b,
-                });
-            }
-        }
-        let name = spec.wireless_name(c);
+    for (c, (w, wplan)) in spec.wireless.iter().zip(&plan.wireless).enumerate() {
+        let stations: Vec<NodeId> = w.stations.iter().map(|s| ids[s]).collect();
         let (chain, channel_triggers) =
-            build_stages(spec, seed, &w.impairments, &format!("wireless[{c}]"), None);
+            build_stages(seed, &wplan.stages, &format!("wireless[{c}]"), None);
         for (flow, segment, stage) in channel_triggers {
             triggers.push(Trigger {
                 flow,
@@ -107,7 +83,7 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
                 stage,
             });
         }
-        let mut phy = Phy::dsss(w.rate.0, w.basic_rate.0);
+        let mut phy = Phy::dsss(wplan.rate, wplan.basic_rate);
         if w.preamble == PreambleSpec::Short {
             phy = phy.with_short_preamble();
         }
@@ -133,7 +109,7 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
             rts_threshold: w.rts_threshold.map(|s| s.0.min(u32::MAX as u64) as u32),
         };
         let mut channel = WifiChannel::new(
-            name,
+            spec.wireless_name(c),
             stations,
             config,
             rng::stream(seed, &format!("wireless[{c}].contention")),
@@ -144,64 +120,31 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
     }
     // 802.16 cells: each subscriber reaches the base station and back in one hop.
     let mut cells = Vec::with_capacity(spec.wimax.len());
-    for (c, w) in spec.wimax.iter().enumerate() {
-        let params = w.resolve(&format!("wimax[{c}]"))?;
-        let bs = ids[w.base_station.as_str()];
-        let subscribers: Vec<NodeId> = w.subscribers.iter().map(|s| ids[s.as_str()]).collect();
-        for &ss in &subscribers {
-            for (a, b) in [(bs, ss), (ss, bs)] {
-                edges.push((a, b, hops.len() as u32));
-                hops.push(Hop::Wimax {
-                    cell: c as u32,
-                    to: b,
-                });
-            }
-        }
+    for (c, (w, params)) in spec.wimax.iter().zip(&plan.cells).enumerate() {
         cells.push(WimaxCell::new(
             spec.wimax_name(c),
-            bs,
-            subscribers,
-            params,
+            ids[&w.base_station],
+            w.subscribers.iter().map(|s| ids[s]).collect(),
+            *params,
             rng::stream(seed, &format!("wimax[{c}].fading")),
             rng::stream(seed, &format!("wimax[{c}].errors")),
         ));
     }
-    let mut routes = RoutingTable::shortest_paths(node_names.len(), &edges);
-    for (k, r) in spec.routes.iter().enumerate() {
-        let (at, to, via) = (ids[r.at.as_str()], ids[r.to.as_str()], ids[r.via.as_str()]);
-        if !routes.set_route(at, to, via) {
-            return Err(ScenarioError::new(
-                format!("routes[{k}].via"),
-                format!("\"{}\" is not a neighbour of \"{}\"", r.via, r.at),
-            ));
-        }
-    }
-    let link_to = |e: u32| edges[e as usize].1;
 
     let mut flows = Vec::with_capacity(spec.flows.len());
     let mut associations = Vec::new();
-    for (i, f) in spec.flows.iter().enumerate() {
-        if f.transport == TransportSpec::Sctp {
-            let routed = |a: NodeId, b: NodeId| {
-                let forth = routes.path(a, b, link_to)?;
-                routes.path(b, a, link_to).map(|_| forth.len())
-            };
-            associations.push(super::sctp_build::sctp_flow(spec, seed, i, &ids, routed)?);
-            continue;
-        }
-        let (src, dst) = (ids[f.from.primary()], ids[f.to.primary()]);
-        for (a, b, what) in [(src, dst, "data"), (dst, src, "ACKs")] {
-            if routes.path(a, b, link_to).is_none() {
-                return Err(ScenarioError::new(
-                    format!("flows[{i}]"),
-                    format!(
-                        "no route for {what} from \"{}\" to \"{}\"; check links and routes",
-                        node_names[a as usize], node_names[b as usize]
-                    ),
-                ));
+    for (i, (f, fplan)) in spec.flows.iter().zip(&plan.flows).enumerate() {
+        match fplan {
+            FlowPlan::Tcp {
+                cc,
+                recovery,
+                src,
+                dst,
+            } => flows.push(tcp_flow(spec, seed, i, f, cc, *recovery, *src, *dst)),
+            FlowPlan::Sctp { paths } => {
+                associations.push(super::sctp_build::sctp_flow(spec, seed, i, ids, paths))
             }
         }
-        flows.push(tcp_flow(spec, seed, i, f, src, dst));
     }
 
     let tcp_flows = flows.len();
@@ -209,11 +152,11 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
         spec.name.clone().unwrap_or_else(|| "scenario".to_string()),
         seed,
         spec.duration.0,
-        node_names,
+        topology.node_names.clone(),
         links,
         link_info,
-        routes,
-        hops,
+        topology.routes.clone(),
+        topology.hops.clone(),
         channels,
         cells,
         flows,
@@ -222,44 +165,27 @@ pub fn build(spec: &Scenario, seed: u64) -> Result<World, ScenarioError> {
     )
     .with_captures(Captures::new(node_count, &captured));
     world.add_associations(associations);
-    Ok(world)
+    world
 }
 
-/// Flow ids in scenario order: TCP flows are numbered first, in order, then SCTP
-/// associations (the world keeps them in two tables).
-pub fn flow_ids(spec: &Scenario) -> Vec<FlowId> {
-    let tcp = spec
-        .flows
-        .iter()
-        .filter(|f| f.transport == TransportSpec::Tcp)
-        .count();
-    let (mut next_tcp, mut next_sctp) = (0, tcp);
-    spec.flows
-        .iter()
-        .map(|f| {
-            let next = match f.transport {
-                TransportSpec::Tcp => &mut next_tcp,
-                TransportSpec::Sctp => &mut next_sctp,
-            };
-            *next += 1;
-            (*next - 1) as FlowId
-        })
-        .collect()
-}
-
+#[allow(clippy::too_many_arguments)]
 fn link_direction(
     spec: &Scenario,
     seed: u64,
     i: usize,
     l: &LinkSpec,
+    stages: &[StagePlan],
     dir: Direction,
     from: NodeId,
     to: NodeId,
 ) -> (LinkDirection, Vec<(FlowId, u64, usize)>) {
-    let queue = match (l.queue.packets, l.queue.bytes) {
-        (_, Some(bytes)) => QueueLimit::Bytes(bytes.0),
-        (Some(n), None) => QueueLimit::Packets(n),
-        (None, None) => QueueLimit::Packets(super::spec::DEFAULT_QUEUE_PACKETS),
+    let queue = match l.queue.bytes {
+        Some(bytes) => QueueLimit::Bytes(bytes.0),
+        None => QueueLimit::Packets(
+            l.queue
+                .packets
+                .unwrap_or(super::spec::DEFAULT_QUEUE_PACKETS),
+        ),
     };
     let params = LinkParams {
         rate_bps: l.bandwidth.0,
@@ -278,7 +204,7 @@ fn link_direction(
         let stream = rng::stream(seed, &format!("{prefix}.queue.red.{dir_name}"));
         link = link.with_red(Red::new(red.params(), l.bandwidth.0, stream));
     }
-    let (chain, triggers) = build_stages(spec, seed, &l.impairments, &prefix, Some(dir));
+    let (chain, triggers) = build_stages(seed, stages, &prefix, Some(dir));
     link.impairments = chain;
     (link, triggers)
 }
@@ -287,52 +213,44 @@ fn link_direction(
 /// (`None`: no direction), and its triggers as (flow, segment, stage index).
 /// Random streams are named `<prefix>.impairments[<j>][.<direction>]`.
 fn build_stages(
-    spec: &Scenario,
     seed: u64,
-    impairments: &[ImpairmentSpec],
+    stages: &[StagePlan],
     prefix: &str,
     dir: Option<Direction>,
 ) -> (ImpairmentChain, Vec<(FlowId, u64, usize)>) {
     let mut chain = ImpairmentChain::default();
     let mut triggers = Vec::new();
-    let ids = flow_ids(spec);
     let dir_name = match dir {
         Some(Direction::Forward) => ".forward",
         Some(Direction::Reverse) => ".reverse",
         _ => "",
     };
-    for (j, imp) in impairments.iter().enumerate() {
-        let (common, stage) = imp.parse().unwrap_or_else(|_| unreachable!("validated"));
-        if dir.is_some_and(|d| common.direction != Direction::Both && common.direction != d) {
+    for (j, plan) in stages.iter().enumerate() {
+        if dir.is_some_and(|d| plan.direction != Direction::Both && plan.direction != d) {
             continue;
         }
         let stream = rng::stream(seed, &format!("{prefix}.impairments[{j}]{dir_name}"));
-        let flow_id = |name: &String| {
-            (0..spec.flows.len())
-                .position(|k| spec.flow_name(k) == *name)
-                .map(|k| ids[k])
-        };
-        let stage: Box<dyn ImpairmentStage> = match stage {
+        let stage: Box<dyn ImpairmentStage> = match &plan.stage {
             StageSpec::Bernoulli { schedule } => Box::new(BernoulliLoss::scheduled(
                 Schedule::new(schedule.iter().map(|&(t, p)| (t.0, p)).collect()),
                 stream,
             )),
             StageSpec::DropList { packets, flow } => {
-                Box::new(DropList::new(flow.as_ref().and_then(flow_id), packets))
+                Box::new(DropList::new(*flow, packets.clone()))
             }
-            StageSpec::GilbertElliott {
+            &StageSpec::GilbertElliott {
                 p_gb,
                 p_bg,
                 loss_good,
                 loss_bad,
             } => Box::new(GilbertElliott::new(p_gb, p_bg, loss_good, loss_bad, stream)),
-            StageSpec::Outage { hold } => Box::new(Outage { hold }),
+            &StageSpec::Outage { hold } => Box::new(Outage { hold }),
             StageSpec::Reorder(ReorderSpec::Random { r, delay }) => Box::new(Reorder::Random {
-                r,
-                delay: distribution(&delay),
+                r: *r,
+                delay: distribution(delay),
                 rng: stream,
             }),
-            StageSpec::Reorder(ReorderSpec::Exact { packet, positions }) => {
+            &StageSpec::Reorder(ReorderSpec::Exact { packet, positions }) => {
                 Box::new(Reorder::Exact {
                     packet,
                     positions,
@@ -341,10 +259,11 @@ fn build_stages(
             }
             StageSpec::DelayStep { extra } => Box::new(DelayStep { extra: extra.0 }),
             StageSpec::Arq(a) => Box::new(ArqDelay {
-                pv: match (a.pv, &a.pv_schedule) {
-                    (Some(pv), _) => Schedule::constant(pv),
-                    (None, Some(s)) => Schedule::new(s.iter().map(|&(t, pv)| (t.0, pv)).collect()),
-                    (None, None) => unreachable!("validated"),
+                pv: match &a.pv {
+                    PvSpec::Constant(pv) => Schedule::constant(*pv),
+                    PvSpec::Schedule(s) => {
+                        Schedule::new(s.iter().map(|&(t, pv)| (t.0, pv)).collect())
+                    }
                 },
                 delay: distribution(&a.delay),
                 in_order: a.in_order,
@@ -352,30 +271,20 @@ fn build_stages(
                 rng: stream,
             }),
         };
-        let applies_to = match common.applies_to {
-            AppliesToSpec::Data => AppliesTo::Data,
-            AppliesToSpec::Acks => AppliesTo::Acks,
-            AppliesToSpec::All => AppliesTo::All,
-        };
-        let window = match (&common.start_on, common.start, common.duration) {
-            (Some(t), _, Some(duration)) => {
-                let index = chain.len();
-                if let Some(f) = flow_id(&t.flow) {
-                    triggers.push((f, t.segment, index));
-                }
-                Window::OnTrigger {
-                    duration: duration.0,
-                }
+        let window = match plan.window {
+            StageWindow::Always => Window::Always,
+            StageWindow::Between(start, end) => Window::Between(start, end),
+            StageWindow::OnTrigger {
+                flow,
+                segment,
+                duration,
+            } => {
+                triggers.push((flow, segment, chain.len()));
+                Window::OnTrigger { duration }
             }
-            (None, None, None) => Window::Always,
-            (None, start, duration) => {
-                let start = start.map_or(SimTime::ZERO, |s| s.0);
-                Window::Between(start, duration.map_or(SimTime::MAX, |d| start + d.0))
-            }
-            (Some(_), _, None) => unreachable!("validated: a trigger needs a duration"),
         };
         chain.push(Impairment {
-            applies_to,
+            applies_to: plan.applies_to,
             window,
             stage,
         });
@@ -407,21 +316,23 @@ fn rfc3390_initial_window(mss: u32) -> u32 {
     ((4 * mss).min((2 * mss).max(4380)) / mss).max(1)
 }
 
-fn tcp_flow(spec: &Scenario, seed: u64, i: usize, f: &FlowSpec, src: NodeId, dst: NodeId) -> Flow {
+#[allow(clippy::too_many_arguments)]
+fn tcp_flow(
+    spec: &Scenario,
+    seed: u64,
+    i: usize,
+    f: &FlowSpec,
+    cc: &CcConfig,
+    recovery: Recovery,
+    src: NodeId,
+    dst: NodeId,
+) -> Flow {
     let t = &f.tcp;
     // With timestamps the option takes 12 B of each segment (the MTU is kept).
     let mss = if t.timestamps {
         (t.mss.0 as u32).saturating_sub(TCP_TIMESTAMP_OPTION).max(1)
     } else {
         t.mss.0 as u32
-    };
-    let recovery = match f.recovery {
-        Some(RecoverySpec::Tahoe) => Recovery::Tahoe,
-        Some(RecoverySpec::Reno) => Recovery::Reno,
-        Some(RecoverySpec::Newreno) => Recovery::NewReno,
-        Some(RecoverySpec::Sack) => Recovery::Sack,
-        None if t.sack => Recovery::Sack,
-        None => Recovery::default_for(&f.cc.name),
     };
     let app_bytes = match &f.app {
         AppSpec::Bulk => None,
@@ -458,7 +369,7 @@ fn tcp_flow(spec: &Scenario, seed: u64, i: usize, f: &FlowSpec, src: NodeId, dst
         app_bytes,
     };
     let rng = rng::stream(seed, &format!("flows[{i}].cc"));
-    let controller = cc::build(&f.cc, rng).unwrap_or_else(|_| unreachable!("validated"));
+    let controller = cc.build(rng);
     let receiver_cfg = ReceiverConfig {
         buffer: t.rwnd.0,
         delayed_ack: t.delayed_ack.then_some(DelayedAck {
@@ -472,7 +383,7 @@ fn tcp_flow(spec: &Scenario, seed: u64, i: usize, f: &FlowSpec, src: NodeId, dst
     };
     Flow::new(
         spec.flow_name(i),
-        f.cc.name.clone(),
+        cc.name().to_string(),
         src,
         dst,
         TcpSender::new(sender_cfg, controller),
@@ -483,10 +394,10 @@ fn tcp_flow(spec: &Scenario, seed: u64, i: usize, f: &FlowSpec, src: NodeId, dst
     )
 }
 
-/// Parses, checks, builds and runs a scenario given as TOML.
+/// Loads (files relative to the working directory), builds and runs a scenario
+/// given as TOML or JSON.
 pub fn run_toml(text: &str, seed: u64) -> Result<crate::results::RunResults, ScenarioError> {
-    let spec = Scenario::from_toml(text)?;
-    Ok(build(&spec, seed)?.run())
+    Ok(build(&super::load::load(text, None)?, seed).run())
 }
 
 #[cfg(test)]

@@ -12,6 +12,8 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
+pub use crate::params::parse_params;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct CcSpec {
     pub name: String,
@@ -81,19 +83,6 @@ impl Serialize for CcSpec {
         m.insert("name".to_string(), Value::String(self.name.clone()));
         m.serialize(s)
     }
-}
-
-/// Deserializes a variant's parameters into its config struct; an error names
-/// the parameter (path relative to the `cc` table).
-pub fn parse_params<T: for<'de> Deserialize<'de>>(
-    params: &Map<String, Value>,
-) -> Result<T, (String, String)> {
-    let value = Value::Object(params.clone());
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        let path = if path == "." { String::new() } else { path };
-        (path, e.inner().to_string().replace('`', "\""))
-    })
 }
 
 #[cfg(test)]

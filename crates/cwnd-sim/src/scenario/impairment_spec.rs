@@ -7,6 +7,7 @@
 //! struct, so that unknown keys are errors naming the field.
 
 use std::fmt;
+use std::path::Path;
 
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -74,16 +75,17 @@ pub enum DelaySpec {
     },
 }
 
-/// The kind-specific parameters.
+/// The kind-specific parameters; `F` names a flow: its name as written, then
+/// (in a plan) its id.
 #[derive(Clone, Debug, PartialEq)]
-pub enum StageSpec {
+pub enum StageSpec<F = String> {
     /// `p`, or `schedule = [["0s", 0.01], ["1000s", 0.02]]`.
     Bernoulli {
         schedule: Vec<(Duration, f64)>,
     },
     DropList {
         packets: Vec<u64>,
-        flow: Option<String>,
+        flow: Option<F>,
     },
     GilbertElliott {
         p_gb: f64,
@@ -100,7 +102,38 @@ pub enum StageSpec {
     DelayStep {
         extra: Duration,
     },
-    Arq(ArqSpec),
+    Arq(ArqStage),
+}
+
+impl<F> StageSpec<F> {
+    /// The same stage with its flow reference resolved by `resolve`.
+    pub fn resolve_flow<G, E>(
+        self,
+        resolve: impl Fn(&F) -> Result<G, E>,
+    ) -> Result<StageSpec<G>, E> {
+        Ok(match self {
+            StageSpec::Bernoulli { schedule } => StageSpec::Bernoulli { schedule },
+            StageSpec::DropList { packets, flow } => StageSpec::DropList {
+                packets,
+                flow: flow.as_ref().map(resolve).transpose()?,
+            },
+            StageSpec::GilbertElliott {
+                p_gb,
+                p_bg,
+                loss_good,
+                loss_bad,
+            } => StageSpec::GilbertElliott {
+                p_gb,
+                p_bg,
+                loss_good,
+                loss_bad,
+            },
+            StageSpec::Outage { hold } => StageSpec::Outage { hold },
+            StageSpec::Reorder(r) => StageSpec::Reorder(r),
+            StageSpec::DelayStep { extra } => StageSpec::DelayStep { extra },
+            StageSpec::Arq(a) => StageSpec::Arq(a),
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -109,19 +142,36 @@ pub enum ReorderSpec {
     Exact { packet: u64, positions: u64 },
 }
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ArqSpec {
+struct ArqParams {
     /// Fraction of packets delayed, or a schedule of (time, fraction) steps.
     #[serde(default)]
-    pub pv: Option<f64>,
+    pv: Option<f64>,
     #[serde(default)]
-    pub pv_schedule: Option<Vec<(Duration, f64)>>,
-    pub delay: DelaySpec,
+    pv_schedule: Option<Vec<(Duration, f64)>>,
+    delay: DelaySpec,
     #[serde(default = "yes")]
-    pub in_order: bool,
+    in_order: bool,
     #[serde(default)]
+    residual_loss: f64,
+}
+
+/// The `arq` stage: a fraction of packets (`pv`, constant or stepped) is delayed by
+/// link-layer retransmissions drawn from `delay`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArqStage {
+    pub pv: PvSpec,
+    pub delay: DelaySpec,
+    pub in_order: bool,
     pub residual_loss: f64,
+}
+
+/// The delayed fraction of an `arq` stage: `pv`, or `pv_schedule` (time, fraction) steps.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PvSpec {
+    Constant(f64),
+    Schedule(Vec<(Duration, f64)>),
 }
 
 fn yes() -> bool {
@@ -135,8 +185,6 @@ struct BernoulliParams {
     p: Option<f64>,
     #[serde(default)]
     schedule: Option<Vec<(Duration, f64)>>,
-    #[serde(default)]
-    p_file: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -206,12 +254,39 @@ pub const KINDS: &[&str] = &[
     "arq",
 ];
 
+const BERNOULLI_NEEDS: &str = "exactly one of `p`, a non-empty `schedule` or a `p_file`";
+
 const COMMON: &[&str] = &["direction", "applies_to", "start", "start_on", "duration"];
 
 /// (path relative to the entry, message)
 type FieldError = (String, String);
 
 impl ImpairmentSpec {
+    /// Reads the loss trace a `bernoulli` entry names (`p_file`, relative to `base`
+    /// when given) and puts its steps in the entry as its `schedule`: the file is
+    /// read once, when the scenario is loaded, and the plan carries its contents.
+    pub fn inline_files(&mut self, base: Option<&Path>) -> Result<(), FieldError> {
+        if self.kind != "bernoulli" {
+            return Ok(());
+        }
+        let Some(file) = self.fields.remove("p_file") else {
+            return Ok(());
+        };
+        let Value::String(name) = file else {
+            return Err((
+                "p_file".into(),
+                format!("{file} is not a file name; write it as a string, e.g. \"loss.csv\""),
+            ));
+        };
+        if self.fields.contains_key("p") || self.fields.contains_key("schedule") {
+            return Err((String::new(), format!("bernoulli needs {BERNOULLI_NEEDS}")));
+        }
+        let steps = super::loss_trace::read(&name, base).map_err(|m| ("p_file".into(), m))?;
+        let steps = serde_json::to_value(steps).map_err(|e| ("p_file".into(), e.to_string()))?;
+        self.fields.insert("schedule".into(), steps);
+        Ok(())
+    }
+
     /// Splits and checks the entry's fields.
     pub fn parse(&self) -> Result<(Common, StageSpec), FieldError> {
         let (common, own): (Map<String, Value>, Map<String, Value>) = self
@@ -224,17 +299,10 @@ impl ImpairmentSpec {
         let stage = match self.kind.as_str() {
             "bernoulli" => {
                 let p: BernoulliParams = parse_params(&own)?;
-                let schedule = match (p.p, p.schedule, p.p_file) {
-                    (Some(p), None, None) => vec![(Duration::default(), p)],
-                    (None, Some(s), None) if !s.is_empty() => s,
-                    (None, None, Some(path)) => {
-                        super::loss_trace::read(&path).map_err(|m| ("p_file".to_string(), m))?
-                    }
-                    _ => {
-                        return Err(missing(
-                            "exactly one of `p`, a non-empty `schedule` or a `p_file`",
-                        ))
-                    }
+                let schedule = match (p.p, p.schedule) {
+                    (Some(p), None) => vec![(Duration::default(), p)],
+                    (None, Some(s)) if !s.is_empty() => s,
+                    _ => return Err(missing(BERNOULLI_NEEDS)),
                 };
                 StageSpec::Bernoulli { schedule }
             }
@@ -277,11 +345,18 @@ impl ImpairmentSpec {
                 extra: parse_params::<DelayStepParams>(&own)?.extra,
             },
             "arq" => {
-                let p: ArqSpec = parse_params(&own)?;
-                if p.pv.is_some() == p.pv_schedule.is_some() {
-                    return Err(missing("either `pv` or `pv_schedule`"));
-                }
-                StageSpec::Arq(p)
+                let p: ArqParams = parse_params(&own)?;
+                let pv = match (p.pv, p.pv_schedule) {
+                    (Some(pv), None) => PvSpec::Constant(pv),
+                    (None, Some(s)) => PvSpec::Schedule(s),
+                    _ => return Err(missing("either `pv` or `pv_schedule`")),
+                };
+                StageSpec::Arq(ArqStage {
+                    pv,
+                    delay: p.delay,
+                    in_order: p.in_order,
+                    residual_loss: p.residual_loss,
+                })
             }
             other => {
                 return Err((
@@ -321,11 +396,13 @@ impl ImpairmentSpec {
             StageSpec::Reorder(ReorderSpec::Random { r, .. }) => vec![("r".into(), *r)],
             StageSpec::Arq(a) => {
                 let mut v = vec![("residual_loss".into(), a.residual_loss)];
-                if let Some(pv) = a.pv {
-                    v.push(("pv".into(), pv));
-                }
-                for (i, &(_, pv)) in a.pv_schedule.iter().flatten().enumerate() {
-                    v.push((format!("pv_schedule[{i}]"), pv));
+                match &a.pv {
+                    PvSpec::Constant(pv) => v.push(("pv".into(), *pv)),
+                    PvSpec::Schedule(s) => v.extend(
+                        s.iter()
+                            .enumerate()
+                            .map(|(i, &(_, pv))| (format!("pv_schedule[{i}]"), pv)),
+                    ),
                 }
                 v
             }

@@ -3,12 +3,17 @@
 //! loss probability in force from then on; commas or spaces separate the two; blank
 //! lines and lines starting with `#` are skipped. Times must not go back.
 
+use std::path::Path;
+
+use super::files::{read_text, MAX_FILE_BYTES};
 use crate::units::{parse_duration, Duration};
 
-/// The steps of the trace at `path`, or a message naming the line at fault.
-pub fn read(path: &str) -> Result<Vec<(Duration, f64)>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read \"{path}\": {e}"))?;
-    parse(&text).map_err(|m| format!("\"{path}\" {m}"))
+/// The steps of the trace `name` (relative to `base` when given), or a message
+/// naming the file and the line at fault. The file is read once, here, when the
+/// scenario is loaded; the plan carries the steps.
+pub fn read(name: &str, base: Option<&Path>) -> Result<Vec<(Duration, f64)>, String> {
+    let text = read_text(name, base, MAX_FILE_BYTES)?;
+    parse(&text).map_err(|m| format!("\"{name}\" {m}"))
 }
 
 fn parse(text: &str) -> Result<Vec<(Duration, f64)>, String> {

@@ -1,10 +1,14 @@
-//! Scenario description, validation and construction of the world.
+//! Scenario description, loading and checking into a plan, and construction of
+//! the world from a plan.
 
 pub mod budget;
 pub mod build;
 pub mod cc_spec;
+pub mod files;
 pub mod impairment_spec;
+pub mod load;
 pub mod loss_trace;
+pub mod plan;
 pub mod sctp_build;
 pub mod sctp_spec;
 pub mod spec;
@@ -12,5 +16,7 @@ pub mod validate;
 pub mod wimax_spec;
 
 pub use build::{build, run_toml};
+pub use load::load;
+pub use plan::Plan;
 pub use spec::Scenario;
 pub use validate::ScenarioError;

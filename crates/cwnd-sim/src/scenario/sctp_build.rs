@@ -1,15 +1,11 @@
-//! From an SCTP flow of a checked scenario to an association in the world.
-//!
-//! Paths: one per address of the receiver (`to`), in the order listed; the first is
-//! the primary. Each is reached from the sender's address with the shortest route
-//! to it (ties: the first listed), which in the usual multihomed topology (address
-//! i of the sender linked to address i of the receiver) pairs the addresses up.
+//! From an SCTP flow of a plan to an association in the world. Its paths (one
+//! per address of the receiver, the first the primary) were chosen and checked
+//! when the plan was made (`Topology::sctp_paths` in `plan.rs`).
 
 use std::collections::HashMap;
 
 use super::sctp_spec::{RetransmitToSpec, SCTP_DATA_OVERHEAD};
 use super::spec::{AppSpec, Scenario};
-use super::validate::ScenarioError;
 use crate::packet::NodeId;
 use crate::rng;
 use crate::transport::sctp::association::Association;
@@ -18,39 +14,17 @@ use crate::transport::sctp::receiver::{DelayedSack, ReceiverConfig, SctpReceiver
 use crate::transport::sctp::sender::SctpSender;
 use crate::world::SctpFlow;
 
-/// Builds flow `i`; `routed(a, b)` gives the hop count from node a to b when routes
-/// exist both ways.
+/// Builds flow `i` over `paths` ((local, remote) node pairs).
 pub(super) fn sctp_flow(
     spec: &Scenario,
     seed: u64,
     i: usize,
-    ids: &HashMap<&str, NodeId>,
-    routed: impl Fn(NodeId, NodeId) -> Option<usize>,
-) -> Result<SctpFlow, ScenarioError> {
+    ids: &HashMap<String, NodeId>,
+    paths: &[(NodeId, NodeId)],
+) -> SctpFlow {
     let f = &spec.flows[i];
     let s = &f.sctp;
-    let local: Vec<NodeId> = f.from.addresses().iter().map(|a| ids[a.as_str()]).collect();
-    let mut paths = Vec::new();
-    for (j, name) in f.to.addresses().iter().enumerate() {
-        let dst = ids[name.as_str()];
-        let best = local
-            .iter()
-            .filter_map(|&src| routed(src, dst).map(|hops| (hops, src)))
-            .min_by_key(|&(hops, _)| hops);
-        let Some((_, src)) = best else {
-            let field = if f.to.addresses().len() == 1 {
-                format!("flows[{i}].to")
-            } else {
-                format!("flows[{i}].to[{j}]")
-            };
-            return Err(ScenarioError::new(
-                field,
-                format!("no route both ways between \"{name}\" and any address of the sender; check links and routes"),
-            ));
-        };
-        paths.push((src, dst));
-    }
-
+    let local: Vec<NodeId> = f.from.addresses().iter().map(|a| ids[a]).collect();
     let user = (s.mtu.0 - SCTP_DATA_OVERHEAD) as u32;
     let mut cfg = SenderConfig::rfc9260(s.mtu.0 as u32);
     cfg.message_size = s.message_size.map_or(user, |m| m.0 as u32);
@@ -92,14 +66,14 @@ pub(super) fn sctp_flow(
         mtu: cfg.mtu,
     });
     let heartbeat_rng = rng::stream(seed, &format!("flows[{i}].heartbeat"));
-    let sender = SctpSender::new(cfg, &paths, 0, s.rwnd.0, heartbeat_rng);
+    let sender = SctpSender::new(cfg, paths, 0, s.rwnd.0, heartbeat_rng);
     let association = Association::new(
         sender,
         receiver,
         f.from.addresses().len() as u8,
         f.to.addresses().len() as u8,
     );
-    Ok(SctpFlow::new(
+    SctpFlow::new(
         spec.flow_name(i),
         f.from.addresses().to_vec(),
         f.to.addresses().to_vec(),
@@ -107,5 +81,5 @@ pub(super) fn sctp_flow(
         association,
         f.start.0,
         f.stop.map(|t| t.0.min(spec.duration.0)),
-    ))
+    )
 }

@@ -447,17 +447,14 @@ mod tests {
     }
 
     #[test]
-    fn an_unreachable_destination_is_refused_when_built() {
+    fn an_unreachable_destination_is_refused_when_loaded() {
         let text = TWO_PATHS
             .replace(
                 "duration = \"10s\"",
                 "duration = \"10s\"\nnodes = [{ name = \"b2\" }]",
             )
             .replace("[\"b0\", \"b1\"]", "[\"b0\", \"b2\"]");
-        let s = Scenario::from_toml(&text).unwrap();
-        let Err(e) = crate::scenario::build(&s, 1) else {
-            panic!("built");
-        };
+        let e = crate::scenario::load(&text, None).unwrap_err();
         assert_eq!(
             e.to_string(),
             "flows[0].to[1]: no route both ways between \"b2\" and any address of the sender; check links and routes"

@@ -1,21 +1,42 @@
-//! Turning text into a checked `Scenario`, with errors written for people.
+//! Checking a parsed `Scenario`, with errors written for people, into the typed
+//! parts of its plan (`Checked`: impairment stages, congestion controllers, cells).
 //!
 //! Every error names the field (as a path such as `links[2].bandwidth`), the value
 //! and what is allowed. Syntax and type errors come from serde with the path
-//! tracked by `serde_path_to_error`; the checks below catch what types cannot
-//! express (ranges, references between sections, reachability).
+//! tracked by `serde_path_to_error` (`load.rs`); the checks below catch what types
+//! cannot express (ranges, references between sections); `plan.rs` adds
+//! reachability.
 
 use std::collections::HashMap;
 use std::fmt;
-use std::path::Path;
 
-use super::impairment_spec::{DelaySpec, ReorderSpec, StageSpec};
+use super::impairment_spec::{ArqStage, DelaySpec, ReorderSpec, StageSpec};
+use super::plan::{StagePlan, StageWindow, WirelessPlan};
 use super::spec::{
-    AppSpec, ImpairmentSpec, PreambleSpec, RedSpec, RtoSpec, Scenario, SctpSpec, TransportSpec,
+    AppSpec, AppliesToSpec, ImpairmentSpec, PreambleSpec, RecoverySpec, RedSpec, RtoSpec, Scenario,
+    SctpSpec, TransportSpec,
 };
+use crate::net::impair::AppliesTo;
+use crate::net::wifi::frame_errors::DsssRate;
+use crate::net::wimax::cell::CellParams;
+use crate::packet::FlowId;
 use crate::time::SimTime;
-use crate::transport::tcp::cc;
+use crate::transport::tcp::cc::CcConfig;
+use crate::transport::tcp::recovery::Recovery;
 use crate::units::Duration;
+
+/// What checking a scenario yields beside "it is valid": the parts it parsed
+/// from untyped tables, in typed form, so that nothing is parsed twice.
+pub(super) struct Checked {
+    /// Per link, its impairment stages.
+    pub links: Vec<Vec<StagePlan>>,
+    /// Per wireless channel, its rates and impairment stages.
+    pub wireless: Vec<WirelessPlan>,
+    /// Per 802.16 cell, its parameters.
+    pub cells: Vec<CellParams>,
+    /// Per flow, its controller and loss recovery (`None` for SCTP).
+    pub tcp: Vec<Option<(CcConfig, Recovery)>>,
+}
 
 /// A scenario that cannot run, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,84 +67,7 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
-fn path_error(path: &serde_path_to_error::Path, message: &str) -> ScenarioError {
-    let path = path.to_string();
-    let path = if path == "." { String::new() } else { path };
-    // serde's messages for enums list variants in backquotes; keep them readable
-    // and on one line.
-    let message = message.replace('`', "\"");
-    let message = message.lines().next().unwrap_or_default().to_string();
-    ScenarioError::new(path, message)
-}
-
-/// 1-based line of byte offset `at` in `text`.
-fn line_of(text: &str, at: usize) -> usize {
-    text[..at.min(text.len())]
-        .bytes()
-        .filter(|&b| b == b'\n')
-        .count()
-        + 1
-}
-
 impl Scenario {
-    /// Parses and checks a scenario written in TOML.
-    pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
-        Scenario::from_toml_in(text, None)
-    }
-
-    /// Parses and checks a scenario written in TOML, reading the files it names
-    /// (`p_file`) relative to `base_dir` (the scenario file's folder) when given,
-    /// else relative to the working directory.
-    pub fn from_toml_in(text: &str, base_dir: Option<&Path>) -> Result<Scenario, ScenarioError> {
-        let de = toml::Deserializer::parse(text).map_err(|e| {
-            let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(1);
-            ScenarioError::new("", format!("TOML syntax (line {line}): {}", e.message()))
-        })?;
-        let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
-            let line = e.inner().span().map(|s| line_of(text, s.start));
-            let mut err = path_error(e.path(), e.inner().message());
-            if let Some(line) = line {
-                err.message.push_str(&format!(" (line {line})"));
-            }
-            err
-        })?;
-        let mut scenario = scenario;
-        if let Some(base) = base_dir {
-            scenario.resolve_files(base);
-        }
-        scenario.validate()?;
-        Ok(scenario)
-    }
-
-    /// Makes the relative file names of impairment stages relative to `base`.
-    fn resolve_files(&mut self, base: &Path) {
-        let links = self.links.iter_mut().flat_map(|l| l.impairments.iter_mut());
-        let air = self
-            .wireless
-            .iter_mut()
-            .flat_map(|w| w.impairments.iter_mut());
-        for imp in links.chain(air) {
-            if let Some(serde_json::Value::String(file)) = imp.fields.get_mut("p_file") {
-                if Path::new(file.as_str()).is_relative() {
-                    *file = base.join(&*file).to_string_lossy().into_owned();
-                }
-            }
-        }
-    }
-
-    /// Parses and checks a scenario given as JSON (what the Python API sends).
-    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let mut de = serde_json::Deserializer::from_str(text);
-        let scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-            // serde_json appends " at line L column C"; the path says more.
-            let message = e.inner().to_string();
-            let message = message.split(" at line ").next().unwrap_or_default();
-            path_error(e.path(), message)
-        })?;
-        scenario.validate()?;
-        Ok(scenario)
-    }
-
     /// Node names in id order: the explicit list, then link ends in order of appearance.
     pub fn node_names(&self) -> Vec<String> {
         let mut names: Vec<String> = self.nodes.iter().map(|n| n.name.clone()).collect();
@@ -173,8 +117,8 @@ impl Scenario {
             .unwrap_or_else(|| format!("{}-{}", l.between[0], l.between[1]))
     }
 
-    /// Checks everything the types cannot.
-    pub fn validate(&self) -> Result<(), ScenarioError> {
+    /// Checks everything the types cannot, into the typed parts of the plan.
+    pub(super) fn check(&self) -> Result<Checked, ScenarioError> {
         if self.duration.0 == SimTime::ZERO {
             return Err(ScenarioError::new(
                 "duration",
@@ -182,15 +126,15 @@ impl Scenario {
             ));
         }
         let nodes = self.check_nodes()?;
-        self.check_links()?;
-        self.check_wireless()?;
-        self.check_wimax()?;
+        let links = self.check_links()?;
+        let wireless = self.check_wireless()?;
+        let cells = self.check_wimax()?;
         for (i, r) in self.routes.iter().enumerate() {
             for (field, name) in [("at", &r.at), ("to", &r.to), ("via", &r.via)] {
                 known_node(&nodes, &format!("routes[{i}].{field}"), name)?;
             }
         }
-        self.check_flows(&nodes)?;
+        let tcp = self.check_flows(&nodes)?;
         let t = &self.trace;
         if t.interval.0 == SimTime::ZERO {
             return Err(ScenarioError::new("trace.interval", "must be positive"));
@@ -204,7 +148,13 @@ impl Scenario {
         for (i, name) in t.pcap.iter().enumerate() {
             known_node(&nodes, &format!("trace.pcap[{i}]"), name)?;
         }
-        super::budget::check(self)
+        super::budget::check(self)?;
+        Ok(Checked {
+            links,
+            wireless,
+            cells,
+            tcp,
+        })
     }
 
     fn check_nodes(&self) -> Result<HashMap<String, usize>, ScenarioError> {
@@ -234,7 +184,8 @@ impl Scenario {
             .collect())
     }
 
-    fn check_wireless(&self) -> Result<(), ScenarioError> {
+    fn check_wireless(&self) -> Result<Vec<WirelessPlan>, ScenarioError> {
+        let mut channels = Vec::with_capacity(self.wireless.len());
         for (i, w) in self.wireless.iter().enumerate() {
             let at = |f: &str| format!("wireless[{i}].{f}");
             if w.stations.len() < 2 {
@@ -251,15 +202,15 @@ impl Scenario {
                     ));
                 }
             }
-            const RATES: [u64; 4] = [1_000_000, 2_000_000, 5_500_000, 11_000_000];
-            for (field, rate) in [("rate", w.rate.0), ("basic_rate", w.basic_rate.0)] {
-                if !RATES.contains(&rate) {
-                    return Err(ScenarioError::new(
+            let dsss = |field: &str, rate: u64| {
+                DsssRate::from_bps(rate).ok_or_else(|| {
+                    ScenarioError::new(
                         at(field),
                         format!("{rate} bit/s is not an 802.11b rate; use 1, 2, 5.5 or 11 Mbps"),
-                    ));
-                }
-            }
+                    )
+                })
+            };
+            let (rate, basic_rate) = (dsss("rate", w.rate.0)?, dsss("basic_rate", w.basic_rate.0)?);
             if w.queue_packets == 0 {
                 return Err(ScenarioError::new(
                     at("queue_packets"),
@@ -305,11 +256,12 @@ impl Scenario {
                     "is at most 2347 B (802.11 dot11RTSThreshold); leave it out for no RTS/CTS",
                 ));
             }
+            let mut stages = Vec::with_capacity(w.impairments.len());
             for (j, imp) in w.impairments.iter().enumerate() {
                 let path = format!("wireless[{i}].impairments[{j}]");
-                self.check_impairment(&path, imp)?;
-                let (_, stage) = imp.parse().unwrap_or_else(|_| unreachable!("checked"));
-                if stage == (StageSpec::Outage { hold: true }) {
+                let plan = self.check_impairment(&path, imp)?;
+                let stage = &plan.stage;
+                if *stage == (StageSpec::Outage { hold: true }) {
                     return Err(ScenarioError::new(
                         format!("{path}.mode"),
                         "\"hold\" applies to links; on the air the MAC retries and drops frames (use \"drop\")",
@@ -327,12 +279,19 @@ impl Scenario {
                         ),
                     ));
                 }
+                stages.push(plan);
             }
+            channels.push(WirelessPlan {
+                rate,
+                basic_rate,
+                stages,
+            });
         }
-        Ok(())
+        Ok(channels)
     }
 
-    fn check_wimax(&self) -> Result<(), ScenarioError> {
+    fn check_wimax(&self) -> Result<Vec<CellParams>, ScenarioError> {
+        let mut cells = Vec::with_capacity(self.wimax.len());
         for (i, w) in self.wimax.iter().enumerate() {
             let at = |f: &str| format!("wimax[{i}].{f}");
             if w.subscribers.is_empty() {
@@ -355,12 +314,12 @@ impl Scenario {
                     ));
                 }
             }
-            w.resolve(&format!("wimax[{i}]"))?;
+            cells.push(w.resolve(&format!("wimax[{i}]"))?);
         }
-        Ok(())
+        Ok(cells)
     }
 
-    fn check_links(&self) -> Result<(), ScenarioError> {
+    fn check_links(&self) -> Result<Vec<Vec<StagePlan>>, ScenarioError> {
         if self.links.is_empty() && self.wireless.is_empty() && self.wimax.is_empty() {
             return Err(ScenarioError::new(
                 "links",
@@ -368,6 +327,7 @@ impl Scenario {
             ));
         }
         let mut names = HashMap::new();
+        let mut links = Vec::with_capacity(self.links.len());
         for (i, l) in self.links.iter().enumerate() {
             let at = |f: &str| format!("links[{i}].{f}");
             if l.between[0].is_empty() || l.between[1].is_empty() {
@@ -421,14 +381,20 @@ impl Scenario {
             if let Some(red) = &l.queue.red {
                 check_red(&at("queue.red"), red)?;
             }
-            for (j, imp) in l.impairments.iter().enumerate() {
-                self.check_impairment(&format!("links[{i}].impairments[{j}]"), imp)?;
-            }
+            let stages = l.impairments.iter().enumerate().map(|(j, imp)| {
+                self.check_impairment(&format!("links[{i}].impairments[{j}]"), imp)
+            });
+            links.push(stages.collect::<Result<_, _>>()?);
         }
-        Ok(())
+        Ok(links)
     }
 
-    fn check_impairment(&self, path: &str, imp: &ImpairmentSpec) -> Result<(), ScenarioError> {
+    /// Checks an impairment entry into its stage, with flows named by their ids.
+    fn check_impairment(
+        &self,
+        path: &str,
+        imp: &ImpairmentSpec,
+    ) -> Result<StagePlan, ScenarioError> {
         let at = |field: &str| {
             if field.is_empty() {
                 path.to_string()
@@ -448,21 +414,33 @@ impl Scenario {
                 "give either `start` (a time) or `start_on` (a flow event), not both",
             ));
         }
-        if let Some(trigger) = &common.start_on {
-            self.known_flow(&at("start_on.flow"), &trigger.flow)?;
-            if trigger.segment == 0 {
-                return Err(ScenarioError::new(
-                    at("start_on.segment"),
-                    "segments are counted from 1; 0 is not a segment",
-                ));
+        let window = match (&common.start_on, common.start, common.duration) {
+            (Some(trigger), _, duration) => {
+                let flow = self.flow_id(&at("start_on.flow"), &trigger.flow)?;
+                if trigger.segment == 0 {
+                    return Err(ScenarioError::new(
+                        at("start_on.segment"),
+                        "segments are counted from 1; 0 is not a segment",
+                    ));
+                }
+                let Some(duration) = duration else {
+                    return Err(ScenarioError::new(
+                        at("duration"),
+                        "a stage started by `start_on` needs a duration, e.g. \"5s\"",
+                    ));
+                };
+                StageWindow::OnTrigger {
+                    flow,
+                    segment: trigger.segment,
+                    duration: duration.0,
+                }
             }
-            if common.duration.is_none() {
-                return Err(ScenarioError::new(
-                    at("duration"),
-                    "a stage started by `start_on` needs a duration, e.g. \"5s\"",
-                ));
+            (None, None, None) => StageWindow::Always,
+            (None, start, duration) => {
+                let start = start.map_or(SimTime::ZERO, |s| s.0);
+                StageWindow::Between(start, duration.map_or(SimTime::MAX, |d| start + d.0))
             }
-        }
+        };
         if common.duration.is_some_and(|d| d.0 == SimTime::ZERO) {
             return Err(ScenarioError::new(at("duration"), "must be positive"));
         }
@@ -473,23 +451,18 @@ impl Scenario {
             ));
         }
         match &stage {
-            StageSpec::DropList { packets, flow } => {
-                if packets.contains(&0) {
-                    return Err(ScenarioError::new(
-                        at("packets"),
-                        "packets are counted from 1; 0 is not a packet index",
-                    ));
-                }
-                if let Some(name) = flow {
-                    self.known_flow(&at("flow"), name)?;
-                }
+            StageSpec::DropList { packets, .. } if packets.contains(&0) => {
+                return Err(ScenarioError::new(
+                    at("packets"),
+                    "packets are counted from 1; 0 is not a packet index",
+                ));
             }
             StageSpec::Bernoulli { schedule } => check_schedule(&at("schedule"), schedule)?,
-            StageSpec::Arq(a) => {
-                if let Some(s) = &a.pv_schedule {
+            StageSpec::Arq(ArqStage { pv, delay, .. }) => {
+                if let super::impairment_spec::PvSpec::Schedule(s) = pv {
                     check_schedule(&at("pv_schedule"), s)?;
                 }
-                check_delay(&at("delay"), &a.delay)?;
+                check_delay(&at("delay"), delay)?;
             }
             StageSpec::Reorder(ReorderSpec::Random { delay, .. }) => {
                 check_delay(&at("delay"), delay)?
@@ -502,13 +475,24 @@ impl Scenario {
             }
             _ => {}
         }
-        Ok(())
+        let stage = stage.resolve_flow(|name| self.flow_id(&at("flow"), name))?;
+        Ok(StagePlan {
+            direction: common.direction,
+            applies_to: match common.applies_to {
+                AppliesToSpec::Data => AppliesTo::Data,
+                AppliesToSpec::Acks => AppliesTo::Acks,
+                AppliesToSpec::All => AppliesTo::All,
+            },
+            window,
+            stage,
+        })
     }
 
-    fn known_flow(&self, path: &str, name: &str) -> Result<(), ScenarioError> {
+    /// The id of the flow called `name`, or an error at `path` listing the flows.
+    fn flow_id(&self, path: &str, name: &str) -> Result<FlowId, ScenarioError> {
         let names: Vec<String> = (0..self.flows.len()).map(|i| self.flow_name(i)).collect();
-        if names.iter().any(|n| n == name) {
-            return Ok(());
+        if let Some(k) = names.iter().position(|n| n == name) {
+            return Ok(self.flow_ids()[k]);
         }
         Err(ScenarioError::new(
             path,
@@ -519,7 +503,32 @@ impl Scenario {
         ))
     }
 
-    fn check_flows(&self, nodes: &HashMap<String, usize>) -> Result<(), ScenarioError> {
+    /// Flow ids in scenario order: TCP flows are numbered first, in order, then
+    /// SCTP associations (the world keeps them in two tables).
+    pub fn flow_ids(&self) -> Vec<FlowId> {
+        let tcp = self
+            .flows
+            .iter()
+            .filter(|f| f.transport == TransportSpec::Tcp)
+            .count();
+        let (mut next_tcp, mut next_sctp) = (0, tcp);
+        self.flows
+            .iter()
+            .map(|f| {
+                let next = match f.transport {
+                    TransportSpec::Tcp => &mut next_tcp,
+                    TransportSpec::Sctp => &mut next_sctp,
+                };
+                *next += 1;
+                (*next - 1) as FlowId
+            })
+            .collect()
+    }
+
+    fn check_flows(
+        &self,
+        nodes: &HashMap<String, usize>,
+    ) -> Result<Vec<Option<(CcConfig, Recovery)>>, ScenarioError> {
         if self.flows.is_empty() {
             return Err(ScenarioError::new(
                 "flows",
@@ -527,6 +536,7 @@ impl Scenario {
             ));
         }
         let mut names = HashMap::new();
+        let mut tcp = Vec::with_capacity(self.flows.len());
         for (i, f) in self.flows.iter().enumerate() {
             let at = |field: &str| format!("flows[{i}].{field}");
             self.check_endpoints(i, nodes)?;
@@ -574,16 +584,21 @@ impl Scenario {
                     }
                 }
             }
-            match f.transport {
-                TransportSpec::Sctp => self.check_sctp_flow(i)?,
-                TransportSpec::Tcp => self.check_tcp_flow(i)?,
-            }
+            tcp.push(match f.transport {
+                TransportSpec::Sctp => {
+                    self.check_sctp_flow(i)?;
+                    None
+                }
+                TransportSpec::Tcp => Some(self.check_tcp_flow(i)?),
+            });
         }
-        Ok(())
+        Ok(tcp)
     }
 
-    /// Congestion control and TCP options of TCP flow `i`; no SCTP options.
-    fn check_tcp_flow(&self, i: usize) -> Result<(), ScenarioError> {
+    /// Congestion control and TCP options of TCP flow `i`; no SCTP options. Yields
+    /// the controller and the loss recovery (default: `CcConfig::default_recovery`,
+    /// or SACK recovery with `tcp.sack`).
+    fn check_tcp_flow(&self, i: usize) -> Result<(CcConfig, Recovery), ScenarioError> {
         let f = &self.flows[i];
         let at = |field: &str| format!("flows[{i}].{field}");
         if f.sctp != SctpSpec::default() {
@@ -592,9 +607,7 @@ impl Scenario {
                 "SCTP options on a TCP flow; set transport = \"sctp\" or remove them",
             ));
         }
-        // Only the parameters are checked: the controller and its stream are dropped.
-        let rng = crate::rng::stream(0, "flows.cc");
-        cc::build(&f.cc, rng).map_err(|(field, message)| {
+        let cc = CcConfig::from_params(&f.cc.name, &f.cc.params).map_err(|(field, message)| {
             let path = if field.is_empty() {
                 at("cc")
             } else {
@@ -602,7 +615,16 @@ impl Scenario {
             };
             ScenarioError::new(path, message)
         })?;
-        self.check_tcp(i)
+        self.check_tcp(i)?;
+        let recovery = match f.recovery {
+            Some(RecoverySpec::Tahoe) => Recovery::Tahoe,
+            Some(RecoverySpec::Reno) => Recovery::Reno,
+            Some(RecoverySpec::Newreno) => Recovery::NewReno,
+            Some(RecoverySpec::Sack) => Recovery::Sack,
+            None if f.tcp.sack => Recovery::Sack,
+            None => cc.default_recovery(),
+        };
+        Ok((cc, recovery))
     }
 
     fn check_tcp(&self, i: usize) -> Result<(), ScenarioError> {
@@ -635,7 +657,7 @@ impl Scenario {
                 format!("{} B is smaller than one segment ({} B)", t.rwnd.0, t.mss.0),
             ));
         }
-        if self.flows[i].recovery == Some(super::spec::RecoverySpec::Sack) && !t.sack {
+        if self.flows[i].recovery == Some(RecoverySpec::Sack) && !t.sack {
             return Err(ScenarioError::new(
                 format!("flows[{i}].recovery"),
                 "\"sack\" needs SACK blocks; set tcp.sack = true",

@@ -98,7 +98,7 @@ impl World {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::{build, Scenario};
+    use crate::scenario::{build, load};
 
     /// h1 — h2 over one 10 Mb/s × 20 ms link without link-layer overhead, one flow.
     fn world(impairments: &str) -> World {
@@ -118,8 +118,8 @@ mod tests {
             to = "h2"
             "#
         );
-        let spec = Scenario::from_toml(&toml).expect("scenario");
-        let mut w = build(&spec, 7).expect("world");
+        let plan = load(&toml, None).expect("scenario");
+        let mut w = build(&plan, 7);
         w.detach_agents();
         w
     }

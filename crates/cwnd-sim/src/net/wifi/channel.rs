@@ -224,8 +224,8 @@ impl WifiChannel {
                 let per = match self.errors {
                     FrameErrors::Fixed(per) => per,
                     FrameErrors::Snr(radio) => frame_error_rate(
-                        self.phy.rate_bps,
-                        self.phy.header_rate_bps,
+                        self.phy.rate,
+                        self.phy.header_rate,
                         size + MAC_OVERHEAD,
                         radio.snr(),
                     ),
@@ -287,6 +287,7 @@ impl WifiChannel {
 
 #[cfg(test)]
 mod tests {
+    use super::super::frame_errors::DsssRate;
     use super::super::propagation::PathLoss;
     use super::*;
     use crate::packet::{Payload, TcpData};
@@ -312,7 +313,7 @@ mod tests {
     /// One station sends `n` 1500-byte packets to the other; returns the stats.
     fn send_all(errors: FrameErrors, rts_threshold: Option<u32>, n: u64) -> ChannelStats {
         let config = ChannelConfig {
-            phy: Phy::dsss(11_000_000, 1_000_000),
+            phy: Phy::dsss(DsssRate::Mbps11, DsssRate::Mbps1),
             queue_limit: n as usize,
             errors,
             rts_threshold,

@@ -158,6 +158,7 @@ impl Contention {
 
 #[cfg(test)]
 mod tests {
+    use super::super::frame_errors::DsssRate;
     use super::super::saturation::saturation_throughput;
     use super::super::timing::{Access, Phy, SLOT};
     use super::*;
@@ -198,7 +199,7 @@ mod tests {
     fn saturation_throughput_matches_bianchi_within_five_percent() {
         // 802.11b, 11 Mb/s data, 1 Mb/s ACKs, long preamble, 1500-byte packets.
         // With RTS/CTS too: collisions then cost only an RTS (Bianchi's Fig. 6 case).
-        let phy = Phy::dsss(11_000_000, 1_000_000);
+        let phy = Phy::dsss(DsssRate::Mbps11, DsssRate::Mbps1);
         for access in [Access::Basic, Access::RtsCts] {
             for n in [1, 5, 10, 20] {
                 let sim = saturation_throughput(n, &phy, access, 200, 11);

@@ -17,6 +17,7 @@
 //! what a collision of it costs, after the RTS/CTS handshake when there is one (the
 //! ACK timeout is taken as DIFS, as for collisions).
 
+use super::frame_errors::DsssRate;
 use crate::time::SimTime;
 
 pub const SLOT: SimTime = SimTime::from_micros(20);
@@ -40,26 +41,26 @@ pub enum Access {
 /// PHY configuration of a channel.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Phy {
-    /// Data rate in bit/s (1, 2, 5.5 or 11 Mb/s).
-    pub rate_bps: u64,
-    /// Rate of control frames (ACK), bit/s.
-    pub basic_rate_bps: u64,
+    /// Data rate.
+    pub rate: DsssRate,
+    /// Rate of control frames (ACK).
+    pub basic_rate: DsssRate,
     /// PLCP preamble + header duration.
     pub plcp: SimTime,
     /// Rate of the PLCP header (1 Mb/s long preamble, 2 Mb/s short).
-    pub header_rate_bps: u64,
+    pub header_rate: DsssRate,
     /// Propagation delay δ.
     pub propagation: SimTime,
 }
 
 impl Phy {
     /// 802.11b with the long preamble, ACKs at `basic` rate.
-    pub fn dsss(rate_bps: u64, basic_rate_bps: u64) -> Phy {
+    pub fn dsss(rate: DsssRate, basic_rate: DsssRate) -> Phy {
         Phy {
-            rate_bps,
-            basic_rate_bps,
+            rate,
+            basic_rate,
             plcp: SimTime::from_micros(192),
-            header_rate_bps: 1_000_000,
+            header_rate: DsssRate::Mbps1,
             propagation: SimTime::from_micros(1),
         }
     }
@@ -68,18 +69,18 @@ impl Phy {
     pub fn with_short_preamble(self) -> Phy {
         Phy {
             plcp: SimTime::from_micros(96),
-            header_rate_bps: 2_000_000,
+            header_rate: DsssRate::Mbps2,
             ..self
         }
     }
 
     /// Airtime of a data frame carrying an IP packet of `ip_bytes`.
     pub fn data_airtime(&self, ip_bytes: u32) -> SimTime {
-        self.plcp + SimTime::transmission((ip_bytes + MAC_OVERHEAD) as u64, self.rate_bps)
+        self.plcp + SimTime::transmission((ip_bytes + MAC_OVERHEAD) as u64, self.rate.bps())
     }
 
     fn control_airtime(&self, bytes: u32) -> SimTime {
-        self.plcp + SimTime::transmission(bytes as u64, self.basic_rate_bps)
+        self.plcp + SimTime::transmission(bytes as u64, self.basic_rate.bps())
     }
 
     pub fn ack_airtime(&self) -> SimTime {
@@ -142,7 +143,7 @@ mod tests {
         // Data: 192 µs + (1536 B · 8)/11 Mb/s = 192 + 1117.09 = 1309.09 µs (rounded up
         // to the ns: 1117091 ns). ACK at 1 Mb/s: 192 + 112 = 304 µs.
         // T_s = 1309.091 + 10 + 1 + 304 + 50 + 1 = 1675.091 µs.
-        let phy = Phy::dsss(11_000_000, 1_000_000);
+        let phy = Phy::dsss(DsssRate::Mbps11, DsssRate::Mbps1);
         assert_eq!(phy.data_airtime(1500), SimTime(1_309_091));
         assert_eq!(phy.ack_airtime(), SimTime::from_micros(304));
         assert_eq!(phy.success_time(1500, Access::Basic), SimTime(1_675_091));
@@ -154,14 +155,14 @@ mod tests {
         // RTS 20 B at 1 Mb/s: 192 + 160 = 352 µs; CTS: 192 + 112 = 304 µs.
         // Handshake: 352 + 10 + 1 + 304 + 10 + 1 = 678 µs, so T_s = 678 + 1675.091;
         // T_c = 352 + 50 + 1 = 403 µs.
-        let phy = Phy::dsss(11_000_000, 1_000_000);
+        let phy = Phy::dsss(DsssRate::Mbps11, DsssRate::Mbps1);
         assert_eq!(phy.success_time(1500, Access::RtsCts), SimTime(2_353_091));
         assert_eq!(phy.collision_time(1500, Access::RtsCts), SimTime(403_000));
         assert_eq!(phy.failure_time(1500, Access::RtsCts), SimTime(2_038_091));
         assert_eq!(phy.data_arrival(1500, Access::RtsCts), SimTime(1_988_091));
         // Short preamble at 2 Mb/s with 2 Mb/s ACKs: data 96 + 1536·8/2 = 6240 µs,
         // ACK 96 + 56 = 152 µs: T_s = 6240 + 10 + 1 + 152 + 50 + 1 = 6454 µs.
-        let short = Phy::dsss(2_000_000, 2_000_000).with_short_preamble();
+        let short = Phy::dsss(DsssRate::Mbps2, DsssRate::Mbps2).with_short_preamble();
         assert_eq!(
             short.success_time(1500, Access::Basic),
             SimTime::from_micros(6_454)

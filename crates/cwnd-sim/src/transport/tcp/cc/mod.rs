@@ -67,10 +67,12 @@ pub use veno::{Veno, VenoConfig};
 pub use westwood::{Westwood, WestwoodConfig, WestwoodPlusConfig};
 
 use super::rate::Delivery;
+use super::recovery::Recovery;
 use super::tcb::{CaState, Tcb};
+use crate::params::parse_params;
 use crate::rng::RngStream;
-use crate::scenario::cc_spec::{parse_params, CcSpec};
 use crate::time::SimTime;
+use serde_json::{Map, Value};
 
 /// What `pkts_acked` is told (Linux `struct ack_sample`).
 #[derive(Clone, Copy, Debug)]
@@ -192,101 +194,112 @@ pub fn reno_ssthresh(tcb: &Tcb) -> u32 {
     (tcb.flight_size() / 2).max(2)
 }
 
-/// Congestion-control names accepted in scenario files (every arm of `build`). "tahoe" and "newreno"
-/// are Reno's AIMD with that loss recovery (see `Recovery::default_for`).
-pub const KNOWN: &[&str] = &[
-    "reno",
-    "newreno",
-    "tahoe",
-    "vegas",
-    "veno",
-    "westwood",
-    "westwood_plus",
-    "cubic",
-    "bic",
-    "compound",
-    "highspeed",
-    "scalable",
-    "hybla",
-    "bbr",
-];
+/// Declares the registry of controllers: one row per controller,
+/// `Variant("name", Config, checked | unchecked, build)`, where `name` is what
+/// scenario files say, `Config` the variant's parameters (deserialized with
+/// `parse_params`; `checked` calls its `check()`), and `build` makes the controller
+/// from the config and the flow's random stream.
+macro_rules! controllers {
+    ($($variant:ident($name:literal, $config:ty, $check:ident, $build:expr),)*) => {
+        /// A congestion controller and its checked parameters: what a scenario's
+        /// `cc` names, in typed form. The one list of controllers: the names in
+        /// error messages (`KNOWN`), the builder (`build`), the default loss
+        /// recovery (`default_recovery`) and the tests' lists of controllers all
+        /// derive from it, so adding a controller is its own file plus one row in
+        /// the `controllers!` table below.
+        #[derive(Clone, Debug)]
+        pub enum CcConfig {
+            $($variant($config),)*
+        }
 
-/// Builds the controller a scenario names, with its parameters and its own random
-/// stream (only BBR draws from it). The error is (parameter path relative to the
-/// `cc` table, message).
-pub fn build(
-    spec: &CcSpec,
-    rng: RngStream,
-) -> Result<Box<dyn CongestionControl>, (String, String)> {
-    match spec.name.as_str() {
-        "reno" | "newreno" | "tahoe" => {
-            parse_params::<NoParams>(&spec.params)?;
-            Ok(Box::new(Reno))
+        /// Congestion-control names accepted in scenario files, in table order.
+        pub const KNOWN: &[&str] = &[$($name,)*];
+
+        impl CcConfig {
+            /// The controller `name` with its parameters `params`, checked. The
+            /// error is (parameter path relative to the `cc` table, message).
+            pub fn from_params(
+                name: &str,
+                params: &Map<String, Value>,
+            ) -> Result<CcConfig, (String, String)> {
+                match name {
+                    $($name => {
+                        let cfg: $config = parse_params(params)?;
+                        check_params!($check, cfg);
+                        Ok(CcConfig::$variant(cfg))
+                    })*
+                    other => Err((
+                        String::new(),
+                        format!(
+                            "\"{other}\" is not a congestion control; use one of {}",
+                            KNOWN.join(", ")
+                        ),
+                    )),
+                }
+            }
+
+            /// The name scenario files use.
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(CcConfig::$variant(_) => $name,)*
+                }
+            }
+
+            /// The controller, with its own random stream (only BBR draws from it).
+            pub fn build(&self, rng: RngStream) -> Box<dyn CongestionControl> {
+                match self {
+                    $(CcConfig::$variant(cfg) => {
+                        let build: fn($config, RngStream) -> Box<dyn CongestionControl> = $build;
+                        build(cfg.clone(), rng)
+                    })*
+                }
+            }
         }
-        "vegas" => {
-            let cfg: VegasConfig = parse_params(&spec.params)?;
-            cfg.check()?;
-            Ok(Box::new(Vegas::new(cfg)))
+    };
+}
+
+macro_rules! check_params {
+    (checked, $cfg:ident) => {
+        $cfg.check()?
+    };
+    (unchecked, $cfg:ident) => {};
+}
+
+// "tahoe" and "newreno" are Reno's AIMD with that loss recovery (`default_recovery`).
+controllers! {
+    Reno("reno", NoParams, unchecked, |_, _| Box::new(Reno)),
+    Newreno("newreno", NoParams, unchecked, |_, _| Box::new(Reno)),
+    Tahoe("tahoe", NoParams, unchecked, |_, _| Box::new(Reno)),
+    Vegas("vegas", VegasConfig, checked, |c, _| Box::new(Vegas::new(c))),
+    Veno("veno", VenoConfig, unchecked, |c, _| Box::new(Veno::new(c))),
+    Westwood("westwood", WestwoodConfig, checked, |c, _| Box::new(Westwood::new(c))),
+    WestwoodPlus("westwood_plus", WestwoodPlusConfig, checked, |c, _| Box::new(Westwood::plus(c))),
+    Cubic("cubic", CubicConfig, checked, |c, _| Box::new(Cubic::new(c))),
+    Bic("bic", NoParams, unchecked, |_, _| Box::new(Bic::default())),
+    Compound("compound", CompoundConfig, unchecked, |c, _| Box::new(Compound::new(c))),
+    HighSpeed("highspeed", HighSpeedConfig, checked, |c, _| Box::new(HighSpeed::new(c))),
+    Scalable("scalable", ScalableConfig, checked, |c, _| Box::new(Scalable::new(c))),
+    Hybla("hybla", HyblaConfig, checked, |c, _| Box::new(Hybla::new(c))),
+    Bbr("bbr", BbrConfig, checked, |c, rng| Box::new(Bbr::new(c, rng))),
+}
+
+impl CcConfig {
+    /// The loss recovery a flow gets when its scenario names none: "tahoe" →
+    /// Tahoe, "reno" → Reno, every other controller → NewReno (ns-2's agents
+    /// `Agent/TCP`, `Agent/TCP/Reno`, `Agent/TCP/Newreno`).
+    pub fn default_recovery(&self) -> Recovery {
+        match self {
+            CcConfig::Tahoe(_) => Recovery::Tahoe,
+            CcConfig::Reno(_) => Recovery::Reno,
+            _ => Recovery::NewReno,
         }
-        "cubic" => {
-            let cfg: CubicConfig = parse_params(&spec.params)?;
-            cfg.check()?;
-            Ok(Box::new(Cubic::new(cfg)))
-        }
-        "bic" => {
-            parse_params::<NoParams>(&spec.params)?;
-            Ok(Box::new(Bic::default()))
-        }
-        "compound" => Ok(Box::new(Compound::new(parse_params::<CompoundConfig>(
-            &spec.params,
-        )?))),
-        "highspeed" => {
-            let cfg = parse_params::<HighSpeedConfig>(&spec.params)?;
-            cfg.check()?;
-            Ok(Box::new(HighSpeed::new(cfg)))
-        }
-        "scalable" => {
-            let cfg = parse_params::<ScalableConfig>(&spec.params)?;
-            cfg.check()?;
-            Ok(Box::new(Scalable::new(cfg)))
-        }
-        "hybla" => {
-            let cfg = parse_params::<HyblaConfig>(&spec.params)?;
-            cfg.check()?;
-            Ok(Box::new(Hybla::new(cfg)))
-        }
-        "veno" => Ok(Box::new(Veno::new(parse_params::<VenoConfig>(
-            &spec.params,
-        )?))),
-        "westwood" => {
-            let cfg = parse_params::<WestwoodConfig>(&spec.params)?;
-            cfg.check()?;
-            Ok(Box::new(Westwood::new(cfg)))
-        }
-        "westwood_plus" => {
-            let cfg = parse_params::<WestwoodPlusConfig>(&spec.params)?;
-            cfg.check()?;
-            Ok(Box::new(Westwood::plus(cfg)))
-        }
-        "bbr" => {
-            let cfg = parse_params::<BbrConfig>(&spec.params)?;
-            cfg.check()?;
-            Ok(Box::new(Bbr::new(cfg, rng)))
-        }
-        other => Err((
-            String::new(),
-            format!(
-                "\"{other}\" is not a congestion control; use one of {}",
-                KNOWN.join(", ")
-            ),
-        )),
     }
 }
 
 /// Parameters of a variant that has none: any key is an error.
-#[derive(serde::Deserialize)]
+#[derive(Clone, Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NoParams {}
+pub struct NoParams {}
 
 #[cfg(test)]
 mod tests {
@@ -294,13 +307,37 @@ mod tests {
 
     #[test]
     fn every_known_name_builds_and_only_those() {
-        let rng = || crate::rng::stream(1, "flows[0].cc");
+        let none = Map::new();
         for name in KNOWN {
-            assert!(build(&CcSpec::named(name), rng()).is_ok(), "{name}");
+            let cfg = CcConfig::from_params(name, &none).unwrap();
+            assert_eq!(cfg.name(), *name);
+            // Reno, NewReno and Tahoe share one controller; the others are their own.
+            let built = cfg.build(crate::rng::stream(1, "flows[0].cc")).name();
+            assert!(built == *name || ["reno", "newreno", "tahoe"].contains(name));
         }
-        let err = build(&CcSpec::named("warp"), rng()).err().unwrap().1;
-        for name in KNOWN {
-            assert!(err.contains(name), "{name} missing from: {err}");
+        let err = CcConfig::from_params("warp", &none).unwrap_err();
+        assert_eq!(err.0, "");
+        assert_eq!(
+            err.1,
+            format!(
+                "\"warp\" is not a congestion control; use one of {}",
+                KNOWN.join(", ")
+            )
+        );
+    }
+
+    #[test]
+    fn recovery_defaults_follow_the_controller() {
+        let none = Map::new();
+        let recovery = |name| {
+            CcConfig::from_params(name, &none)
+                .unwrap()
+                .default_recovery()
+        };
+        assert_eq!(recovery("tahoe"), Recovery::Tahoe);
+        assert_eq!(recovery("reno"), Recovery::Reno);
+        for name in KNOWN.iter().filter(|n| !["tahoe", "reno"].contains(n)) {
+            assert_eq!(recovery(name), Recovery::NewReno, "{name}");
         }
     }
 }

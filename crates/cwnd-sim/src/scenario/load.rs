@@ -1,0 +1,108 @@
+//! Loading a scenario: text (TOML, or JSON such as the Python API and a plan's
+//! own `to_json` give) → spec → the files it names read, once → checked `Plan`.
+//! The one way in: the CLI, the Python API, sweeps and the tests all load here.
+
+use std::path::Path;
+
+use super::plan::Plan;
+use super::spec::Scenario;
+use super::validate::ScenarioError;
+
+/// Loads the scenario `text`, TOML or JSON (a text starting with `{`), reading the
+/// files it names (`p_file`) relative to `base_dir` (the scenario file's folder)
+/// when given, else to the working directory.
+pub fn load(text: &str, base_dir: Option<&Path>) -> Result<Plan, ScenarioError> {
+    let mut spec = if text.trim_start().starts_with('{') {
+        parse_json(text)?
+    } else {
+        parse_toml(text)?
+    };
+    spec.inline_files(base_dir)?;
+    Plan::new(spec)
+}
+
+impl Scenario {
+    /// Parses and checks a scenario written in TOML (files relative to the working
+    /// directory); the checked spec, with the files' contents in it.
+    pub fn from_toml(text: &str) -> Result<Scenario, ScenarioError> {
+        Scenario::from_toml_in(text, None)
+    }
+
+    /// The same with the files relative to `base_dir` when given.
+    pub fn from_toml_in(text: &str, base_dir: Option<&Path>) -> Result<Scenario, ScenarioError> {
+        let mut spec = parse_toml(text)?;
+        spec.inline_files(base_dir)?;
+        let plan = Plan::new(spec)?;
+        Ok(plan.spec().clone())
+    }
+
+    /// Parses and checks a scenario given as JSON.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        Ok(load(text, None)?.spec().clone())
+    }
+
+    /// Reads every file the impairment stages name into the stages (`p_file` →
+    /// its steps), so that the spec no longer depends on any file.
+    fn inline_files(&mut self, base: Option<&Path>) -> Result<(), ScenarioError> {
+        let links = self.links.iter_mut().map(|l| &mut l.impairments);
+        let air = self.wireless.iter_mut().map(|w| &mut w.impairments);
+        let hops = links.enumerate().map(|(i, s)| (format!("links[{i}]"), s));
+        let air = air.enumerate().map(|(i, s)| (format!("wireless[{i}]"), s));
+        for (at, stages) in hops.chain(air) {
+            for (j, imp) in stages.iter_mut().enumerate() {
+                imp.inline_files(base).map_err(|(field, message)| {
+                    let path = format!("{at}.impairments[{j}]");
+                    match field.is_empty() {
+                        true => ScenarioError::new(path, message),
+                        false => ScenarioError::new(format!("{path}.{field}"), message),
+                    }
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn parse_toml(text: &str) -> Result<Scenario, ScenarioError> {
+    let de = toml::Deserializer::parse(text).map_err(|e| {
+        let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(1);
+        ScenarioError::new("", format!("TOML syntax (line {line}): {}", e.message()))
+    })?;
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let line = e.inner().span().map(|s| line_of(text, s.start));
+        let mut err = path_error(e.path(), e.inner().message());
+        if let Some(line) = line {
+            err.message.push_str(&format!(" (line {line})"));
+        }
+        err
+    })
+}
+
+fn parse_json(text: &str) -> Result<Scenario, ScenarioError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        // serde_json appends " at line L column C"; the path says more.
+        let message = e.inner().to_string();
+        let message = message.split(" at line ").next().unwrap_or_default();
+        path_error(e.path(), message)
+    })
+}
+
+fn path_error(path: &serde_path_to_error::Path, message: &str) -> ScenarioError {
+    let path = path.to_string();
+    let path = if path == "." { String::new() } else { path };
+    // serde's messages for enums list variants in backquotes; keep them readable
+    // and on one line.
+    let message = message.replace('`', "\"");
+    let message = message.lines().next().unwrap_or_default().to_string();
+    ScenarioError::new(path, message)
+}
+
+/// 1-based line of byte offset `at` in `text`.
+fn line_of(text: &str, at: usize) -> usize {
+    text[..at.min(text.len())]
+        .bytes()
+        .filter(|&b| b == b'\n')
+        .count()
+        + 1
+}

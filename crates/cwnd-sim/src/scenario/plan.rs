@@ -1,0 +1,332 @@
+//! A scenario checked once into a typed plan: what `build` needs and nothing it
+//! must check again, so that `build(&Plan, seed)` cannot fail.
+//!
+//! A plan is made by `load` (text → spec → files read → `Plan::new`). It keeps its
+//! canonical spec beside the typed parts: the spec with every default written out
+//! and the contents of the files it named (a loss trace's steps) in place of their
+//! names. That spec is the plan's serialized form (`to_json`): loading it again
+//! gives the same plan without reading any file, so a plan can be hashed (the
+//! sweep cache key: contents, not paths) and shipped to workers that have no files.
+
+use std::collections::HashMap;
+
+use super::impairment_spec::StageSpec;
+use super::spec::{Direction, Scenario};
+use super::validate::ScenarioError;
+use crate::net::impair::AppliesTo;
+use crate::net::routing::RoutingTable;
+use crate::net::wifi::frame_errors::DsssRate;
+use crate::net::wimax::cell::CellParams;
+use crate::packet::{FlowId, NodeId};
+use crate::time::SimTime;
+use crate::transport::tcp::cc::CcConfig;
+use crate::transport::tcp::recovery::Recovery;
+use crate::world::Hop;
+
+/// A checked scenario, ready to build with any seed.
+#[derive(Debug)]
+pub struct Plan {
+    /// The canonical spec (defaults written out, file contents in place of names).
+    spec: Scenario,
+    /// Per link, its impairment stages (both directions; `StagePlan::direction`).
+    pub(super) link_stages: Vec<Vec<StagePlan>>,
+    pub(super) wireless: Vec<WirelessPlan>,
+    /// Per 802.16 cell, its parameters.
+    pub(super) cells: Vec<CellParams>,
+    /// Per flow, in scenario order.
+    pub(super) flows: Vec<FlowPlan>,
+    pub(super) topology: Topology,
+}
+
+/// One impairment stage of a link or a wireless channel, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StagePlan {
+    /// The link directions it applies to (`Both` on the air, where there are none).
+    pub direction: Direction,
+    pub applies_to: AppliesTo,
+    pub window: StageWindow,
+    pub stage: StageSpec<FlowId>,
+}
+
+/// When a stage is active.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StageWindow {
+    Always,
+    /// From the first time to the second (`SimTime::MAX`: to the end of the run).
+    Between(SimTime, SimTime),
+    /// For `duration` from when flow `flow` first sends data segment `segment`.
+    OnTrigger {
+        flow: FlowId,
+        segment: u64,
+        duration: SimTime,
+    },
+}
+
+/// A wireless channel: its 802.11b data and basic rates, and its stages.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WirelessPlan {
+    pub rate: DsssRate,
+    pub basic_rate: DsssRate,
+    pub stages: Vec<StagePlan>,
+}
+
+/// A flow's transport-specific plan.
+#[derive(Clone, Debug)]
+pub enum FlowPlan {
+    Tcp {
+        cc: CcConfig,
+        recovery: Recovery,
+        src: NodeId,
+        dst: NodeId,
+    },
+    /// Per destination address (the first is the primary), the (local, remote)
+    /// node pair of its path.
+    Sctp { paths: Vec<(NodeId, NodeId)> },
+}
+
+/// Nodes, hops and routes: the same for every seed, so computed (and checked)
+/// once.
+#[derive(Clone, Debug)]
+pub struct Topology {
+    pub node_names: Vec<String>,
+    /// Node ids by name (every name the scenario uses: the checks saw to it).
+    pub ids: HashMap<String, NodeId>,
+    /// Route edges (from, to, hop index): every link direction (link `i` gives `2i`
+    /// forward and `2i + 1` reverse), then every ordered pair of stations of each
+    /// wireless channel, then each 802.16 subscriber to its base station and back.
+    pub edges: Vec<(NodeId, NodeId, u32)>,
+    pub hops: Vec<Hop>,
+    pub routes: RoutingTable,
+}
+
+impl Plan {
+    /// Checks `spec` (whose files are already read: `load`) into a plan.
+    pub(super) fn new(spec: Scenario) -> Result<Plan, ScenarioError> {
+        let checked = spec.check()?;
+        let topology = Topology::new(&spec)?;
+        let mut flows = Vec::with_capacity(spec.flows.len());
+        for (i, tcp) in checked.tcp.into_iter().enumerate() {
+            flows.push(topology.flow(&spec, i, tcp)?);
+        }
+        Ok(Plan {
+            link_stages: checked.links,
+            wireless: checked.wireless,
+            cells: checked.cells,
+            flows,
+            topology,
+            spec,
+        })
+    }
+
+    /// The canonical spec the plan was checked from.
+    pub fn spec(&self) -> &Scenario {
+        &self.spec
+    }
+
+    /// The plan in canonical JSON: its spec, defaults written out, tables' keys
+    /// sorted, durations in nanoseconds, file contents in place of file names.
+    /// `load` turns it back into the same plan, reading no file.
+    pub fn to_json(&self) -> Result<String, ScenarioError> {
+        serde_json::to_string(&self.spec)
+            .map_err(|e| ScenarioError::new("", format!("the plan cannot be written as JSON: {e}")))
+    }
+}
+
+impl Topology {
+    fn new(spec: &Scenario) -> Result<Topology, ScenarioError> {
+        let node_names = spec.node_names();
+        let ids: HashMap<String, NodeId> = node_names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), i as NodeId))
+            .collect();
+        let mut edges: Vec<(NodeId, NodeId, u32)> = Vec::new();
+        let mut hops = Vec::new();
+        for l in &spec.links {
+            let (a, b) = (ids[l.between[0].as_str()], ids[l.between[1].as_str()]);
+            for (from, to) in [(a, b), (b, a)] {
+                edges.push((from, to, hops.len() as u32));
+                hops.push(Hop::Link(hops.len() as u32));
+            }
+        }
+        for (c, w) in spec.wireless.iter().enumerate() {
+            let stations: Vec<NodeId> = w.stations.iter().map(|s| ids[s.as_str()]).collect();
+            for &a in &stations {
+                for &b in stations.iter().filter(|&&b| b != a) {
+                    edges.push((a, b, hops.len() as u32));
+                    hops.push(Hop::Air {
+                        channel: c as u32,
+                        to: b,
+                    });
+                }
+            }
+        }
+        for (c, w) in spec.wimax.iter().enumerate() {
+            let bs = ids[w.base_station.as_str()];
+            for ss in w.subscribers.iter().map(|s| ids[s.as_str()]) {
+                for (a, b) in [(bs, ss), (ss, bs)] {
+                    edges.push((a, b, hops.len() as u32));
+                    hops.push(Hop::Wimax {
+                        cell: c as u32,
+                        to: b,
+                    });
+                }
+            }
+        }
+        let mut routes = RoutingTable::shortest_paths(node_names.len(), &edges);
+        for (k, r) in spec.routes.iter().enumerate() {
+            let (at, to, via) = (ids[r.at.as_str()], ids[r.to.as_str()], ids[r.via.as_str()]);
+            if !routes.set_route(at, to, via) {
+                return Err(ScenarioError::new(
+                    format!("routes[{k}].via"),
+                    format!("\"{}\" is not a neighbour of \"{}\"", r.via, r.at),
+                ));
+            }
+        }
+        Ok(Topology {
+            node_names,
+            ids,
+            edges,
+            hops,
+            routes,
+        })
+    }
+
+    fn id(&self, name: &str) -> NodeId {
+        self.ids[name]
+    }
+
+    /// The number of hops from `a` to `b`, when routes exist both ways.
+    fn routed(&self, a: NodeId, b: NodeId) -> Option<usize> {
+        let link_to = |e: u32| self.edges[e as usize].1;
+        let forth = self.routes.path(a, b, link_to)?;
+        self.routes.path(b, a, link_to).map(|_| forth.len())
+    }
+
+    /// Flow `i`'s plan: its route checked, for TCP with its checked controller.
+    fn flow(
+        &self,
+        spec: &Scenario,
+        i: usize,
+        tcp: Option<(CcConfig, Recovery)>,
+    ) -> Result<FlowPlan, ScenarioError> {
+        let f = &spec.flows[i];
+        match tcp {
+            Some((cc, recovery)) => {
+                let (src, dst) = (self.id(f.from.primary()), self.id(f.to.primary()));
+                let link_to = |e: u32| self.edges[e as usize].1;
+                for (a, b, what) in [(src, dst, "data"), (dst, src, "ACKs")] {
+                    if self.routes.path(a, b, link_to).is_none() {
+                        return Err(ScenarioError::new(
+                            format!("flows[{i}]"),
+                            format!(
+                                "no route for {what} from \"{}\" to \"{}\"; check links and routes",
+                                self.node_names[a as usize], self.node_names[b as usize]
+                            ),
+                        ));
+                    }
+                }
+                Ok(FlowPlan::Tcp {
+                    cc,
+                    recovery,
+                    src,
+                    dst,
+                })
+            }
+            None => self.sctp_paths(spec, i),
+        }
+    }
+
+    /// Paths of SCTP flow `i`: one per address of the receiver (`to`), in the
+    /// order listed; the first is the primary. Each is reached from the sender's
+    /// address with the shortest route to it (ties: the first listed), which in
+    /// the usual multihomed topology (address i of the sender linked to address i
+    /// of the receiver) pairs the addresses up.
+    fn sctp_paths(&self, spec: &Scenario, i: usize) -> Result<FlowPlan, ScenarioError> {
+        let f = &spec.flows[i];
+        let local: Vec<NodeId> = f.from.addresses().iter().map(|a| self.id(a)).collect();
+        let mut paths = Vec::new();
+        for (j, name) in f.to.addresses().iter().enumerate() {
+            let dst = self.id(name);
+            let best = local
+                .iter()
+                .filter_map(|&src| self.routed(src, dst).map(|hops| (hops, src)))
+                .min_by_key(|&(hops, _)| hops);
+            let Some((_, src)) = best else {
+                let field = if f.to.addresses().len() == 1 {
+                    format!("flows[{i}].to")
+                } else {
+                    format!("flows[{i}].to[{j}]")
+                };
+                return Err(ScenarioError::new(
+                    field,
+                    format!("no route both ways between \"{name}\" and any address of the sender; check links and routes"),
+                ));
+            };
+            paths.push((src, dst));
+        }
+        Ok(FlowPlan::Sctp { paths })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{build, load};
+    use crate::world::World;
+
+    #[test]
+    fn build_takes_a_plan_and_cannot_fail() {
+        let text = r#"
+            duration = "1s"
+            [[links]]
+            between = ["a", "b"]
+            bandwidth = "10Mbps"
+            delay = "5ms"
+            impairments = [{ kind = "arq", pv = 0.1, delay = { distribution = "constant", value = "1ms" } }]
+            [[flows]]
+            from = "a"
+            to = "b"
+            cc = "tahoe"
+        "#;
+        let plan = load(text, None).unwrap();
+        // A `World`, not a `Result`: nothing is left to check.
+        let world: World = build(&plan, 1);
+        let r = world.run();
+        assert_eq!(r.flows[0].summary.recovery, "tahoe");
+    }
+
+    #[test]
+    fn no_spec_is_parsed_again_after_the_check() {
+        // The checks yield typed parts, so no code trusts an earlier check.
+        let sources = [
+            include_str!("build.rs"),
+            include_str!("validate.rs"),
+            include_str!("sctp_build.rs"),
+            include_str!("../net/wifi/frame_errors.rs"),
+        ];
+        for source in sources {
+            for word in ["validated", "checked"] {
+                let trusted = format!("unreachable!(\"{word}");
+                assert!(!source.contains(&trusted), "{trusted}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_canonical_plan_of_every_example_loads_into_itself() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "toml") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let json = load(&text, path.parent()).unwrap().to_json().unwrap();
+            let again = load(&json, None).unwrap().to_json().unwrap();
+            assert_eq!(again, json, "{}", path.display());
+            seen += 1;
+        }
+        assert!(seen >= 15, "{seen} example scenarios");
+    }
+}
