@@ -321,3 +321,27 @@ def test_the_cli_refuses_an_unknown_controller(tmp_path):
         "cwnd: error: flow 'f': cc = 'vegas' is not available in this kernel "
         f"(tcp_available_congestion_control: {' '.join(checks.available_cc())})"
     )
+
+
+def test_only_what_the_author_asked_for_is_checked():
+    # A loaded plan writes every default out; live mode must judge what was asked:
+    # recovery and a TCP option set by hand survive, defaults (recovery = null, the
+    # other TCP options, CUBIC's own parameters) do not.
+    import json
+
+    from cwnd import _cwnd
+    from cwnd.live.checks import asked
+
+    spec = {
+        "duration": "1s",
+        "links": [{"between": ["a", "b"], "bandwidth": "1Mbps", "delay": "1ms"}],
+        "flows": [
+            {"name": "x", "from": "a", "to": "b", "cc": "cubic", "tcp": {"sack": True}},
+            {"name": "y", "from": "a", "to": "b", "cc": "reno", "recovery": "reno"},
+        ],
+    }
+    plan = json.loads(_cwnd.load(json.dumps(spec)))
+    flows = asked(plan)["flows"]
+    assert flows[0] == {"name": "x", "from": "a", "to": "b", "transport": "tcp",
+                        "cc": "cubic", "tcp": {"sack": True}}  # fmt: skip
+    assert flows[1]["recovery"] == "reno" and "tcp" not in flows[1]

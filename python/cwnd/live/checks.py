@@ -12,9 +12,14 @@ has no per-socket switch for it.
 
 from __future__ import annotations
 
+import copy
+import functools
+import json
 import socket
 from pathlib import Path
 from typing import Any
+
+from cwnd import _cwnd
 
 AVAILABLE_CC = Path("/proc/sys/net/ipv4/tcp_available_congestion_control")
 TUN_DEVICE = Path("/dev/net/tun")
@@ -67,6 +72,51 @@ def sctp_in_kernel() -> bool:
     except OSError:
         return False
     return True
+
+
+IDENTITY = ("name", "from", "to", "transport", "cc")
+
+
+def asked(spec: dict[str, Any]) -> dict[str, Any]:
+    """The scenario as its author wrote it: a loaded plan writes every default out
+    (`recovery = null`, every TCP option, every controller parameter), and live mode
+    refuses what the kernel cannot honour only when it was asked for. Drops empty
+    values everywhere, and each flow's fields equal to a default flow's of its
+    controller."""
+    out = _without_none(copy.deepcopy(spec))
+    for i, flow in enumerate(out.get("flows", [])):
+        if flow.get("transport", "tcp") != "tcp":
+            continue
+        default = _default_flow(kernel_cc(flow))
+        kept = {k: v for k, v in flow.items() if k in IDENTITY or v != default.get(k)}
+        if isinstance(flow.get("tcp"), dict):
+            tcp = {k: v for k, v in flow["tcp"].items() if v != default.get("tcp", {}).get(k)}
+            kept["tcp"] = tcp
+        cc = flow.get("cc")
+        if isinstance(cc, dict):
+            base = default.get("cc", {}) if isinstance(default.get("cc"), dict) else {}
+            params = {k: v for k, v in cc.items() if k != "name" and v != base.get(k)}
+            kept["cc"] = {"name": cc["name"], **params} if params else cc["name"]
+        out["flows"][i] = {k: v for k, v in kept.items() if v != {}}
+    return out
+
+
+@functools.cache
+def _default_flow(cc: str) -> dict[str, Any]:
+    minimal = {
+        "duration": "1s",
+        "links": [{"between": ["a", "b"], "bandwidth": "1Mbps", "delay": "1ms"}],
+        "flows": [{"from": "a", "to": "b", "cc": cc}],
+    }
+    return _without_none(json.loads(_cwnd.load(json.dumps(minimal)))["flows"][0])
+
+
+def _without_none(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_none(v) for v in value]
+    return value
 
 
 def check_scenario(spec: dict[str, Any], cc_list: list[str]) -> list[str]:

@@ -89,6 +89,7 @@ def run_live(
     for what cannot run, `ScenarioError` for an invalid scenario."""
     checks.check_host()
     spec = json.loads(_cwnd.load(json.dumps(raw)))
+    raw = checks.asked(spec)
     for note in checks.check_scenario(raw, checks.available_cc()):
         log(f"note: {note}")
     sysctls = checks.namespace_sysctls(raw)
