@@ -14,10 +14,10 @@ use crate::packet::{
     FlowId, NodeId, Packet, Payload, TcpAck, TcpData, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION,
 };
 use crate::results::RunResults;
-use crate::scenario::spec::Sampling;
 use crate::time::SimTime;
 use crate::timer::LazyTimer;
 use crate::trace::pcap::Captures;
+use crate::trace::Sampling;
 use crate::trace::{FlowSnapshot, Recorder};
 use crate::transport::sctp::sender::Outgoing;
 use crate::transport::sctp::store::PacketStore;

@@ -160,7 +160,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
         channels,
         cells,
         flows,
-        Recorder::new(&spec.trace, tcp_flows),
+        Recorder::new(&spec.trace.config(), tcp_flows),
         triggers,
     )
     .with_captures(Captures::new(node_count, &captured));

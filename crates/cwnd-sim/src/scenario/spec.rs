@@ -10,6 +10,8 @@ pub use super::cc_spec::CcSpec;
 pub use super::impairment_spec::ImpairmentSpec;
 pub use super::sctp_spec::{Endpoint, SctpSpec, TransportSpec};
 pub use super::wimax_spec::WimaxSpec;
+pub use crate::trace::Sampling;
+use crate::trace::TraceConfig;
 use crate::units::{Duration, Rate, Size};
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -446,17 +448,6 @@ impl RtoSpec {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Sampling {
-    /// A row whenever the sender's state changes (every ACK): exact, but memory
-    /// grows with the run.
-    #[default]
-    Change,
-    /// A row per flow every `interval`: bounded memory for long runs.
-    Interval,
-}
-
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TraceSpec {
@@ -475,6 +466,19 @@ pub struct TraceSpec {
     /// Nodes to capture as pcap files: every packet each sends or receives
     /// (see `trace::pcap` for the header layout).
     pub pcap: Vec<String>,
+}
+
+impl TraceSpec {
+    /// The settings as the recorder takes them.
+    pub fn config(&self) -> TraceConfig {
+        TraceConfig {
+            sampling: self.sampling,
+            interval: self.interval.0,
+            throughput_bin: self.throughput_bin.0,
+            segments: self.segments,
+            cc_metrics: self.cc_metrics,
+        }
+    }
 }
 
 impl Default for TraceSpec {

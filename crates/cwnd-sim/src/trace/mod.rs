@@ -17,7 +17,6 @@ pub use cc_metrics::CcMetricsTrace;
 pub use segments::SegmentTrace;
 pub use series::{FlowSeries, FlowSnapshot};
 
-use crate::scenario::spec::{Sampling, TraceSpec};
 use crate::time::SimTime;
 use crate::transport::tcp::cc::CongestionControl;
 use crate::transport::tcp::tcb::Tcb;
@@ -35,6 +34,31 @@ pub struct FlowTrace {
     pub cc_metrics: Option<CcMetricsTrace>,
 }
 
+/// When a flow's sender state is recorded (`trace.sampling`).
+#[derive(Clone, Copy, Debug, Default, serde::Deserialize, serde::Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Sampling {
+    /// A row whenever the sender's state changes (every ACK): exact, but memory
+    /// grows with the run.
+    #[default]
+    Change,
+    /// A row per flow every `interval`: bounded memory for long runs.
+    Interval,
+}
+
+/// What to record, as plain values (the scenario's `[trace]` gives them).
+#[derive(Clone, Copy, Debug)]
+pub struct TraceConfig {
+    pub sampling: Sampling,
+    /// Sampling period in `Interval` mode.
+    pub interval: SimTime,
+    pub throughput_bin: SimTime,
+    /// Every data segment transmission.
+    pub segments: bool,
+    /// The controllers' own numbers beside each series row.
+    pub cc_metrics: bool,
+}
+
 pub struct Recorder {
     pub sampling: Sampling,
     pub interval: SimTime,
@@ -46,22 +70,22 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    pub fn new(spec: &TraceSpec, flows: usize) -> Self {
+    pub fn new(cfg: &TraceConfig, flows: usize) -> Self {
         let flow = || FlowTrace {
             series: FlowSeries::default(),
             last: None,
-            delivered: Bins::new(spec.throughput_bin.0),
-            sent: Bins::new(spec.throughput_bin.0),
-            segments: spec.segments.then(SegmentTrace::default),
-            cc_metrics: spec.cc_metrics.then(CcMetricsTrace::default),
+            delivered: Bins::new(cfg.throughput_bin),
+            sent: Bins::new(cfg.throughput_bin),
+            segments: cfg.segments.then(SegmentTrace::default),
+            cc_metrics: cfg.cc_metrics.then(CcMetricsTrace::default),
         };
         Recorder {
-            sampling: spec.sampling,
-            interval: spec.interval.0,
+            sampling: cfg.sampling,
+            interval: cfg.interval,
             flows: (0..flows).map(|_| flow()).collect(),
             associations: Vec::new(),
-            throughput_bin: spec.throughput_bin.0,
-            segments: spec.segments,
+            throughput_bin: cfg.throughput_bin,
+            segments: cfg.segments,
         }
     }
 

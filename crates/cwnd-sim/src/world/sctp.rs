@@ -201,7 +201,7 @@ impl World {
             self.queue
                 .schedule(t, super::Event::AssociationTimer(k as u32));
         }
-        if self.recorder.sampling == crate::scenario::spec::Sampling::Change {
+        if self.recorder.sampling == crate::trace::Sampling::Change {
             self.record_association(now, k, true);
         }
     }

@@ -1,0 +1,152 @@
+//! The layering rules of ARCHITECTURE.md, checked on the source: every `crate::…`
+//! path a module names must point to a layer it may use.
+//!
+//! Layers, bottom up: the foundation (`time`, `units`, `rng`, `params`, `engine`,
+//! `timer`, `packet`); `net` and `transport` (each on the foundation only, never on
+//! each other); `trace` and `results`; `world`; `scenario` (the format, which builds
+//! worlds). The engine's queue is reached only by the world. Test modules
+//! (`#[cfg(test)]`, at the end of a file) may build worlds from scenarios.
+
+use std::path::{Path, PathBuf};
+
+/// The top-level module a source file belongs to (`net`, `world`, `engine`…).
+fn module_of(src: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(src).unwrap();
+    let first = rel
+        .components()
+        .next()
+        .unwrap()
+        .as_os_str()
+        .to_string_lossy();
+    first.trim_end_matches(".rs").to_string()
+}
+
+/// What each top-level module may name with `crate::`.
+fn allowed(module: &str) -> &'static [&'static str] {
+    const FOUNDATION: &[&str] = &["time", "units", "rng", "params", "packet", "timer"];
+    match module {
+        "time" | "rng" | "params" => &[],
+        "units" | "timer" | "packet" | "engine" => &["time"],
+        "net" => &["time", "units", "rng", "packet", "timer", "net"],
+        "transport" => &[
+            "time",
+            "units",
+            "rng",
+            "params",
+            "packet",
+            "timer",
+            "transport",
+        ],
+        "trace" => &["time", "units", "packet", "net", "transport", "trace"],
+        "results" => &[
+            "time",
+            "units",
+            "packet",
+            "net",
+            "transport",
+            "trace",
+            "results",
+        ],
+        "world" => &[
+            "time",
+            "units",
+            "rng",
+            "packet",
+            "timer",
+            "engine",
+            "net",
+            "transport",
+            "trace",
+            "results",
+            "world",
+        ],
+        "scenario" => &[
+            "time",
+            "units",
+            "rng",
+            "params",
+            "packet",
+            "net",
+            "transport",
+            "trace",
+            "results",
+            "world",
+            "scenario",
+        ],
+        "lib" => FOUNDATION,
+        other => panic!("ARCHITECTURE.md has no layer for module `{other}`: add it here"),
+    }
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Every `crate::name` in `text` outside comments and before its test module, with
+/// its line number.
+fn crate_paths(text: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim() == "#[cfg(test)]" {
+            break;
+        }
+        let code = line.split("//").next().unwrap();
+        let mut rest = code;
+        while let Some(at) = rest.find("crate::") {
+            let tail = &rest[at + "crate::".len()..];
+            let name: String = tail
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            found.push((n + 1, name));
+            rest = tail;
+        }
+    }
+    found
+}
+
+#[test]
+fn modules_reach_only_the_layers_below_them() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut violations = Vec::new();
+    for file in &files {
+        let module = module_of(&src, file);
+        let text = std::fs::read_to_string(file).unwrap();
+        for (line, target) in crate_paths(&text) {
+            if !allowed(&module).contains(&target.as_str()) {
+                violations.push(format!(
+                    "{}:{line}: `{module}` reaches `crate::{target}`",
+                    file.strip_prefix(&src).unwrap().display()
+                ));
+            }
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "layering rules of ARCHITECTURE.md broken:\n{}",
+        violations.join("\n")
+    );
+}
+
+#[test]
+fn the_checker_sees_a_violation() {
+    // The parser finds paths in code and ignores them in comments.
+    let text = "use crate::world::World; // crate::engine\nlet x = crate::net::y;\n\
+                #[cfg(test)]\nmod tests { use crate::scenario::load; }";
+    let found = crate_paths(text);
+    let names: Vec<&str> = found.iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(names, ["world", "net"]);
+    assert!(!allowed("net").contains(&"transport"));
+    assert!(!allowed("transport").contains(&"world"));
+    assert!(!allowed("transport").contains(&"scenario"));
+}
