@@ -125,6 +125,7 @@ impl Scenario {
                 "must be positive, e.g. \"60s\"",
             ));
         }
+        self.check_file_names()?;
         let nodes = self.check_nodes()?;
         let links = self.check_links()?;
         let wireless = self.check_wireless()?;
@@ -155,6 +156,56 @@ impl Scenario {
             cells,
             tcp,
         })
+    }
+
+    /// Node and flow names become file names (`<node>.pcap`, `cc_metrics_<flow>.png`):
+    /// a name that is a path (`../../x`, `/etc/x`) would put a file outside the
+    /// output folder, so it is refused where it is written.
+    fn check_file_names(&self) -> Result<(), ScenarioError> {
+        let mut named: Vec<(String, &str)> = Vec::new();
+        for (i, n) in self.nodes.iter().enumerate() {
+            named.push((format!("nodes[{i}].name"), &n.name));
+        }
+        for (i, l) in self.links.iter().enumerate() {
+            for (k, name) in l.between.iter().enumerate() {
+                named.push((format!("links[{i}].between[{k}]"), name));
+            }
+        }
+        for (i, w) in self.wireless.iter().enumerate() {
+            for (k, name) in w.stations.iter().enumerate() {
+                named.push((format!("wireless[{i}].stations[{k}]"), name));
+            }
+        }
+        for (i, c) in self.wimax.iter().enumerate() {
+            named.push((format!("wimax[{i}].base_station"), &c.base_station));
+            for (k, name) in c.subscribers.iter().enumerate() {
+                named.push((format!("wimax[{i}].subscribers[{k}]"), name));
+            }
+        }
+        for (i, f) in self.flows.iter().enumerate() {
+            if let Some(name) = &f.name {
+                named.push((format!("flows[{i}].name"), name));
+            }
+        }
+        for (path, name) in named {
+            let why = if name.contains(['/', '\\']) {
+                "contains a path separator"
+            } else if name.contains('\0') {
+                "contains a NUL character"
+            } else if name == "." || name == ".." {
+                "is a relative folder"
+            } else {
+                continue;
+            };
+            return Err(ScenarioError::new(
+                path,
+                format!(
+                    "{} {why}; node and flow names become file names",
+                    quoted(name)
+                ),
+            ));
+        }
+        Ok(())
     }
 
     fn check_nodes(&self) -> Result<HashMap<String, usize>, ScenarioError> {
@@ -723,6 +774,27 @@ pub fn check_rto(path: &str, rto: &RtoSpec) -> Result<(), ScenarioError> {
     Ok(())
 }
 
+/// A value for a message, quoted, and cut when long (a 5 000-character name helps no
+/// reader): at most 60 characters, the cut marked.
+fn quoted(value: &str) -> String {
+    const MAX: usize = 60;
+    if value.chars().count() <= MAX {
+        return format!("{value:?}");
+    }
+    let head: String = value.chars().take(MAX).collect();
+    format!("{head:?}… ({} characters)", value.chars().count())
+}
+
+/// A node name in a list, unquoted as the lists always were, cut like `quoted`.
+fn quoted_bare(value: &str) -> String {
+    let q = quoted(value);
+    if value.chars().count() <= 60 {
+        value.to_string()
+    } else {
+        q
+    }
+}
+
 pub(super) fn known_node(
     nodes: &HashMap<String, usize>,
     path: &str,
@@ -733,10 +805,22 @@ pub(super) fn known_node(
     }
     let mut known: Vec<(&String, &usize)> = nodes.iter().collect();
     known.sort_by_key(|(_, i)| **i);
-    let list: Vec<&str> = known.iter().map(|(n, _)| n.as_str()).collect();
+    const LISTED: usize = 20;
+    let mut list: Vec<String> = known
+        .iter()
+        .take(LISTED)
+        .map(|(n, _)| quoted_bare(n))
+        .collect();
+    if known.len() > LISTED {
+        list.push(format!("… and {} more", known.len() - LISTED));
+    }
     Err(ScenarioError::new(
         path,
-        format!("\"{name}\" is not a node; known nodes: {}", list.join(", ")),
+        format!(
+            "{} is not a node; known nodes: {}",
+            quoted(name),
+            list.join(", ")
+        ),
     ))
 }
 
@@ -863,6 +947,33 @@ mod tests {
         assert_eq!(s.flows[0].cc.name, "newreno");
         assert_eq!(s.flows[0].tcp.mss.0, 1460);
         assert_eq!(s.node_names(), vec!["h1", "h2"]);
+    }
+
+    #[test]
+    fn names_that_are_paths_are_refused_where_they_are_written() {
+        let node = |name: &str| GOOD.replace("\"h1\", \"h2\"", &format!("\"{name}\", \"h2\""));
+        assert_eq!(
+            error_of(&node("../../x")),
+            "links[0].between[0]: \"../../x\" contains a path separator; \
+             node and flow names become file names"
+        );
+        assert!(error_of(&node("/abs/path")).starts_with("links[0].between[0]: "));
+        assert!(error_of(&node("a\\\\b")).contains("path separator"));
+        assert!(error_of(&node(".."))
+            .ends_with("\"..\" is a relative folder; node and flow names become file names"));
+        let flow = GOOD.replace("from = \"h1\"", "name = \"x/y\"\nfrom = \"h1\"");
+        assert!(error_of(&flow).starts_with("flows[0].name: \"x/y\" contains a path separator"));
+        // Dots inside a name are fine: only a whole "." or ".." names a folder.
+        let dotted = GOOD.replace("from = \"h1\"", "name = \"v1..v2\"\nfrom = \"h1\"");
+        assert!(Scenario::from_toml(&dotted).is_ok());
+    }
+
+    #[test]
+    fn long_values_and_long_lists_are_cut_in_messages() {
+        let long = "n".repeat(5000);
+        let e = error_of(&GOOD.replace("to = \"h2\"", &format!("to = \"{long}\"")));
+        assert!(e.len() < 200, "{} characters: {e}", e.len());
+        assert!(e.contains("… (5000 characters) is not a node"), "{e}");
     }
 
     #[test]
