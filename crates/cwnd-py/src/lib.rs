@@ -15,7 +15,7 @@ use std::path::Path;
 use cwnd_sim::results::RunResults;
 use cwnd_sim::scenario::{self, ScenarioError as SimScenarioError};
 use cwnd_sim::time::SimTime;
-use cwnd_sim::world::World;
+use cwnd_sim::world::{Stopped, World};
 use numpy::IntoPyArray;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
@@ -84,7 +84,10 @@ fn run_with_signals(py: Python<'_>, world: World) -> PyResult<RunResults> {
             }
         }
         match runner.join() {
-            Ok(results) => results.map_err(|e| PyKeyboardInterrupt::new_err(e.to_string())),
+            Ok(results) => results.map_err(|why| match why {
+                Stopped::Interrupted { .. } => PyKeyboardInterrupt::new_err(why.to_string()),
+                Stopped::OverBudget { .. } => ScenarioError::new_err(why.to_string()),
+            }),
             Err(panic) => std::panic::resume_unwind(panic),
         }
     })

@@ -30,7 +30,7 @@ mod interrupt;
 mod report;
 mod sctp;
 pub use external::{Delivery, Injection};
-pub use interrupt::{Interrupted, POLL_EVERY};
+pub use interrupt::{Stopped, BUDGET_EVERY, POLL_EVERY};
 pub use sctp::SctpFlow;
 
 /// Everything that can happen. Ids index the world's tables.
@@ -217,6 +217,8 @@ pub struct World {
     sctp_store: PacketStore,
     sctp_out: Vec<Outgoing>,
     path_snapshots: Vec<crate::trace::sctp::PathSnapshot>,
+    /// Bytes the traces may hold in `run_until_stopped` (`u64::MAX`: no limit).
+    memory_budget: u64,
     /// External packets that reached their destination (`world::external`).
     delivered_out: Vec<Delivery>,
 }
@@ -270,6 +272,7 @@ impl World {
             sctp_store: PacketStore::default(),
             sctp_out: Vec::new(),
             path_snapshots: Vec::new(),
+            memory_budget: u64::MAX,
             delivered_out: Vec::new(),
         }
     }
@@ -282,21 +285,25 @@ impl World {
 
     /// Runs until the end time and returns what was recorded.
     pub fn run(mut self) -> RunResults {
-        // A flag nobody sets: the run always reaches its end.
+        // A flag nobody sets and no budget: the run always reaches its end.
+        self.memory_budget = u64::MAX;
         self.advance_to(self.end, &AtomicBool::new(false));
         self.into_results()
     }
 
-    /// Runs until the end time, or until `stop` is set (looked at every
-    /// `POLL_EVERY` events; see `interrupt`).
-    pub fn run_until_stopped(mut self, stop: &AtomicBool) -> Result<RunResults, Interrupted> {
-        if self.advance_to(self.end, stop) {
-            Ok(self.into_results())
-        } else {
-            Err(Interrupted {
-                events: self.queue.processed(),
-            })
+    /// Runs until the end time, or until `stop` is set, or until the traces outgrow
+    /// the memory budget (`with_memory_budget`; see `interrupt`).
+    pub fn run_until_stopped(mut self, stop: &AtomicBool) -> Result<RunResults, Stopped> {
+        match self.advance_to(self.end, stop) {
+            None => Ok(self.into_results()),
+            Some(why) => Err(why),
         }
+    }
+
+    /// Stops `run_until_stopped` when the traces hold more than `bytes`.
+    pub fn with_memory_budget(mut self, bytes: u64) -> Self {
+        self.memory_budget = bytes;
+        self
     }
 
     /// Processes every event due at or before `t` (`run` goes to the end time; live
@@ -305,18 +312,38 @@ impl World {
         self.advance_to(t, &AtomicBool::new(false));
     }
 
-    /// The event loop up to `t`; false when `stop` ended it first.
-    fn advance_to(&mut self, t: SimTime, stop: &AtomicBool) -> bool {
+    /// The event loop up to `t`; why it stopped first, if it did.
+    fn advance_to(&mut self, t: SimTime, stop: &AtomicBool) -> Option<Stopped> {
         while self.queue.peek_time().is_some_and(|next| next <= t) {
             let Some((now, event)) = self.queue.pop(Event::tag) else {
                 break;
             };
             self.dispatch(now, event);
-            if self.queue.processed() & (POLL_EVERY - 1) == 0 && stop.load(Ordering::Relaxed) {
-                return false;
+            let events = self.queue.processed();
+            if events & (POLL_EVERY - 1) == 0 {
+                if stop.load(Ordering::Relaxed) {
+                    return Some(Stopped::Interrupted { events });
+                }
+                if events & (BUDGET_EVERY - 1) == 0 && self.memory_budget != u64::MAX {
+                    let held = self.bytes_held();
+                    if held > self.memory_budget {
+                        let budget = self.memory_budget;
+                        return Some(Stopped::OverBudget {
+                            held,
+                            budget,
+                            at: now,
+                        });
+                    }
+                }
             }
         }
-        true
+        None
+    }
+
+    /// What the growing tables hold: traces, queue traces, captures.
+    fn bytes_held(&self) -> u64 {
+        let links: u64 = self.links.iter().map(LinkDirection::trace_bytes).sum();
+        self.recorder.bytes_held() + links + self.captures.bytes_held()
     }
 
     fn dispatch(&mut self, now: SimTime, event: Event) {

@@ -287,6 +287,11 @@ impl LinkDirection {
         self.queue.len()
     }
 
+    /// Bytes the queue trace holds.
+    pub fn trace_bytes(&self) -> u64 {
+        self.queue.trace_bytes()
+    }
+
     pub fn take_queue_trace(&mut self) -> Option<QueueTrace> {
         self.queue.take_trace()
     }

@@ -104,6 +104,13 @@ impl DropTail {
         self.bytes
     }
 
+    /// Bytes of the trace's storage (time, bytes: 8; packets: 4).
+    pub fn trace_bytes(&self) -> u64 {
+        self.trace
+            .as_ref()
+            .map_or(0, |t| t.time.capacity() as u64 * 20)
+    }
+
     /// Releases everything still waiting (end of run) and returns the trace.
     pub fn take_trace(&mut self) -> Option<QueueTrace> {
         self.release(SimTime::MAX);

@@ -163,7 +163,11 @@ pub fn build(plan: &Plan, seed: u64) -> World {
         Recorder::new(&spec.trace.config(), tcp_flows),
         triggers,
     )
-    .with_captures(Captures::new(node_count, &captured));
+    .with_captures(Captures::new(node_count, &captured))
+    .with_memory_budget(
+        spec.memory_budget
+            .map_or(super::budget::DEFAULT_BUDGET, |b| b.0),
+    );
     world.add_associations(associations);
     world
 }

@@ -9,6 +9,11 @@ pub struct Bins {
 }
 
 impl Bins {
+    /// Bytes of the bins' storage.
+    pub fn bytes_held(&self) -> u64 {
+        self.bytes.capacity() as u64 * 8
+    }
+
     pub fn new(width: SimTime) -> Self {
         Bins {
             width,

@@ -17,6 +17,11 @@ pub struct CcMetricsTrace {
 }
 
 impl CcMetricsTrace {
+    /// Bytes of the columns' storage (time: 8; name: 16; value: 8).
+    pub fn bytes_held(&self) -> u64 {
+        self.time.capacity() as u64 * 32
+    }
+
     /// Appends what the controller reports now.
     pub fn sample(&mut self, now: SimTime, cc: &dyn CongestionControl, tcb: &Tcb) {
         self.scratch.clear();

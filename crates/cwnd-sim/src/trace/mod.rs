@@ -89,6 +89,22 @@ impl Recorder {
         }
     }
 
+    /// Bytes the flows' traces hold (their vectors' capacity): what grows with a run.
+    /// SCTP association traces are not counted (their rows are per SACK, like a
+    /// TCP flow's, and `check`'s estimate covers them as flows).
+    pub fn bytes_held(&self) -> u64 {
+        self.flows
+            .iter()
+            .map(|f| {
+                f.series.bytes_held()
+                    + f.delivered.bytes_held()
+                    + f.sent.bytes_held()
+                    + f.segments.as_ref().map_or(0, SegmentTrace::bytes_held)
+                    + f.cc_metrics.as_ref().map_or(0, CcMetricsTrace::bytes_held)
+            })
+            .sum()
+    }
+
     /// Adds the traces of `n` SCTP associations.
     pub fn add_associations(&mut self, n: usize) {
         for _ in 0..n {

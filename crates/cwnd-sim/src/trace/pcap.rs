@@ -146,6 +146,15 @@ impl Captures {
         }
     }
 
+    /// Bytes of the captures written so far.
+    pub fn bytes_held(&self) -> u64 {
+        self.by_node
+            .iter()
+            .flatten()
+            .map(|f| f.bytes.capacity() as u64)
+            .sum()
+    }
+
     pub fn into_files(self) -> impl Iterator<Item = PcapFile> {
         self.by_node.into_iter().flatten()
     }

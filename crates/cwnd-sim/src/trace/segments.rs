@@ -11,6 +11,11 @@ pub struct SegmentTrace {
 }
 
 impl SegmentTrace {
+    /// Bytes of the columns' storage (time, seq: 8; len: 4; retransmission: 1).
+    pub fn bytes_held(&self) -> u64 {
+        self.time.capacity() as u64 * 21
+    }
+
     pub fn push(&mut self, time: SimTime, seq: u64, len: u32, retransmission: bool) {
         self.time.push(time);
         self.seq.push(seq);

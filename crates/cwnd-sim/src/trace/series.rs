@@ -30,6 +30,12 @@ pub struct FlowSeries {
 }
 
 impl FlowSeries {
+    /// Bytes of the columns' storage (time, srtt, rto, snd_una, snd_nxt, delivered:
+    /// 8 each; cwnd, ssthresh: 4 each).
+    pub fn bytes_held(&self) -> u64 {
+        self.time.capacity() as u64 * 56
+    }
+
     pub fn push(&mut self, time: SimTime, s: &FlowSnapshot) {
         self.time.push(time);
         self.cwnd.push(s.cwnd);
