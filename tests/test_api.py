@@ -218,3 +218,10 @@ def test_impairment_helpers_write_what_a_scenario_file_says() -> None:
         imp.arq(0.3, delay=imp.empirical(["10ms", "50ms"], [3, 1]), in_order=True),
     ]
     assert built == written
+
+
+def test_a_seed_outside_0_to_2_64_is_refused_by_name(small_dict: dict[str, Any]) -> None:
+    for bad in (-1, 2**64, 1.5, True, "1"):
+        with pytest.raises(ValueError, match=r"^seed: "):
+            cwnd.run(small_dict, seed=bad)  # type: ignore[arg-type]
+    assert cwnd.run(small_dict, seed=np.uint64(2**64 - 1)).seed == 2**64 - 1

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import numbers
 from pathlib import Path
 from typing import Any
 
 from cwnd import _cwnd
 from cwnd.results import Results
 from cwnd.scenario import Scenario, load_scenario
+from cwnd.sweep_arguments import SEED_LIMIT
 
 
 def to_spec(scenario: str | Path | dict[str, Any] | Scenario) -> dict[str, Any]:
@@ -33,8 +35,14 @@ def to_plan(scenario: str | Path | dict[str, Any] | Scenario) -> str:
 def run(scenario: str | Path | dict[str, Any] | Scenario, seed: int = 0) -> Results:
     """Runs one scenario with one seed. The simulation releases the GIL.
 
-    Raises `ScenarioError` for a scenario that cannot run.
+    Raises `ScenarioError` for a scenario that cannot run, `ValueError` for a seed that
+    is not an integer in 0 to 2^64 − 1, and `KeyboardInterrupt` when Ctrl-C stops it.
     """
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise ValueError(f"seed: {seed!r} is not an integer")
+    if not 0 <= int(seed) < SEED_LIMIT:
+        raise ValueError(f"seed: {seed} is not in 0 to 2^64 - 1")
+    seed = int(seed)
     plan = to_plan(scenario)
     return Results(_cwnd.run(plan, seed), json.loads(plan))
 
