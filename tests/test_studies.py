@@ -282,6 +282,15 @@ def test_quick_reproduce_writes_claims_figures_and_data(quick_report: Path) -> N
     assert (quick_report / "index.html").is_file()
 
 
+def test_a_cached_reproduction_says_it_computed_nothing(quick_report: Path) -> None:
+    # The fixture's run filled the cache; the same reproduction again computes no run.
+    out, cache = quick_report / "again", quick_report / "cache"
+    proc = cwnd_cli("reproduce", "outage", "--quick", "--out", out, "--cache", cache)
+    assert proc.returncode == 0, proc.stderr
+    (line,) = [x for x in proc.stdout.splitlines() if x.startswith("outage: ") and "runs" in x]
+    assert " (0 computed, " in line and " from cache) in " in line, line
+
+
 def test_unknown_study_is_one_line_naming_the_known_ones(tmp_path: Path) -> None:
     proc = cwnd_cli("reproduce", "nope", "--out", tmp_path)
     assert proc.returncode == 2

@@ -338,7 +338,11 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             f"{sum(c.measured.verdict.value == v for c in report.claims)} {v}"
             for v in ("agree", "disagree", "not measurable")
         )
-        print(f"{name}: {report.runs} runs in {report.seconds:.0f} s; claims: {tally}")
+        cached = report.runs - report.computed
+        print(
+            f"{name}: {report.runs} runs ({report.computed} computed, {cached} from cache) "
+            f"in {report.seconds:.0f} s; claims: {tally}"
+        )
         print(f"{name}: written to {report.folder}/ (claims.md, figures, Parquet)")
         for f in report.failures:
             print(f"cwnd: failed: {name}: {f.point} seed {f.seed}: {f.error}", file=sys.stderr)
