@@ -225,3 +225,10 @@ def test_a_seed_outside_0_to_2_64_is_refused_by_name(small_dict: dict[str, Any])
         with pytest.raises(ValueError, match=r"^seed: "):
             cwnd.run(small_dict, seed=bad)  # type: ignore[arg-type]
     assert cwnd.run(small_dict, seed=np.uint64(2**64 - 1)).seed == 2**64 - 1
+
+
+def test_nan_in_a_scenario_dict_is_named_by_its_field() -> None:
+    s = cwnd.Scenario(duration="1s").link("a", "b", bandwidth="1Mbps", delay="1ms", loss=np.nan)
+    with pytest.raises(cwnd.ScenarioError) as e:
+        cwnd.check(s.flow("a", "b"))
+    assert str(e.value) == "links[0].impairments[0].p: nan is not a finite number; give a value"

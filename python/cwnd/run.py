@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import numbers
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,26 @@ def to_plan(scenario: str | Path | dict[str, Any] | Scenario) -> str:
 
     Raises `ScenarioError` for a scenario that cannot run.
     """
-    return _cwnd.load(json.dumps(to_spec(scenario)))
+    spec = to_spec(scenario)
+    bad = _first_non_finite(spec, "")
+    if bad is not None:
+        path, value = bad
+        raise _cwnd.ScenarioError(f"{path}: {value} is not a finite number; give a value")
+    return _cwnd.load(json.dumps(spec))
+
+
+def _first_non_finite(value: Any, path: str) -> tuple[str, float] | None:
+    """The first NaN or infinity in a scenario dict, with its field path (JSON has no
+    form for them: the simulator would see a syntax error, not the field)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return path, value
+    if isinstance(value, dict):
+        items = ((f"{path}.{k}" if path else str(k), v) for k, v in value.items())
+    elif isinstance(value, list):
+        items = ((f"{path}[{i}]", v) for i, v in enumerate(value))
+    else:
+        return None
+    return next((bad for p, v in items if (bad := _first_non_finite(v, p))), None)
 
 
 def run(scenario: str | Path | dict[str, Any] | Scenario, seed: int = 0) -> Results:

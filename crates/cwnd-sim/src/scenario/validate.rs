@@ -977,6 +977,29 @@ mod tests {
     }
 
     #[test]
+    fn nan_and_inf_are_named_where_they_stand() {
+        // TOML's nan and inf become null on the way to a stage's parameters; the
+        // message must not say the parameter is missing.
+        let stage = |s: &str| {
+            GOOD.replace(
+                "delay = \"5ms\"",
+                &format!("delay = \"5ms\"\nimpairments = [{s}]"),
+            )
+        };
+        assert_eq!(
+            error_of(&stage("{ kind = \"bernoulli\", p = nan }")),
+            "links[0].impairments[0].p: is not a finite number (nan or inf); give a value"
+        );
+        let e = error_of(&stage(
+            "{ kind = \"bernoulli\", schedule = [[\"0s\", 0.1], [\"1s\", inf]] }",
+        ));
+        assert!(
+            e.starts_with("links[0].impairments[0].schedule[1][1]: is not a finite"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn pcap_captures_name_known_nodes() {
         let with = |nodes: &str| format!("{GOOD}\n[trace]\npcap = {nodes}\n");
         assert!(Scenario::from_toml(&with(r#"["h1", "h2"]"#)).is_ok());
