@@ -5,14 +5,14 @@
 //! deterministic. Explicit routes (`at` node, towards `to`, through neighbour `via`)
 //! override the computed next hop for that pair only.
 //!
-//! Scale: end hosts are mostly *stubs* — one link, out and back to the same
-//! neighbour (the gateway). Every route into or out of a stub goes through its
+//! Scale: end hosts are mostly *leaves* — one link, out and back to the same
+//! neighbour (the gateway). Every route into or out of a leaf goes through its
 //! gateway, so only routes between the other (*core*) nodes are computed, one
-//! breadth-first search per core node over the core alone; a route to or from a stub
-//! is its gateway's. Set-up is linear in the number of stubs and the table holds
+//! breadth-first search per core node over the core alone; a route to or from a leaf
+//! is its gateway's. Set-up is linear in the number of leaves and the table holds
 //! core × core entries, so a dumbbell of 100 000 flows has a 2 × 2 table. The answer is
 //! the one a search over the whole graph gives: a shortest path never passes through a
-//! stub it does not start or end at, and a stub is never the first-declared neighbour
+//! leaf it does not start or end at, and a leaf is never the first-declared neighbour
 //! one hop closer to anything but itself (the unit tests check this against a search
 //! over every node, on random graphs).
 
@@ -28,7 +28,7 @@ const NOT_CORE: u32 = u32::MAX;
 
 /// A node whose only link leads to `gateway`: `out` leaves it, `into` enters it.
 #[derive(Clone, Copy, Debug)]
-struct Stub {
+struct Leaf {
     gateway: NodeId,
     out: LinkDirId,
     into: LinkDirId,
@@ -39,8 +39,8 @@ pub struct RoutingTable {
     nodes: usize,
     /// Outgoing (neighbour, link direction) per node, in declaration order.
     adjacency: Vec<Vec<(NodeId, LinkDirId)>>,
-    stubs: Vec<Option<Stub>>,
-    /// Each node's index among the core nodes (`NOT_CORE` for stubs).
+    leaves: Vec<Option<Leaf>>,
+    /// Each node's index among the core nodes (`NOT_CORE` for leaves).
     core_index: Vec<u32>,
     cores: usize,
     /// `core_next[a * cores + b]`: the next hop from core node `a` towards core node `b`.
@@ -58,10 +58,10 @@ impl RoutingTable {
             adjacency[from as usize].push((to, link));
             incoming[to as usize].push((from, link));
         }
-        let stubs: Vec<Option<Stub>> = (0..nodes)
+        let leaves: Vec<Option<Leaf>> = (0..nodes)
             .map(
                 |v| match (adjacency[v].as_slice(), incoming[v].as_slice()) {
-                    (&[(to, out)], &[(from, into)]) if to == from => Some(Stub {
+                    (&[(to, out)], &[(from, into)]) if to == from => Some(Leaf {
                         gateway: to,
                         out,
                         into,
@@ -73,7 +73,7 @@ impl RoutingTable {
         let mut core_index = vec![NOT_CORE; nodes];
         let mut core_nodes = Vec::new();
         for v in 0..nodes {
-            if stubs[v].is_none() {
+            if leaves[v].is_none() {
                 core_index[v] = core_nodes.len() as u32;
                 core_nodes.push(v);
             }
@@ -81,7 +81,7 @@ impl RoutingTable {
         let mut table = RoutingTable {
             nodes,
             adjacency,
-            stubs,
+            leaves,
             core_index,
             cores: core_nodes.len(),
             core_next: vec![NO_ROUTE; core_nodes.len() * core_nodes.len()],
@@ -174,14 +174,14 @@ impl RoutingTable {
         if at == dst {
             return None;
         }
-        // Into a stub: through its gateway, whose link into the stub is the last hop.
-        let target = match self.stubs[dst as usize] {
+        // Into a leaf: through its gateway, whose link into the leaf is the last hop.
+        let target = match self.leaves[dst as usize] {
             Some(s) if s.gateway == at => return Some(s.into),
             Some(s) => s.gateway,
             None => dst,
         };
-        // Out of a stub: its only link, if its gateway has a route onwards.
-        let (from, first) = match self.stubs[at as usize] {
+        // Out of a leaf: its only link, if its gateway has a route onwards.
+        let (from, first) = match self.leaves[at as usize] {
             Some(s) => (s.gateway, Some(s.out)),
             None => (at, None),
         };
@@ -262,7 +262,7 @@ mod tests {
         assert_eq!(t.path(0, 4, |l| to[l as usize]), None);
     }
 
-    /// The search over every node that the stub reduction must agree with: BFS from
+    /// The search over every node that the leaf reduction must agree with: BFS from
     /// each destination over all reversed edges, first-declared neighbour one closer.
     fn reference_next_hop(
         nodes: usize,
@@ -291,7 +291,7 @@ mod tests {
     }
 
     #[test]
-    fn stub_reduction_agrees_with_a_search_over_every_node() {
+    fn leaf_reduction_agrees_with_a_search_over_every_node() {
         // Random graphs: a few core routers linked at random (parallel links allowed),
         // hosts hung on them, some 802.11-like cliques (every ordered pair an edge),
         // and isolated pairs. xorshift64: a fixed sequence, not a simulation stream.
@@ -334,7 +334,7 @@ mod tests {
                 nodes += 3;
             }
             if next(3) == 0 {
-                link(&mut edges, nodes, nodes + 1); // a component of two stubs
+                link(&mut edges, nodes, nodes + 1); // a component of two leaves
                 nodes += 2;
             }
             let nodes = nodes as usize;
