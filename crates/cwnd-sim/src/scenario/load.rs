@@ -94,8 +94,27 @@ fn path_error(path: &serde_path_to_error::Path, message: &str) -> ScenarioError 
     // serde's messages for enums list variants in backquotes; keep them readable
     // and on one line.
     let message = message.replace('`', "\"");
-    let message = message.lines().next().unwrap_or_default().to_string();
-    ScenarioError::new(path, message)
+    let message = message.lines().next().unwrap_or_default();
+    ScenarioError::new(path, in_scenario_words(message))
+}
+
+/// serde names the Rust type it wanted (`expected struct LinkSpec`, `expected a
+/// map`); a scenario's author knows tables and lists.
+fn in_scenario_words(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("expected struct ") {
+        out.push_str(&rest[..at]);
+        out.push_str("expected a table");
+        let tail = &rest[at + "expected struct ".len()..];
+        let name_end = tail
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(tail.len());
+        rest = &tail[name_end..];
+    }
+    out.push_str(rest);
+    out.replace("expected a map", "expected a table")
+        .replace("expected a sequence", "expected a list")
 }
 
 /// 1-based line of byte offset `at` in `text`.
@@ -105,4 +124,26 @@ fn line_of(text: &str, at: usize) -> usize {
         .filter(|&b| b == b'\n')
         .count()
         + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_tables_and_lists_not_rust_types() {
+        assert_eq!(
+            in_scenario_words("invalid type: integer \"3\", expected struct LinkSpec"),
+            "invalid type: integer \"3\", expected a table"
+        );
+        assert_eq!(
+            in_scenario_words("invalid type: string \"x\", expected a sequence"),
+            "invalid type: string \"x\", expected a list"
+        );
+        let e = load("duration = \"1s\"\nlinks = [3]\nflows = []\n", None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "links[0]: invalid type: integer \"3\", expected a table (line 2)"
+        );
+    }
 }
