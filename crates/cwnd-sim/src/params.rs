@@ -23,7 +23,10 @@ pub fn parse_params<T: for<'de> Deserialize<'de>>(
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let path = if path == "." { String::new() } else { path };
-        (path, e.inner().to_string().replace('`', "\""))
+        (
+            path,
+            in_scenario_words(&e.inner().to_string().replace('`', "\"")),
+        )
     })
 }
 
@@ -41,4 +44,29 @@ fn first_null(params: &Map<String, Value>) -> Option<String> {
         }
     }
     params.iter().find_map(|(k, v)| find(v, k.clone()))
+}
+
+/// serde names the Rust type it wanted (`expected struct LinkSpec`, `expected a
+/// map`); a scenario's author knows tables and lists.
+pub fn in_scenario_words(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("expected struct ") {
+        out.push_str(&rest[..at]);
+        out.push_str("expected a table");
+        let tail = &rest[at + "expected struct ".len()..];
+        let name_end = tail
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(tail.len());
+        rest = &tail[name_end..];
+    }
+    out.push_str(rest);
+    let mut out = out
+        .replace("expected a map", "expected a table")
+        .replace("expected a sequence", "expected a list")
+        .replace("expected f64", "expected a number");
+    for int in ["u8", "u16", "u32", "u64", "usize", "i32", "i64"] {
+        out = out.replace(&format!("expected {int}"), "expected a whole number");
+    }
+    out
 }

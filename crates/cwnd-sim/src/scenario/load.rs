@@ -7,6 +7,7 @@ use std::path::Path;
 use super::plan::Plan;
 use super::spec::Scenario;
 use super::validate::ScenarioError;
+use crate::params::in_scenario_words;
 
 /// Loads the scenario `text`, TOML or JSON (a text starting with `{`), reading the
 /// files it names (`p_file`) relative to `base_dir` (the scenario file's folder)
@@ -98,25 +99,6 @@ fn path_error(path: &serde_path_to_error::Path, message: &str) -> ScenarioError 
     ScenarioError::new(path, in_scenario_words(message))
 }
 
-/// serde names the Rust type it wanted (`expected struct LinkSpec`, `expected a
-/// map`); a scenario's author knows tables and lists.
-fn in_scenario_words(message: &str) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut rest = message;
-    while let Some(at) = rest.find("expected struct ") {
-        out.push_str(&rest[..at]);
-        out.push_str("expected a table");
-        let tail = &rest[at + "expected struct ".len()..];
-        let name_end = tail
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(tail.len());
-        rest = &tail[name_end..];
-    }
-    out.push_str(rest);
-    out.replace("expected a map", "expected a table")
-        .replace("expected a sequence", "expected a list")
-}
-
 /// 1-based line of byte offset `at` in `text`.
 fn line_of(text: &str, at: usize) -> usize {
     text[..at.min(text.len())]
@@ -139,6 +121,14 @@ mod tests {
         assert_eq!(
             in_scenario_words("invalid type: string \"x\", expected a sequence"),
             "invalid type: string \"x\", expected a list"
+        );
+        assert_eq!(
+            in_scenario_words("invalid type: string \"x\", expected f64"),
+            "invalid type: string \"x\", expected a number"
+        );
+        assert_eq!(
+            in_scenario_words("invalid value: integer -1, expected u32"),
+            "invalid value: integer -1, expected a whole number"
         );
         let e = load("duration = \"1s\"\nlinks = [3]\nflows = []\n", None).unwrap_err();
         assert_eq!(
