@@ -210,3 +210,18 @@ def test_reproduce_checks_its_outputs_before_computing(tmp_path: Path) -> None:
         f"--cache: {file}: {file} is not a folder",
     )
     assert not (tmp_path / "o").exists()
+
+
+def test_a_scenario_file_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(b'duration = "1s"\n# caf\xe9\nlinks = []\nflows = []\n')
+    proc = subprocess.run(
+        [sys.executable, "-m", "cwnd", "check", str(latin)], capture_output=True, text=True
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == (
+        f"cwnd: error: {latin}: not UTF-8 text (byte 0xe9 at offset 21); save the file as UTF-8"
+    )
+    bom = tmp_path / "bom.toml"
+    bom.write_bytes(b"\xef\xbb\xbf" + SMALL.encode())
+    assert subprocess.run([sys.executable, "-m", "cwnd", "check", str(bom)]).returncode == 0

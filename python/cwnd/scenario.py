@@ -24,11 +24,18 @@ def load_scenario(source: str | Path) -> dict[str, Any]:
     dict it gives back is the plan in canonical form, every default written out and
     each file's contents in place of its name, so it runs anywhere (a Dask worker
     needs no files) and is still a scenario dict that sweeps can edit.
-    Raises `FileNotFoundError` or `ScenarioError`.
+    Raises `FileNotFoundError` or `ScenarioError` (also for a file that is not UTF-8).
     """
     base: Path | None = None
     if isinstance(source, Path) or _looks_like_path(source):
-        text = Path(source).read_text()
+        raw = Path(source).read_bytes()
+        try:
+            text = raw.decode("utf-8-sig")  # a byte-order mark is accepted and dropped
+        except UnicodeDecodeError as e:
+            raise _cwnd.ScenarioError(
+                f"{source}: not UTF-8 text (byte 0x{raw[e.start]:02x} at offset {e.start}); "
+                "save the file as UTF-8"
+            ) from None
         base = Path(source).resolve().parent
     else:
         text = source
