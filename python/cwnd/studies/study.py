@@ -20,6 +20,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cwnd.atomic import replacing, write_text
 from cwnd.sweep import Failure, Point, SweepResults, sweep
 
 if TYPE_CHECKING:
@@ -236,7 +237,8 @@ def reproduce(
     data = StudyData(results, quick)
     for table in study.tables:
         try:
-            table.compute(data).to_parquet(folder / f"{table.stem}.parquet", index=False)
+            with replacing(folder / f"{table.stem}.parquet") as tmp:
+                table.compute(data).to_parquet(tmp, index=False)
         except (KeyError, ValueError, IndexError) as e:
             failures.append(Failure({"table": table.stem}, -1, f"{type(e).__name__}: {e}"))
     figures = []
@@ -262,7 +264,7 @@ def reproduce(
         seconds=time.perf_counter() - started,
         sensitivity=sensitivity,
     )
-    (folder / "claims.md").write_text(claims_markdown(report))
+    write_text(folder / "claims.md", claims_markdown(report))
     return report
 
 
