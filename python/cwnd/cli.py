@@ -438,7 +438,7 @@ def parser() -> argparse.ArgumentParser:
         "live", help="run one scenario with real Linux TCP over its network (root)"
     )
     live.add_argument("scenario", metavar="SCENARIO.toml")
-    live.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    live.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     live.add_argument("--out", metavar="DIR", help="output folder (default results/<name>-live)")
     live.set_defaults(handler=cmd_live)
 
@@ -446,7 +446,7 @@ def parser() -> argparse.ArgumentParser:
         "compare", help="run one scenario simulated and live; overlay and ratio table (root)"
     )
     compare.add_argument("scenario", metavar="SCENARIO.toml")
-    compare.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    compare.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
     compare.add_argument(
         "--out", metavar="DIR", help="output folder (default results/<name>-compare)"
     )

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use cwnd_live::clock::monotonic_ns;
 use cwnd_live::relay::{self, Config, FlowPorts, Host};
-use cwnd_sim::scenario::{build, load};
+use cwnd_sim::scenario::{build, load, Plan};
 
 const H1: [u8; 4] = [10, 9, 9, 1];
 const H2: [u8; 4] = [10, 9, 9, 2];
@@ -48,23 +48,19 @@ fn data_segment(tag: u8) -> Vec<u8> {
     p
 }
 
+/// h1 — 10 Mb/s, 20 ms — h2 with one flow, for `duration`.
+fn one_link(name: &str, duration: &str) -> Plan {
+    let text = format!(
+        "name = \"{name}\"\nduration = \"{duration}\"\n\
+         [[links]]\nbetween = [\"h1\", \"h2\"]\nbandwidth = \"10Mbps\"\ndelay = \"20ms\"\n\
+         [[flows]]\nfrom = \"h1\"\nto = \"h2\"\n"
+    );
+    load(&text, None).unwrap()
+}
+
 #[test]
 fn a_packet_crosses_the_modelled_link_on_time_and_intact() {
-    let plan = load(
-        r#"
-        name = "relay"
-        duration = "300ms"
-        [[links]]
-        between = ["h1", "h2"]
-        bandwidth = "10Mbps"
-        delay = "20ms"
-        [[flows]]
-        from = "h1"
-        to = "h2"
-        "#,
-        None,
-    )
-    .unwrap();
+    let plan = one_link("relay", "300ms");
     let world = build(&plan, 1);
     let (h1_relay, h1_kernel) = seqpacket_pair();
     let (h2_relay, h2_kernel) = seqpacket_pair();
@@ -129,21 +125,7 @@ fn a_packet_crosses_the_modelled_link_on_time_and_intact() {
 
 #[test]
 fn a_readable_stop_descriptor_ends_the_run_early() {
-    let plan = load(
-        r#"
-        name = "stop"
-        duration = "60s"
-        [[links]]
-        between = ["h1", "h2"]
-        bandwidth = "10Mbps"
-        delay = "20ms"
-        [[flows]]
-        from = "h1"
-        to = "h2"
-        "#,
-        None,
-    )
-    .unwrap();
+    let plan = one_link("stop", "60s");
     let world = build(&plan, 1);
     let (stop_read, stop_write) = seqpacket_pair();
     let cfg = Config {
