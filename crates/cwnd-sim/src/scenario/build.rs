@@ -10,6 +10,7 @@ use super::impairment_spec::{DelaySpec, PvSpec, ReorderSpec, StageSpec};
 use super::plan::{FlowPlan, Plan, StagePlan, StageWindow};
 use super::spec::{
     AppSpec, Direction, LinkSpec, PathLossSpec, PreambleSpec, RepeatedTimeoutSpec, Scenario,
+    TcpSpec,
 };
 use super::validate::ScenarioError;
 use crate::net::impair::{
@@ -169,6 +170,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
             .map_or(super::budget::DEFAULT_BUDGET, |b| b.0),
     );
     world.add_associations(associations);
+    world.add_generators(super::generator_build::generators(plan, seed));
     world
 }
 
@@ -331,14 +333,36 @@ fn tcp_flow(
     src: NodeId,
     dst: NodeId,
 ) -> Flow {
-    let t = &f.tcp;
+    let (sender_cfg, receiver_cfg) = tcp_agents(&f.tcp, recovery, &f.app);
+    let rng = rng::stream(seed, &format!("flows[{i}].cc"));
+    let controller = cc.build(rng);
+    Flow::new(
+        spec.flow_name(i),
+        cc.name().to_string(),
+        src,
+        dst,
+        TcpSender::new(sender_cfg, controller),
+        TcpReceiver::new(receiver_cfg),
+        f.start.0,
+        f.stop.map(|s| s.0.min(spec.duration.0)),
+        f.tcp.timestamps,
+    )
+}
+
+/// The sender's and receiver's configuration from a flow's (or a generator's) TCP
+/// options, its loss recovery and what its application sends.
+pub(super) fn tcp_agents(
+    t: &TcpSpec,
+    recovery: Recovery,
+    app: &AppSpec,
+) -> (SenderConfig, ReceiverConfig) {
     // With timestamps the option takes 12 B of each segment (the MTU is kept).
     let mss = if t.timestamps {
         (t.mss.0 as u32).saturating_sub(TCP_TIMESTAMP_OPTION).max(1)
     } else {
         t.mss.0 as u32
     };
-    let app_bytes = match &f.app {
+    let app_bytes = match app {
         AppSpec::Bulk => None,
         AppSpec::Transfer { bytes, segments } => {
             bytes.map(|b| b.0).or(segments.map(|n| n * mss as u64))
@@ -372,8 +396,6 @@ fn tcp_flow(
         rto: t.rto.config(),
         app_bytes,
     };
-    let rng = rng::stream(seed, &format!("flows[{i}].cc"));
-    let controller = cc.build(rng);
     let receiver_cfg = ReceiverConfig {
         buffer: t.rwnd.0,
         delayed_ack: t.delayed_ack.then_some(DelayedAck {
@@ -385,17 +407,7 @@ fn tcp_flow(
         dsack: t.dsack,
         timestamps: t.timestamps,
     };
-    Flow::new(
-        spec.flow_name(i),
-        cc.name().to_string(),
-        src,
-        dst,
-        TcpSender::new(sender_cfg, controller),
-        TcpReceiver::new(receiver_cfg),
-        f.start.0,
-        f.stop.map(|s| s.0.min(spec.duration.0)),
-        t.timestamps,
-    )
+    (sender_cfg, receiver_cfg)
 }
 
 /// Loads (files relative to the working directory), builds and runs a scenario

@@ -35,7 +35,20 @@ pub struct Plan {
     pub(super) cells: Vec<CellParams>,
     /// Per flow, in scenario order.
     pub(super) flows: Vec<FlowPlan>,
+    /// Per traffic generator, in scenario order.
+    pub(super) generators: Vec<GeneratorPlan>,
     pub(super) topology: Topology,
+}
+
+/// A traffic generator's connections: their controller and recovery, their two
+/// nodes (routes checked both ways), and the capacity its load is a fraction of.
+#[derive(Clone, Debug)]
+pub struct GeneratorPlan {
+    pub cc: CcConfig,
+    pub recovery: Recovery,
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub capacity_bps: f64,
 }
 
 /// One impairment stage of a link or a wireless channel, checked.
@@ -108,7 +121,24 @@ impl Plan {
         for (i, tcp) in checked.tcp.into_iter().enumerate() {
             flows.push(topology.flow(&spec, i, tcp)?);
         }
+        let mut generators = Vec::with_capacity(spec.generators.len());
+        for (g, (cc, recovery)) in checked.generators.into_iter().enumerate() {
+            let s = &spec.generators[g];
+            let (src, dst) = (topology.id(&s.from), topology.id(&s.to));
+            topology.check_tcp_route(&format!("generators[{g}]"), src, dst)?;
+            let link = (0..spec.links.len())
+                .find(|&i| spec.link_name(i) == s.link)
+                .expect("checked: the link exists");
+            generators.push(GeneratorPlan {
+                cc,
+                recovery,
+                src,
+                dst,
+                capacity_bps: spec.links[link].bandwidth.0 as f64,
+            });
+        }
         Ok(Plan {
+            generators,
             link_stages: checked.links,
             wireless: checked.wireless,
             cells: checked.cells,
@@ -214,18 +244,7 @@ impl Topology {
         match tcp {
             Some((cc, recovery)) => {
                 let (src, dst) = (self.id(f.from.primary()), self.id(f.to.primary()));
-                let link_to = |e: u32| self.edges[e as usize].1;
-                for (a, b, what) in [(src, dst, "data"), (dst, src, "ACKs")] {
-                    if self.routes.path(a, b, link_to).is_none() {
-                        return Err(ScenarioError::new(
-                            format!("flows[{i}]"),
-                            format!(
-                                "no route for {what} from \"{}\" to \"{}\"; check links and routes",
-                                self.node_names[a as usize], self.node_names[b as usize]
-                            ),
-                        ));
-                    }
-                }
+                self.check_tcp_route(&format!("flows[{i}]"), src, dst)?;
                 Ok(FlowPlan::Tcp {
                     cc,
                     recovery,
@@ -235,6 +254,24 @@ impl Topology {
             }
             None => self.sctp_paths(spec, i),
         }
+    }
+
+    /// A TCP connection between `src` and `dst` needs a route for its data and
+    /// one back for its ACKs.
+    fn check_tcp_route(&self, path: &str, src: NodeId, dst: NodeId) -> Result<(), ScenarioError> {
+        let link_to = |e: u32| self.edges[e as usize].1;
+        for (a, b, what) in [(src, dst, "data"), (dst, src, "ACKs")] {
+            if self.routes.path(a, b, link_to).is_none() {
+                return Err(ScenarioError::new(
+                    path,
+                    format!(
+                        "no route for {what} from \"{}\" to \"{}\"; check links and routes",
+                        self.node_names[a as usize], self.node_names[b as usize]
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Paths of SCTP flow `i`: one per address of the receiver (`to`), in the

@@ -13,8 +13,8 @@ use std::fmt;
 use super::impairment_spec::{ArqStage, DelaySpec, ReorderSpec, StageSpec};
 use super::plan::{StagePlan, StageWindow, WirelessPlan};
 use super::spec::{
-    AppSpec, AppliesToSpec, ImpairmentSpec, PreambleSpec, RecoverySpec, RedSpec, RtoSpec, Scenario,
-    SctpSpec, TransportSpec,
+    AppSpec, AppliesToSpec, CcSpec, ImpairmentSpec, PreambleSpec, RecoverySpec, RedSpec, RtoSpec,
+    Scenario, SctpSpec, TcpSpec, TransportSpec,
 };
 use crate::net::impair::AppliesTo;
 use crate::net::wifi::frame_errors::DsssRate;
@@ -36,6 +36,8 @@ pub(super) struct Checked {
     pub cells: Vec<CellParams>,
     /// Per flow, its controller and loss recovery (`None` for SCTP).
     pub tcp: Vec<Option<(CcConfig, Recovery)>>,
+    /// Per traffic generator, its connections' controller and loss recovery.
+    pub generators: Vec<(CcConfig, Recovery)>,
 }
 
 /// A scenario that cannot run, and why.
@@ -136,6 +138,7 @@ impl Scenario {
             }
         }
         let tcp = self.check_flows(&nodes)?;
+        let generators = self.check_generators(&nodes)?;
         let t = &self.trace;
         if t.interval.0 == SimTime::ZERO {
             return Err(ScenarioError::new("trace.interval", "must be positive"));
@@ -155,6 +158,7 @@ impl Scenario {
             wireless,
             cells,
             tcp,
+            generators,
         })
     }
 
@@ -580,10 +584,10 @@ impl Scenario {
         &self,
         nodes: &HashMap<String, usize>,
     ) -> Result<Vec<Option<(CcConfig, Recovery)>>, ScenarioError> {
-        if self.flows.is_empty() {
+        if self.flows.is_empty() && self.generators.is_empty() {
             return Err(ScenarioError::new(
                 "flows",
-                "a scenario needs at least one flow",
+                "a scenario needs at least one flow or generator",
             ));
         }
         let mut names = HashMap::new();
@@ -646,114 +650,127 @@ impl Scenario {
         Ok(tcp)
     }
 
-    /// Congestion control and TCP options of TCP flow `i`; no SCTP options. Yields
-    /// the controller and the loss recovery (default: `CcConfig::default_recovery`,
-    /// or SACK recovery with `tcp.sack`).
+    /// Congestion control and TCP options of TCP flow `i`; no SCTP options.
     fn check_tcp_flow(&self, i: usize) -> Result<(CcConfig, Recovery), ScenarioError> {
         let f = &self.flows[i];
-        let at = |field: &str| format!("flows[{i}].{field}");
         if f.sctp != SctpSpec::default() {
             return Err(ScenarioError::new(
-                at("sctp"),
+                format!("flows[{i}].sctp"),
                 "SCTP options on a TCP flow; set transport = \"sctp\" or remove them",
             ));
         }
-        let cc = CcConfig::from_params(&f.cc.name, &f.cc.params).map_err(|(field, message)| {
-            let path = if field.is_empty() {
-                at("cc")
-            } else {
-                at(&format!("cc.{field}"))
-            };
-            ScenarioError::new(path, message)
-        })?;
-        self.check_tcp(i)?;
-        let recovery = match f.recovery {
-            Some(RecoverySpec::Tahoe) => Recovery::Tahoe,
-            Some(RecoverySpec::Reno) => Recovery::Reno,
-            Some(RecoverySpec::Newreno) => Recovery::NewReno,
-            Some(RecoverySpec::Sack) => Recovery::Sack,
-            None if f.tcp.sack => Recovery::Sack,
-            None => cc.default_recovery(),
-        };
-        Ok((cc, recovery))
+        tcp_controller(&format!("flows[{i}]"), &f.cc, f.recovery, &f.tcp)
     }
+}
 
-    fn check_tcp(&self, i: usize) -> Result<(), ScenarioError> {
-        let t = &self.flows[i].tcp;
-        let at = |field: &str| format!("flows[{i}].tcp.{field}");
-        if t.mss.0 == 0 || t.mss.0 > 65_495 {
-            return Err(ScenarioError::new(
-                at("mss"),
-                format!("{} B is outside 1 B ..= 65495 B", t.mss.0),
-            ));
-        }
-        if t.initial_window == Some(0) {
-            return Err(ScenarioError::new(
-                at("initial_window"),
-                "must be at least 1 segment",
-            ));
-        }
-        if t.abc_limit == 0 {
-            return Err(ScenarioError::new(
-                at("abc_limit"),
-                "must be at least 1 segment",
-            ));
-        }
-        if t.dupthresh == 0 {
-            return Err(ScenarioError::new(at("dupthresh"), "must be at least 1"));
-        }
-        if t.rwnd.0 < t.mss.0 {
-            return Err(ScenarioError::new(
-                at("rwnd"),
-                format!("{} B is smaller than one segment ({} B)", t.rwnd.0, t.mss.0),
-            ));
-        }
-        if self.flows[i].recovery == Some(RecoverySpec::Sack) && !t.sack {
-            return Err(ScenarioError::new(
-                format!("flows[{i}].recovery"),
-                "\"sack\" needs SACK blocks; set tcp.sack = true",
-            ));
-        }
-        if t.dsack_undo && !(t.sack && t.dsack) {
-            return Err(ScenarioError::new(
-                at("dsack_undo"),
-                "needs D-SACK reports; set tcp.sack = true and tcp.dsack = true",
-            ));
-        }
-        if t.adapt_dupthresh && !(t.sack && t.dsack) {
-            return Err(ScenarioError::new(
-                at("adapt_dupthresh"),
-                "learns from D-SACK reports; set tcp.sack = true and tcp.dsack = true",
-            ));
-        }
-        for (field, v) in [("pef", t.pef), ("pef_step", t.pef_step)] {
-            if !(0.0..=1.0).contains(&v) {
-                return Err(ScenarioError::new(
-                    at(field),
-                    format!("{v} is outside [0, 1]"),
-                ));
-            }
-        }
-        if t.eifel && !t.timestamps {
-            return Err(ScenarioError::new(
-                at("eifel"),
-                "Eifel detection needs echoed timestamps; set tcp.timestamps = true",
-            ));
-        }
-        if t.dsack && !t.sack {
-            return Err(ScenarioError::new(
-                at("dsack"),
-                "D-SACK needs tcp.sack = true",
-            ));
-        }
-        if t.delayed_ack_every == 0 {
-            return Err(ScenarioError::new(
-                at("delayed_ack_every"),
-                "must be at least 1",
-            ));
-        }
-        check_rto(&at("rto"), &t.rto)
+/// The controller, recovery and TCP options of a TCP sender under `path` (a flow,
+/// or a generator's connections). Yields the controller and the loss recovery
+/// (default: `CcConfig::default_recovery`, or SACK recovery with `tcp.sack`).
+pub(super) fn tcp_controller(
+    path: &str,
+    cc: &CcSpec,
+    recovery: Option<RecoverySpec>,
+    tcp: &TcpSpec,
+) -> Result<(CcConfig, Recovery), ScenarioError> {
+    let at = |field: &str| format!("{path}.{field}");
+    let controller = CcConfig::from_params(&cc.name, &cc.params).map_err(|(field, message)| {
+        let field_path = if field.is_empty() {
+            at("cc")
+        } else {
+            at(&format!("cc.{field}"))
+        };
+        ScenarioError::new(field_path, message)
+    })?;
+    check_tcp_options(path, recovery, tcp)?;
+    let recovery = match recovery {
+        Some(RecoverySpec::Tahoe) => Recovery::Tahoe,
+        Some(RecoverySpec::Reno) => Recovery::Reno,
+        Some(RecoverySpec::Newreno) => Recovery::NewReno,
+        Some(RecoverySpec::Sack) => Recovery::Sack,
+        None if tcp.sack => Recovery::Sack,
+        None => controller.default_recovery(),
+    };
+    Ok((controller, recovery))
+}
+
+fn check_tcp_options(
+    path: &str,
+    recovery: Option<RecoverySpec>,
+    t: &TcpSpec,
+) -> Result<(), ScenarioError> {
+    let at = |field: &str| format!("{path}.tcp.{field}");
+    if t.mss.0 == 0 || t.mss.0 > 65_495 {
+        return Err(ScenarioError::new(
+            at("mss"),
+            format!("{} B is outside 1 B ..= 65495 B", t.mss.0),
+        ));
     }
+    if t.initial_window == Some(0) {
+        return Err(ScenarioError::new(
+            at("initial_window"),
+            "must be at least 1 segment",
+        ));
+    }
+    if t.abc_limit == 0 {
+        return Err(ScenarioError::new(
+            at("abc_limit"),
+            "must be at least 1 segment",
+        ));
+    }
+    if t.dupthresh == 0 {
+        return Err(ScenarioError::new(at("dupthresh"), "must be at least 1"));
+    }
+    if t.rwnd.0 < t.mss.0 {
+        return Err(ScenarioError::new(
+            at("rwnd"),
+            format!("{} B is smaller than one segment ({} B)", t.rwnd.0, t.mss.0),
+        ));
+    }
+    if recovery == Some(RecoverySpec::Sack) && !t.sack {
+        return Err(ScenarioError::new(
+            format!("{path}.recovery"),
+            "\"sack\" needs SACK blocks; set tcp.sack = true",
+        ));
+    }
+    if t.dsack_undo && !(t.sack && t.dsack) {
+        return Err(ScenarioError::new(
+            at("dsack_undo"),
+            "needs D-SACK reports; set tcp.sack = true and tcp.dsack = true",
+        ));
+    }
+    if t.adapt_dupthresh && !(t.sack && t.dsack) {
+        return Err(ScenarioError::new(
+            at("adapt_dupthresh"),
+            "learns from D-SACK reports; set tcp.sack = true and tcp.dsack = true",
+        ));
+    }
+    for (field, v) in [("pef", t.pef), ("pef_step", t.pef_step)] {
+        if !(0.0..=1.0).contains(&v) {
+            return Err(ScenarioError::new(
+                at(field),
+                format!("{v} is outside [0, 1]"),
+            ));
+        }
+    }
+    if t.eifel && !t.timestamps {
+        return Err(ScenarioError::new(
+            at("eifel"),
+            "Eifel detection needs echoed timestamps; set tcp.timestamps = true",
+        ));
+    }
+    if t.dsack && !t.sack {
+        return Err(ScenarioError::new(
+            at("dsack"),
+            "D-SACK needs tcp.sack = true",
+        ));
+    }
+    if t.delayed_ack_every == 0 {
+        return Err(ScenarioError::new(
+            at("delayed_ack_every"),
+            "must be at least 1",
+        ));
+    }
+    check_rto(&at("rto"), &t.rto)
 }
 
 /// RTO parameters under `path` (`flows[0].tcp.rto`).
