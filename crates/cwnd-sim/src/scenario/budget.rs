@@ -146,6 +146,7 @@ fn estimate(spec: &Scenario) -> Vec<Cost> {
             bytes: 2.0 * packets * (QUEUE_ROW * GROWTH) as f64,
         });
     }
+    costs.extend(generator_costs(spec));
     for (i, w) in spec.wireless.iter().enumerate() {
         let n = w.stations.len() as f64;
         costs.push(Cost {
@@ -153,6 +154,54 @@ fn estimate(spec: &Scenario) -> Vec<Cost> {
             value: format!("{n} stations"),
             what: format!("{:.3e} route edges between them", n * (n - 1.0)),
             bytes: n * (n - 1.0) * ROUTE_EDGE as f64 + n * n * 4.0,
+        });
+    }
+    costs
+}
+
+/// What traffic generators hold: a record per connection they open (λ·T of them,
+/// λ = load·C/(8·E[connection bytes])), and the connections alive at one time. The
+/// live count is Little's law, λ·E[sojourn], with the sojourn of a connection of
+/// mean size on a processor-sharing link at the link's total generator load ρ
+/// (M/G/1-PS: E[S]·8/(C·(1 − ρ)), ρ capped at 0.99) plus a round trip (at most twice
+/// the sum of every link's delay); connections in progress are an M/G/∞ count,
+/// Poisson, so mean + 6·√mean + 10 bounds its excursions.
+fn generator_costs(spec: &Scenario) -> Vec<Cost> {
+    use crate::world::{LIVE_CONNECTION_BYTES, RECORD_BYTES};
+    let seconds = spec.duration.0.as_secs_f64();
+    let mut link_load: HashMap<&str, f64> = HashMap::new();
+    for s in &spec.generators {
+        *link_load.entry(s.link.as_str()).or_default() += s.load;
+    }
+    let round_trip: f64 = 2.0
+        * spec
+            .links
+            .iter()
+            .map(|l| l.delay.0.as_secs_f64())
+            .sum::<f64>();
+    let mut costs = Vec::new();
+    for (g, s) in spec.generators.iter().enumerate() {
+        let Some(link) = (0..spec.links.len()).find(|&i| spec.link_name(i) == s.link) else {
+            continue;
+        };
+        let capacity = spec.links[link].bandwidth.0 as f64;
+        let size = s.mean_connection_bytes();
+        let rate = s.load * capacity / (8.0 * size);
+        let connections = rate * (seconds - s.start.0.as_secs_f64()).max(0.0);
+        costs.push(Cost {
+            field: format!("generators[{g}].load"),
+            value: s.load.to_string(),
+            what: format!("{connections:.3e} connection records"),
+            bytes: connections * (RECORD_BYTES * GROWTH) as f64,
+        });
+        let rho = link_load[s.link.as_str()].min(0.99);
+        let mean = rate * (size * 8.0 / (capacity * (1.0 - rho)) + round_trip);
+        let live = mean + 6.0 * mean.sqrt() + 10.0;
+        costs.push(Cost {
+            field: format!("generators[{g}].load"),
+            value: s.load.to_string(),
+            what: format!("up to {live:.0} connections alive at once"),
+            bytes: live * LIVE_CONNECTION_BYTES as f64,
         });
     }
     costs

@@ -340,3 +340,127 @@ impl super::spec::Scenario {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::load;
+
+    /// A dumbbell s → r1 → r2 → d and one generator with `fields`.
+    fn scenario(fields: &str) -> String {
+        format!(
+            r#"
+duration = "10s"
+[[links]]
+between = ["s", "r1"]
+bandwidth = "100Mbps"
+delay = "1ms"
+[[links]]
+between = ["r1", "r2"]
+bandwidth = "10Mbps"
+delay = "20ms"
+[[links]]
+between = ["r2", "d"]
+bandwidth = "100Mbps"
+delay = "1ms"
+[[generators]]
+from = "s"
+to = "d"
+{fields}
+"#
+        )
+    }
+
+    fn error_of(fields: &str) -> String {
+        load(&scenario(fields), None).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn a_generator_without_flows_is_a_scenario() {
+        let ok = r#"kind = "web"
+link = "r1-r2"
+load = 0.5"#;
+        assert!(load(&scenario(ok), None).is_ok());
+    }
+
+    #[test]
+    fn link_load_and_sizes_are_checked_with_their_field() {
+        let e = error_of("kind = \"web\"\nlink = \"r9\"\nload = 0.5");
+        assert!(
+            e.starts_with("generators[0].link: \"r9\" is not a link; links are: s-r1, r1-r2, r2-d"),
+            "{e}"
+        );
+        for bad in ["0", "-0.1", "1.5", "nan"] {
+            let e = error_of(&format!("kind = \"web\"\nlink = \"r1-r2\"\nload = {bad}"));
+            assert!(
+                e.starts_with("generators[0].load: ") && e.contains("outside (0, 1]"),
+                "{e}"
+            );
+        }
+        let e = error_of("kind = \"ftp\"\nlink = \"r1-r2\"\nload = 0.5");
+        assert!(
+            e.starts_with("generators[0].mean_size: an \"ftp\" generator needs"),
+            "{e}"
+        );
+        let e = error_of("kind = \"web\"\nlink = \"r1-r2\"\nload = 0.5\nmean_size = \"1KB\"");
+        assert!(e.starts_with("generators[0].mean_size: "), "{e}");
+        let e =
+            error_of("kind = \"web\"\nlink = \"r1-r2\"\nload = 0.5\nweb = { size_alpha = 1.0 }");
+        assert!(
+            e.starts_with("generators[0].web.size_alpha: 1 is not allowed; must be above 1"),
+            "{e}"
+        );
+        let e = error_of("kind = \"web\"\nlink = \"r1-r2\"\nload = 0.5\ncc = \"cubik\"");
+        assert!(e.starts_with("generators[0].cc: "), "{e}");
+        let e = error_of("kind = \"web\"\nlink = \"r1-r2\"\nload = 0.5\ntcp = { mss = \"0B\" }");
+        assert!(e.starts_with("generators[0].tcp.mss: "), "{e}");
+    }
+
+    #[test]
+    fn generators_on_one_link_may_not_offer_more_than_its_capacity() {
+        let two = r#"kind = "web"
+link = "r1-r2"
+load = 0.6
+[[generators]]
+kind = "ftp"
+from = "s"
+to = "d"
+link = "r1-r2"
+load = 0.5
+mean_size = "1MB""#;
+        let e = load(&scenario(two), None).unwrap_err().to_string();
+        assert!(
+            e.starts_with("generators[1].load: the generators on link \"r1-r2\" offer 1.100"),
+            "{e}"
+        );
+    }
+
+    /// 1 kB files at load 1 of 10 Gb/s: λ = 10¹⁰/8 000 = 1.25·10⁶ connections/s, so
+    /// 1.25·10⁷ records in 10 s: beyond the 2²³ serial numbers a generator may use.
+    /// With 1 s: 1.25·10⁶ records of about 200 B, counted twice: some 500 MB, above a
+    /// 100 MB budget and above what the live connections cost (1.25·10⁶/s × a 44 ms
+    /// round trip = 55 000 of 4 KiB: 225 MB).
+    #[test]
+    fn connection_counts_and_memory_are_bounded() {
+        let fast = |duration: &str, budget: &str| {
+            scenario("kind = \"ftp\"\nlink = \"r1-r2\"\nload = 1\nmean_size = \"1KB\"")
+                .replace("bandwidth = \"10Mbps\"", "bandwidth = \"10Gbps\"")
+                .replace(
+                    "duration = \"10s\"",
+                    &format!("duration = \"{duration}\"\n{budget}"),
+                )
+        };
+        let e = load(&fast("10s", ""), None).unwrap_err().to_string();
+        assert!(
+            e.starts_with("generators[0].load: 1 would open about 1.250e7 connections"),
+            "{e}"
+        );
+        let e = load(&fast("1s", "memory_budget = \"100MB\""), None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("generators[0].load: 1 makes the run hold about"),
+            "{e}"
+        );
+        assert!(e.contains("connection records"), "{e}");
+    }
+}
