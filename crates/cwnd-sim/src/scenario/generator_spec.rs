@@ -79,6 +79,8 @@ pub struct WebSpec {
     pub size_sigma: f64,
     pub size_cutoff: Size,
     pub size_alpha: f64,
+    /// Largest object: bounds the Pareto tail (none by default, as SURGE's).
+    pub size_max: Option<Size>,
     /// Think time between the starts of two pages: Pareto of this scale and shape.
     pub think_scale: Duration,
     pub think_alpha: f64,
@@ -95,6 +97,7 @@ impl Default for WebSpec {
             size_sigma: s.sigma,
             size_cutoff: Size(s.cutoff as u64),
             size_alpha: s.alpha,
+            size_max: None,
             think_scale: Duration(SimTime::from_secs_f64(p.think_scale_s)),
             think_alpha: p.think_alpha,
         }
@@ -111,6 +114,7 @@ impl WebSpec {
                 sigma: self.size_sigma,
                 cutoff: self.size_cutoff.0 as f64,
                 alpha: self.size_alpha,
+                max: self.size_max.map_or(f64::INFINITY, |m| m.0 as f64),
             },
             think_scale_s: self.think_scale.0.as_secs_f64(),
             think_alpha: self.think_alpha,
@@ -332,6 +336,17 @@ impl super::spec::Scenario {
                 if w.size_cutoff.0 == 0 {
                     return Err(ScenarioError::new(at("size_cutoff"), "must be positive"));
                 }
+                if let Some(max) = w.size_max {
+                    if max.0 <= w.size_cutoff.0 {
+                        return Err(ScenarioError::new(
+                            at("size_max"),
+                            format!(
+                                "{} B is not above size_cutoff ({} B): the tail lies between them",
+                                max.0, w.size_cutoff.0
+                            ),
+                        ));
+                    }
+                }
                 if w.think_scale.0 == SimTime::ZERO {
                     return Err(ScenarioError::new(at("think_scale"), "must be positive"));
                 }
@@ -407,6 +422,13 @@ load = 0.5"#;
             error_of("kind = \"web\"\nlink = \"r1-r2\"\nload = 0.5\nweb = { size_alpha = 1.0 }");
         assert!(
             e.starts_with("generators[0].web.size_alpha: 1 is not allowed; must be above 1"),
+            "{e}"
+        );
+        let e = error_of(
+            "kind = \"web\"\nlink = \"r1-r2\"\nload = 0.5\nweb = { size_max = \"100KB\" }",
+        );
+        assert!(
+            e.starts_with("generators[0].web.size_max: 100000 B is not above"),
             "{e}"
         );
         let e = error_of("kind = \"web\"\nlink = \"r1-r2\"\nload = 0.5\ncc = \"cubik\"");
