@@ -4,6 +4,8 @@ and the aggregation per generator and variant, over seeds with t intervals."""
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -99,3 +101,27 @@ def test_a_sweep_keeps_generator_rows_for_intervals(
     assert len(out) == 3
     web = out[out["generator"] == "web-reno"].iloc[0]
     assert web["mean_rtt_low"] <= web["mean_rtt"] <= web["mean_rtt_high"]
+
+
+def test_cli_run_prints_generators_and_bad_input_is_one_line(tmp_path: Path) -> None:
+    web = ROOT / "scenarios" / "web_mix.toml"
+    short = tmp_path / "web_mix.toml"
+    short.write_text(web.read_text().replace('duration = "60s"', 'duration = "10s"'))
+    proc = subprocess.run(
+        [sys.executable, "-m", "cwnd", "run", short, "--out", tmp_path / "out"],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[1].split()[:4] == ["generator", "cc", "load", "offered"]
+    assert [line.split()[0] for line in lines[2:5]] == ["web-reno", "web-vegas", "ftp-westwood"]
+    bad = tmp_path / "bad.toml"
+    bad.write_text(web.read_text().replace('load = 0.2\ncc = "vegas"', 'load = 1.5\ncc = "vegas"'))
+    proc = subprocess.run(
+        [sys.executable, "-m", "cwnd", "check", bad], capture_output=True, text=True
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip().count("\n") == 0
+    assert "generators[1].load: 1.5 is outside (0, 1]" in proc.stderr
