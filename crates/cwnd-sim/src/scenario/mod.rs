@@ -13,6 +13,7 @@ pub mod sctp_build;
 pub mod sctp_spec;
 pub mod spec;
 pub mod validate;
+mod warnings;
 pub mod wimax_spec;
 
 pub use build::{build, run_toml};
