@@ -98,7 +98,7 @@ impl World {
         for d in out.drain(..) {
             self.udp[k].sent_bins.add(now, size as u64);
             if !self.triggers.is_empty() {
-                self.fire_triggers(now, f, d.seq + 1);
+                self.fire_triggers(now, f, d.seq + 1..=d.seq + 1);
             }
             let packet = self.new_packet(now, f, src, dst, size, Payload::Udp(d));
             self.forward(now, src, packet);
