@@ -1,11 +1,11 @@
 """cwnd: a laboratory for transport protocols over hard networks.
 
-A fast, deterministic packet-level simulator of TCP and SCTP over links that
+A fast, deterministic packet-level simulator of TCP, SCTP and UDP over links that
 lose, delay, reorder and disconnect. Describe a scenario in TOML or with `Scenario`,
 run it with `run`, and look at the `Results`; run many with `sweep`.
 """
 
-from cwnd import impairments
+from cwnd import impairments, sources
 from cwnd._cwnd import ScenarioError, __version__
 from cwnd.results import Results
 from cwnd.run import ScenarioWarning, check, run
@@ -22,5 +22,6 @@ __all__ = [
     "impairments",
     "load_scenario",
     "run",
+    "sources",
     "sweep",
 ]

@@ -128,6 +128,9 @@ fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>>
     for a in &r.associations {
         flows.append(rows::row(py, &a.summary.row())?)?;
     }
+    for u in &r.udp {
+        flows.append(rows::row(py, &u.summary.row())?)?;
+    }
     d.set_item("flows", flows)?;
     sctp::add_sctp(py, &d, &r)?;
     d.set_item("series", series_columns(py, &r)?)?;
@@ -202,7 +205,8 @@ fn throughput_columns<'py>(py: Python<'py>, r: &RunResults) -> PyResult<Bound<'p
         .associations
         .iter()
         .map(|a| (&a.delivered_bins, &a.sent_bins));
-    for (i, (delivered, sent)) in tcp.chain(sctp).enumerate() {
+    let udp = r.udp.iter().map(|u| (&u.delivered_bins, &u.sent_bins));
+    for (i, (delivered, sent)) in tcp.chain(sctp).chain(udp).enumerate() {
         let delivered = delivered.padded(bins);
         let sent = sent.padded(bins);
         for b in 0..bins {

@@ -134,6 +134,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
 
     let mut flows = Vec::with_capacity(spec.flows.len());
     let mut associations = Vec::new();
+    let mut udp = Vec::new();
     for (i, (f, fplan)) in spec.flows.iter().zip(&plan.flows).enumerate() {
         match fplan {
             FlowPlan::Tcp {
@@ -145,6 +146,9 @@ pub fn build(plan: &Plan, seed: u64) -> World {
             FlowPlan::Sctp { paths } => {
                 associations.push(super::sctp_build::sctp_flow(spec, seed, i, ids, paths))
             }
+            FlowPlan::Udp { source, src, dst } => udp.push(super::udp_build::udp_flow(
+                spec, seed, i, source, *src, *dst,
+            )),
         }
     }
 
@@ -170,6 +174,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
             .map_or(super::budget::DEFAULT_BUDGET, |b| b.0),
     );
     world.add_associations(associations);
+    world.add_udp_flows(udp);
     world
 }
 

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 pub use super::cc_spec::CcSpec;
 pub use super::impairment_spec::ImpairmentSpec;
 pub use super::sctp_spec::{Endpoint, SctpSpec, TransportSpec};
+pub use super::udp_spec::SourceSpec;
 pub use super::wimax_spec::WimaxSpec;
 pub use crate::trace::Sampling;
 use crate::trace::TraceConfig;
@@ -268,7 +269,7 @@ pub struct FlowSpec {
     pub from: Endpoint,
     /// The receiver's node(s); for SCTP the first is the primary destination.
     pub to: Endpoint,
-    /// `"tcp"` (default) or `"sctp"`.
+    /// `"tcp"` (default), `"sctp"` or `"udp"`.
     #[serde(default)]
     pub transport: TransportSpec,
     /// Congestion control: a name, or `{ name = "...", <parameters> }` (see
@@ -289,6 +290,9 @@ pub struct FlowSpec {
     pub tcp: TcpSpec,
     #[serde(default)]
     pub sctp: SctpSpec,
+    /// A UDP flow's traffic source (`udp_spec`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceSpec>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
