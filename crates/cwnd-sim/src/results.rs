@@ -24,9 +24,11 @@ use crate::transport::tcp::sender::SenderStats;
 mod connections;
 mod sctp;
 mod serialize;
+mod udp;
 pub use connections::{ConnectionRecord, GeneratorRecord};
 pub use sctp::{AssociationResult, AssociationSummary, EventResult, PathResult, SpuriousTruth};
-pub use serialize::{AssociationRow, FlowRow, PathRow};
+pub use serialize::{AssociationRow, FlowRow, PathRow, UdpRow};
+pub use udp::{UdpResult, UdpSummary};
 
 use serialize::{secs, secs_or_nan};
 
@@ -140,6 +142,8 @@ pub struct RunResults {
     pub flows: Vec<FlowResult>,
     /// SCTP associations (flow ids after the TCP flows').
     pub associations: Vec<AssociationResult>,
+    /// UDP flows (flow ids after the associations').
+    pub udp: Vec<UdpResult>,
     pub links: Vec<LinkResult>,
     pub channels: Vec<ChannelResult>,
     /// Connections the traffic generators opened, one record each, and the
@@ -157,5 +161,9 @@ impl RunResults {
 
     pub fn association(&self, name: &str) -> Option<&AssociationResult> {
         self.associations.iter().find(|a| a.summary.name == name)
+    }
+
+    pub fn udp_flow(&self, name: &str) -> Option<&UdpResult> {
+        self.udp.iter().find(|u| u.summary.name == name)
     }
 }
