@@ -44,6 +44,7 @@ lint: venv
 	cargo clippy --workspace --all-targets -- -D warnings
 	$(BIN)/ruff check python tests tools examples
 	$(BIN)/ruff format --check python tests tools examples
+	$(BIN)/mypy
 
 bench: build
 	cargo bench -p cwnd-sim --bench engine

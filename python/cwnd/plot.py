@@ -18,10 +18,11 @@ from cwnd.atomic import replacing
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+    from matplotlib.typing import RcKeyType
 
     from cwnd.results import Results
 
-STYLE = {
+STYLE: dict[RcKeyType, Any] = {
     "figure.figsize": (6.4, 3.6),
     "figure.dpi": 150,
     "savefig.dpi": 150,
@@ -149,7 +150,8 @@ def spread(mean: Any, low: Any, high: Any) -> np.ndarray:
     seeds), as matplotlib's `yerr`; clipped at 0, since a mean of equal values can land
     a rounding error outside them."""
     mean, low, high = (np.asarray(v, dtype=float) for v in (mean, low, high))
-    return np.clip(np.vstack([mean - low, high - mean]), 0.0, None)
+    bars: np.ndarray = np.clip(np.vstack([mean - low, high - mean]), 0.0, None)
+    return bars
 
 
 def colors(n: int) -> list[tuple[float, float, float, float]]:

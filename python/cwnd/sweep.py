@@ -170,12 +170,13 @@ def run_one(plan_json: str, seed: int, tables: Sequence[str] = ()) -> dict[str, 
         raw = _cwnd.run(plan_json, seed)
     except Exception as e:
         return {"ok": False, "error": f"{type(e).__name__}: {e}"}
+    columns: Mapping[str, object] = raw
     return {
         "ok": True,
         "fingerprint": raw["fingerprint"],
         "events": raw["events"],
         "flows": raw["flows"],
-        "tables": {name: raw[name] for name in tables},
+        "tables": {name: columns[name] for name in tables},
     }
 
 
@@ -336,7 +337,8 @@ class RunCache:
         path.parent.mkdir(parents=True, exist_ok=True)
         for name, columns in value.get("tables", {}).items():
             with replacing(self._table_path(key, name)) as tmp, tmp.open("wb") as file:
-                np.savez_compressed(file, **{_KEY_COLUMN: np.array(key)}, **columns)
+                # numpy's stub cannot tell the column names from its `allow_pickle`.
+                np.savez_compressed(file, **{_KEY_COLUMN: np.array(key)}, **columns)  # type: ignore[arg-type]
         summary = {k: v for k, v in value.items() if k != "tables"}
         entry = {"key": key, "sha256": _digest(summary), "run": summary}
         write_text(path, json.dumps(entry, allow_nan=True))
@@ -452,14 +454,18 @@ def sweep(
         all_points = grid_points(checked_grid(grid or {}))
     if not all_points:
         all_points = [{}]
-    if not callable(base):
-        base = json.loads(to_plan(base))
-        check_fields(base, all_points, "grid" if points is None else "points")
+    source: dict[str, Any] | SpecBuilder
+    if isinstance(base, dict | str | Path | cwnd.Scenario):
+        base_plan: dict[str, Any] = json.loads(to_plan(base))
+        check_fields(base_plan, all_points, "grid" if points is None else "points")
+        source = base_plan
+    else:
+        source = base
     store = RunCache(Path(cache) if cache else default_cache_dir())
     results = SweepResults(store=store)
     todo: list[tuple[int, Point, int, str, str]] = []
     for order, point in enumerate(all_points):
-        spec = spec_for(base, point)
+        spec = spec_for(source, point)
         try:
             plan = _cwnd.load(json.dumps(spec))
         except _cwnd.ScenarioError as e:
