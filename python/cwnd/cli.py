@@ -140,6 +140,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_run_all(args: argparse.Namespace) -> int:
+    from cwnd.report import write_scenarios_index
+
     folder = Path(args.folder)
     files = sorted(folder.glob("*.toml"))
     if not files:
@@ -149,6 +151,7 @@ def cmd_run_all(args: argparse.Namespace) -> int:
     lines = ["# cwnd: example scenarios", "", "| scenario | flows | goodput (Mb/s) | fingerprint |"]
     lines.append("|---|---|---|---|")
     failures: list[str] = []
+    done: list[tuple[Path, cwnd.Results]] = []
     for path in files:
         try:
             results = _run_one(str(path), args.seed, out / path.stem)
@@ -162,7 +165,9 @@ def cmd_run_all(args: argparse.Namespace) -> int:
             f"| `{results.fingerprint:016x}` |"
         )
         print(f"{path.stem}: done ({out / path.stem}/)")
+        done.append((out / path.stem, results))
     atomic.write_text(out / "index.md", "\n".join(lines) + "\n")
+    print(f"report: {write_scenarios_index(done, out)}")
     if failures:
         print(f"cwnd: {len(failures)} of {len(files)} scenarios failed", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -368,7 +373,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     else:
         allowed = ", ".join([*STUDIES, "all"])
         raise BadInput(f"study: {args.study!r} is not a study; known: {allowed}")
-    out = Path(args.out)
+    # A quick reproduction never replaces a full one: it has a folder of its own.
+    out = Path(args.out) / "quick" if args.quick else Path(args.out)
     _writable("--out", out)
     _writable("--cache", Path(args.cache) if args.cache else default_cache_dir())
     _quiet_dask(args.cluster)
@@ -551,7 +557,11 @@ def parser() -> argparse.ArgumentParser:
         "reproduce", help="reproduce a published study: figures, data and claims table"
     )
     rep.add_argument("study", metavar="STUDY", help="outage, arq, reorder, or all")
-    rep.add_argument("--quick", action="store_true", help="reduced grid (fewer seeds/points)")
+    rep.add_argument(
+        "--quick",
+        action="store_true",
+        help="reduced grid (fewer seeds/points), written under OUT/quick/",
+    )
     rep.add_argument("--out", metavar="DIR", default="results")
     rep.add_argument("--fresh", action="store_true", help="ignore cached runs")
     rep.add_argument("--workers", type=_positive, help="local processes (default: all cores)")
