@@ -488,7 +488,11 @@ def parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run one scenario; write tables and figures")
     run.add_argument("scenario", metavar="SCENARIO.toml")
     run.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
-    run.add_argument("--out", metavar="DIR", help="output folder (default results/<name>)")
+    run.add_argument(
+        "--out",
+        metavar="DIR",
+        help="output folder (default results/SCENARIO: the file name less .toml)",
+    )
     run.set_defaults(handler=cmd_run)
 
     live = sub.add_parser(
