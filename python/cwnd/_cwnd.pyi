@@ -134,6 +134,7 @@ class RelayReport(TypedDict):
     flows: list[RelayFlowCounts]
     unmatched: int
     overruns: int
+    uncaptured: int
     write_errors: int
     packets_timed: int
     late_p50: float
