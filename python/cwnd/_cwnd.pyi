@@ -156,10 +156,11 @@ class EngineBench(TypedDict):
     events: int
     seconds: float
 
-def load(text: str, base_dir: str | None = None) -> str:
+def load(text: str, base_dir: str | None = None, warnings: list[str] | None = None) -> str:
     """Loads a scenario, TOML or JSON text, into its plan (canonical JSON text):
     checked once, the files it names (`p_file`) read once, relative to `base_dir` when
-    given, and put in it. Raises ScenarioError; errors in TOML carry line numbers."""
+    given, and put in it. Raises ScenarioError; errors in TOML carry line numbers. With a
+    list as `warnings`, appends what the scenario asks for that can never happen."""
 
 def run(plan_json: str, seed: int) -> RunResults:
     """Runs a plan (the JSON text `load` gives) with `seed`; returns summaries and
