@@ -16,36 +16,35 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 def test_mss_is_clamped_as_linux_clamps_tcp_maxseg() -> None:
-    # 8 … 32767 accepted, then min(user_mss, 1500 − 40); outside: EINVAL, default 1460.
-    assert [wimax.linux_mss(s) for s in wimax.SIZES] == [64, 256, 1024, 1460, 1460, 1460]
-    assert wimax.linux_mss(32767) == 1460
-    assert wimax.linux_mss(8) == 8
-    assert wimax.linux_mss(7) == 1460
+    # min(user_mss, 1500 − 40); 65536 is EINVAL in 2.6.20, whose default is also 1460.
+    assert [wimax.wire_mss(s) for s in wimax.SIZES] == [64, 256, 1024, 1460, 1460, 1460]
     # Timestamps take 12 B of each segment: 64 − 12 = 52, 1460 − 12 = 1448.
     assert (wimax.payload(64), wimax.payload(1460)) == (52, 1448)
-
-
-def test_rcvbuf_becomes_the_window_linux_advertises() -> None:
-    # 2 KB: 2·2048 = 4096 kept; 4096 − 4096/4 = 3072; ⌊3072/1448⌋ = 2 segments = 2896.
-    assert wimax.advertised_window(2 * 1024, 1448) == 2896
-    # 8 KB: 16384 − 4096 = 12288; ⌊12288/1448⌋ = 8 → 11584.
-    assert wimax.advertised_window(8 * 1024, 1448) == 11584
-    # 512 KB is capped at rmem_max 131071: 262142 − 65535 = 196607; ⌊196607/1448⌋ = 135
-    # → 195480. 128 KB = 131072 is capped the same way.
-    assert wimax.advertised_window(512 * 1024, 1448) == 195480
-    assert wimax.advertised_window(128 * 1024, 1448) == 195480
-    # 52-byte payloads: ⌊3072/52⌋ = 59 → 3068.
-    assert wimax.advertised_window(2 * 1024, 52) == 3068
 
 
 def test_the_flow_is_a_linux_2_6_20_iperf_flow() -> None:
     spec = wimax.build({"cc": "cubic", "size": 65536, "buffer": 2, "profile": "nlos_snr10"},
                        seconds=wimax.SECONDS)  # fmt: skip
-    flow = spec["flows"][0]
+    flow, tcp = spec["flows"][0], spec["flows"][0]["tcp"]
     assert flow["cc"]["beta"] == 0.8  # 819/1024 rounded, 2.6.20's tcp_cubic.c
-    assert flow["tcp"]["mss"] == "1460B" and flow["tcp"]["rwnd"] == "2896B"
-    assert flow["tcp"]["rto"]["initial"] == "3s" and flow["tcp"]["sack"]
+    # -M 65536 -w 2K with iperf's 8 KB writes; cwnd clamps the MSS to the MTU.
+    assert (tcp["mss"], tcp["mtu"], tcp["write_size"]) == ("65536B", 1500, "8192B")
+    assert (tcp["rcvbuf"], tcp["sndbuf"]) == ("2048B", "2048B")
+    assert tcp["rto"]["initial"] == "3s" and tcp["sack"] and tcp["nagle"]
     assert spec["duration"] == "120s" and spec["wimax"][0]["preset"] == "nlos_snr10"
+
+
+def test_buffers_are_capped_at_rmem_max_and_the_other_reading_writes() -> None:
+    # -w 512K asks 524288 B; 2.6.20 keeps min(524288, 131071) before doubling.
+    tcp = wimax.linux_tcp(4096, 512)
+    assert (tcp["rcvbuf"], tcp["sndbuf"]) == ("131071B", "131071B")
+    # 128 KB = 131072 B is capped the same way: the two largest buffers are one socket.
+    assert wimax.linux_tcp(4096, 128)["rcvbuf"] == "131071B"
+    # The -l reading: 256-byte writes, the MTU's MSS.
+    write = wimax.linux_tcp(256, 8, reading="write")
+    assert (write["write_size"], write["mss"]) == ("256B", "1460B")
+    with pytest.raises(ValueError, match="reading"):
+        wimax.linux_tcp(256, 8, reading="both")
 
 
 def test_link_ceiling_by_hand() -> None:

@@ -9,15 +9,15 @@ without line of sight only.
 
 cwnd runs the same grid over the 802.16 cell's presets (docs/links.md). The choices, with
 their reasons (docs/studies.md has the argument in full, written before any run):
-- The segment size is iperf's `-M` (TCP_MAXSEG), clamped as Linux 2.6.20 does it
-  (`linux_mss`): 64, 256, 1024 B as asked; 4 and 16 KB clamped to the 1500-byte MTU's
-  1460 B; 64 KB rejected (EINVAL above 32767), so the default 1460 B.
-- The buffer is iperf's `-w` (SO_RCVBUF and SO_SNDBUF); the receiver advertises what
-  2.6.20 makes of SO_RCVBUF (`advertised_window`). Simplified: the send buffer is not
-  modelled (for full-sized segments it holds at least what the receive window allows,
-  see docs/studies.md), and the window is advertised in full from the start.
+- The segment size is iperf's `-M` (TCP_MAXSEG), clamped as Linux 2.6.20 does it:
+  64, 256, 1024 B as asked; 4 and 16 KB clamped to the 1500-byte MTU's 1460 B; 64 KB
+  rejected (EINVAL above 32767), so the default 1460 B; iperf's default 8 KB writes.
+  The other reading, `-l` (write size, MSS 1460, Nagle), is a sensitivity.
+- The buffer is iperf's `-w`: SO_RCVBUF and SO_SNDBUF, capped at rmem_max/wmem_max
+  (131071 B) as 2.6.20 does; cwnd doubles them, turns SO_RCVBUF into the advertised
+  window and bounds the writer's unsent + unacknowledged bytes by SO_SNDBUF.
 - Linux 2.6.20's TCP (`linux_tcp`, `CC`): SACK, timestamps, D-SACK, delayed ACKs,
-  limited transmit, RFC 3390's initial window, no slow-start byte-counting limit, RTO
+  limited transmit, RFC 3390's initial window, slow start +1 segment per ACK, RTO
   3 s initial / 200 ms minimum / 120 s maximum with Linux's rule; each controller with
   2.6.20's parameters (CUBIC's β 0.8, Scalable's 1/50 and 1/8; Westwood is Westwood+).
 - Runs of 30 s at SNR 30 (3 seeds), 120 s at SNR 10 (5 seeds); the first 5 s skipped.
@@ -105,31 +105,30 @@ REFERENCE = {"size": 4096, "buffer": 512}
 #: The path MTU (Ethernet at both ends) and the IPv4 + TCP headers without options.
 MTU = 1500
 HEADERS = 40
-#: `tcp_setsockopt(TCP_MAXSEG)` accepts 8 … MAX_TCP_WINDOW (32767), else EINVAL.
-MAXSEG_RANGE = (8, 32767)
-#: `net.core.rmem_max`: 131071 B on a machine with 512 MB or more (`sk_init`,
-#: net/core/sock.c); SO_RCVBUF is capped at it, then doubled.
-RMEM_MAX = 131071
-#: `SOCK_MIN_RCVBUF` (include/net/sock.h, 2.6.20).
-SOCK_MIN_RCVBUF = 256
-#: `tcp_adv_win_scale` (2 until Linux 3.4): the window is space − space/2^2.
-ADV_WIN_SCALE = 2
+#: `net.core.rmem_max` and `wmem_max`: 131071 B on a machine with 512 MB or more
+#: (`sk_init`, net/core/sock.c, 2.6.20); `sock_setsockopt` caps SO_RCVBUF and SO_SNDBUF
+#: at them before doubling. cwnd's `rcvbuf`/`sndbuf` do the doubling and the rest
+#: (crates/cwnd-sim/src/transport/tcp/socket_options.rs), not the cap: the study,
+#: whose machine it is, applies it. The paper does not say the sysctls were raised.
+RMEM_MAX = WMEM_MAX = 131071
+#: iperf 2.0.x's default `-l` (8 KB): the write size under the `-M` reading.
+IPERF_WRITE = 8 * 1024
 #: TCP timestamps' option (10 B + 2 NOPs), which Linux takes from each segment's payload.
 TIMESTAMPS = 12
 #: 802.16 generic MAC header and CRC per PDU (docs/links.md).
 MAC_OVERHEAD = 10
+#: The readings of the paper's segment size (docs/studies.md): iperf's `-M` (the
+#: study's), or its `-l` write size with the default MSS and Nagle's algorithm.
+READINGS = ("mss", "write")
 
 
-def linux_mss(requested: int) -> int:
-    """The MSS a Linux 2.6.20 sender uses after iperf's `-M requested` on a 1500-byte
-    path: `tcp_setsockopt(TCP_MAXSEG)` rejects values outside 8 … 32767 with EINVAL
-    (iperf warns and goes on with the default), and `tcp_sync_mss` clamps `user_mss` to
-    the MTU's MTU − 40 B. E.g. 256 → 256, 16384 → 1460, 65536 → 1460 (rejected)."""
-    low, high = MAXSEG_RANGE
-    mtu_mss = MTU - HEADERS
-    if not low <= requested <= high:
-        return mtu_mss
-    return min(requested, mtu_mss)
+def wire_mss(size: int) -> int:
+    """The MSS a Linux 2.6.20 sender uses after iperf's `-M size` on a 1500-byte path:
+    `tcp_sync_mss` clamps `user_mss` to MTU − 40 B (`tcp_setsockopt(TCP_MAXSEG)`
+    rejects values above 32767 with EINVAL, and iperf goes on with the default, the
+    same 1460 B). cwnd clamps `tcp.mss` to `tcp.mtu` the same way; this is for the
+    claims' arithmetic. E.g. 256 → 256, 16384 → 1460, 65536 → 1460."""
+    return min(size, MTU - HEADERS)
 
 
 def payload(mss: int) -> int:
@@ -137,33 +136,34 @@ def payload(mss: int) -> int:
     return mss - TIMESTAMPS
 
 
-def advertised_window(buffer: int, segment_payload: int) -> int:
-    """The receive window Linux 2.6.20 advertises after SO_RCVBUF = `buffer` bytes:
-    `sock_setsockopt` keeps max(2·min(buffer, rmem_max), SOCK_MIN_RCVBUF);
-    `tcp_win_from_space` leaves space − space/4 (`tcp_adv_win_scale` 2);
-    `tcp_select_initial_window` rounds it down to whole segments (at least one)."""
-    space = max(2 * min(buffer, RMEM_MAX), SOCK_MIN_RCVBUF)
-    window = space - (space >> ADV_WIN_SCALE)
-    return max(window // segment_payload, 1) * segment_payload
-
-
-def linux_tcp(size: int, buffer_kb: int, delayed_ack_timeout: str | None = None) -> dict[str, Any]:
-    """A flow's `tcp` table as Linux 2.6.20 with iperf `-M size -w buffer_kb K`:
-    SACK, D-SACK, timestamps (`tcp_sack`, `tcp_dsack`, `tcp_timestamps` = 1), delayed
-    ACKs (every second segment, at most cwnd's default 200 ms, RFC 1122's bound, or
-    `delayed_ack_timeout`), limited transmit, RFC 3390's initial
-    window (cwnd's default), slow start one segment per ACK (`tcp_abc` = 0 makes
-    2.6.20's `tcp_slow_start` add one per ACK whatever it acknowledges: cwnd's default
-    `abc_limit` 1), RTO 3 s
-    initial (`TCP_TIMEOUT_INIT`), 200 ms minimum, 120 s maximum, 1 ms clock (HZ 1000),
-    the minimum bounding the variance term (Linux's rule). F-RTO is off (`tcp_frto` = 0
-    before 2.6.24)."""
-    mss = linux_mss(size)
+def linux_tcp(
+    size: int, buffer_kb: int, delayed_ack_timeout: str | None = None, reading: str = "mss"
+) -> dict[str, Any]:
+    """A flow's `tcp` table as Linux 2.6.20 with iperf `-M size -w buffer_kb K` (or,
+    in the `write` reading, `-l size -w buffer_kb K`): SO_RCVBUF and SO_SNDBUF capped
+    at rmem_max/wmem_max (cwnd doubles them and turns SO_RCVBUF into the window),
+    Nagle on, SACK, D-SACK, timestamps (`tcp_sack`, `tcp_dsack`, `tcp_timestamps` = 1),
+    delayed ACKs (every second segment, at most cwnd's default 200 ms, RFC 1122's bound,
+    or `delayed_ack_timeout`), limited transmit, RFC 3390's initial window (cwnd's
+    default), slow start one segment per ACK (`tcp_abc` = 0 makes 2.6.20's
+    `tcp_slow_start` add one per ACK whatever it acknowledges: cwnd's default
+    `abc_limit` 1), RTO 3 s initial (`TCP_TIMEOUT_INIT`), 200 ms minimum, 120 s
+    maximum, 1 ms clock (HZ 1000), the minimum bounding the variance term (Linux's
+    rule). F-RTO is off (`tcp_frto` = 0 before 2.6.24)."""
+    if reading not in READINGS:
+        raise ValueError(f"reading: {reading!r} is not one of {list(READINGS)}")
+    buffer = buffer_kb * 1024
+    segments = {"mss": f"{size}B", "write_size": f"{IPERF_WRITE}B"}
+    if reading == "write":
+        segments = {"mss": f"{MTU - HEADERS}B", "write_size": f"{size}B"}
     timer = {} if delayed_ack_timeout is None else {"delayed_ack_timeout": delayed_ack_timeout}
     return {
+        **segments,
         **timer,
-        "mss": f"{mss}B",
-        "rwnd": f"{advertised_window(buffer_kb * 1024, payload(mss))}B",
+        "mtu": MTU,
+        "rcvbuf": f"{min(buffer, RMEM_MAX)}B",
+        "sndbuf": f"{min(buffer, WMEM_MAX)}B",
+        "nagle": True,
         "sack": True,
         "dsack": True,
         "timestamps": True,
@@ -184,11 +184,13 @@ def build(
     seconds: dict[int, int],
     keep_series: bool = False,
     delayed_ack_timeout: str | None = None,
+    reading: str = "mss",
 ) -> dict[str, Any]:
     """One run: `cc`, `size` (bytes), `buffer` (KB) and `profile` from the point; the
     topology of scenarios/wimax_*.toml (100 Mb/s Ethernet, the radio, 100 Mb/s
     Ethernet), one bulk flow over the downlink, goodput in 1 s bins; the sender's state
-    every 100 ms with `keep_series` (the cwnd traces), else every second (unused)."""
+    every 100 ms with `keep_series` (the cwnd traces), else every second (unused).
+    `delayed_ack_timeout` and `reading` as `linux_tcp`."""
     cc, size, buffer_kb, profile = point["cc"], point["size"], point["buffer"], point["profile"]
     interval = "100ms" if keep_series else "1s"
     trace = {"throughput_bin": "1s", "sampling": "interval", "interval": interval}
@@ -208,7 +210,7 @@ def build(
                 "from": "server",
                 "to": "client",
                 "cc": CC[cc],
-                "tcp": linux_tcp(size, buffer_kb, delayed_ack_timeout),
+                "tcp": linux_tcp(size, buffer_kb, delayed_ack_timeout, reading),
             }
         ],
         "trace": trace,
@@ -248,20 +250,37 @@ def sweeps(quick: bool) -> list[SweepPlan]:
     ]  # fmt: skip
     series = partial(build, seconds=seconds, keep_series=True)
     plans.append(SweepPlan("traces", series, traces, [1], tables=("series",)))
-    # The delayed-ACK timer's sensitivity: nlos_snr10 again with Linux's 40 ms.
-    ato = [
-        {"cc": cc, "size": size, "buffer": b, "profile": "nlos_snr10"}
-        for cc in axes["variants"] for size in axes["sizes"] for b in axes["buffers"]
-    ]  # fmt: skip
+
+    def nlos(level: int) -> list[Point]:
+        return [
+            {"cc": cc, "size": size, "buffer": b, "profile": f"nlos_snr{level}"}
+            for cc in axes["variants"] for size in axes["sizes"] for b in axes["buffers"]
+        ]  # fmt: skip
+
+    def seeds(level: int) -> list[int]:
+        return QUICK["seeds"] if quick else SEEDS[level]
+
+    # Sensitivities: nlos_snr10 with Linux's 40 ms delayed-ACK timer; both NLOS
+    # profiles with the paper's size read as iperf's -l.
     plans.append(
         SweepPlan(
             "grid_snr10_ato40",
             partial(build, seconds=seconds, delayed_ack_timeout=ATO_MIN),
-            ato,
-            QUICK["seeds"] if quick else SEEDS[10],
+            nlos(10),
+            seeds(10),
             tables=("throughput",),
         )
     )
+    plans += [
+        SweepPlan(
+            f"grid_snr{level}_write",
+            partial(build, seconds=seconds, reading="write"),
+            nlos(level),
+            seeds(level),
+            tables=("throughput",),
+        )
+        for level in (30, 10)
+    ]
     return plans
 
 
@@ -419,7 +438,7 @@ def claim_best_from_1024(data: StudyData) -> Measured:
         result = Verdict.NOT_MEASURABLE
     shares = ", ".join(
         f"{payload(m)} B {payload(m) / (m + HEADERS + MAC_OVERHEAD):.0%}"
-        for m in sorted({linux_mss(s) for s in sizes})
+        for m in sorted({wire_mss(s) for s in sizes})
     )
     why = (
         f"each packet carries {HEADERS + TIMESTAMPS} B of TCP/IP headers with timestamps "
@@ -455,7 +474,7 @@ def claim_loss_snr10(data: StudyData) -> Measured:
 
     def why() -> str:
         r = runs[runs["profile"] == "nlos_snr10"]
-        by_size = r.assign(mss=r["size"].map(linux_mss)).groupby("mss")["lost"].mean()
+        by_size = r.assign(mss=r["size"].map(wire_mss)).groupby("mss")["lost"].mean()
         shares = ", ".join(f"{payload(m)} B {v:.1%}" for m, v in by_size.items())
         return (
             "a PDU is lost when any of its FEC blocks fails, so the loss grows with the "
@@ -755,11 +774,12 @@ PARAMETERS = [
      "(CUBIC β 0.8, Scalable a 1/50 b 1/8, Vegas α 2 β 4, Westwood = Westwood+)",
      "paper; kernel sources of 2.6.20"),
     ("segment size", "iperf -M 64 … 64K B in powers of 4 → MSS 64, 256, 1024, 1460, 1460, "
-     "1460 B (TCP_MAXSEG: EINVAL above 32767, clamped to the MTU)",
-     "paper's “tamanho de segmento … MSS”; reading chosen (docs/studies.md)"),
-    ("buffer", "iperf -w 2 … 512 KB in powers of 4 → advertised window 3/4 of "
-     "2·min(w, 131071) B, whole segments", "paper; Linux 2.6.20 (rmem_max, "
-     "tcp_adv_win_scale 2); send buffer not modelled"),
+     "1460 B (TCP_MAXSEG: EINVAL above 32767, clamped to the MTU); 8 KB writes, Nagle",
+     "paper's “tamanho de segmento … MSS”; reading chosen (docs/studies.md); -l reading "
+     "as a sensitivity"),
+    ("buffer", "iperf -w 2 … 512 KB in powers of 4 → SO_RCVBUF = SO_SNDBUF = "
+     "min(w, 131071) B; window 3/4 of twice that, less one segment",
+     "paper; Linux 2.6.20 (rmem_max, tcp_adv_win_scale 2)"),
     ("TCP", "SACK, D-SACK, timestamps, delayed ACKs, limited transmit, IW RFC 3390, "
      "slow start +1 per ACK, RTO 3 s initial / 200 ms min / 120 s max, Linux's RTO rule",
      "Linux 2.6.20 defaults (paper silent)"),
@@ -771,6 +791,13 @@ PARAMETERS = [
 
 
 SENSITIVITY = [
+    Sensitivity(
+        "what the paper's segment size is (iperf -M, the MSS; or -l, the write size)",
+        ("1", "2", "4", "5", "6"),
+        [("-M: MSS as asked, clamped to the MTU; 8 KB writes (the study's)", {}),
+         ("-l: writes of that size, MSS 1460 B, Nagle on",
+          {"grid_snr30": "grid_snr30_write", "grid_snr10": "grid_snr10_write"})],
+    ),
     Sensitivity(
         "delayed-ACK timer (cwnd's fixed 200 ms; Linux's adapts from 40 ms)",
         ("3", "4", "5", "6"),
