@@ -55,7 +55,8 @@ def test_link_ceiling_by_hand() -> None:
 def runs(rows: list[dict[str, object]], seeds: int = 3, spread: float = 0.01) -> StudyData:
     """Study data whose per-run table is `rows` repeated over seeds, seed k adding
     spread·(k − 2) to goodput_mbps, cv and lost (a spread equal for every row)."""
-    base = {"timeouts": 10.0, "mean_rtt": 0.02, "cv": 0.5, "lost": 0.0}
+    base = {"timeouts": 10.0, "fast_retransmits": 5.0, "drops_queue": 0.0, "mean_rtt": 0.02,
+            "cv": 0.5, "lost": 0.0}  # fmt: skip
     frame = pd.DataFrame(
         [
             {**base, **row, "seed": k,

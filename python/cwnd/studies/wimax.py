@@ -313,6 +313,8 @@ def _per_run(data: StudyData) -> pd.DataFrame:
                 cv=(sd / mean).where(mean > 0),
                 lost=(lost / (table["segments_sent"] - table["drops_queue"])).clip(lower=0),
                 timeouts=table["timeouts"],
+                fast_retransmits=table["fast_retransmits"],
+                drops_queue=table["drops_queue"],
                 mean_rtt=table["mean_rtt"],
             )
         )
@@ -383,16 +385,18 @@ def claim_fills_link(data: StudyData) -> Measured:
     )
 
     def why() -> str:
-        r = runs[(runs["profile"] == "nlos_snr30") & (runs["size"] == size)]
-        rtt = r.groupby("buffer")["mean_rtt"].mean() * 1e3
-        full = r[r["buffer"] == buffer]
-        smallest = min(rtt.index)
+        sel = (runs["profile"] == "nlos_snr30") & (runs["size"] == size)
+        r = runs[sel & (runs["buffer"] == buffer)]
+        queue = r["drops_queue"].mean()
+        cause = (
+            "the only losses are the base station's queue overflowing"
+            if queue > 0
+            else "nothing is lost: the receive buffer alone bounds the window"
+        )
         return (
-            f"{full['lost'].mean():.2%} of the data segments lost on the radio, "
-            f"{full['timeouts'].mean():.1f} timeouts per run; the mean RTT is "
-            f"{rtt[smallest]:.0f} ms with a {smallest} KB buffer and {rtt[buffer]:.0f} ms "
-            f"with {buffer} KB: the larger window fills the base station's queue, the "
-            "radio never idles"
+            f"{r['lost'].mean():.2%} of the data segments lost on the radio, {queue:.0f} "
+            f"packets dropped by full queues and {r['timeouts'].mean():.1f} timeouts per "
+            f"run, mean RTT {r['mean_rtt'].mean() * 1e3:.0f} ms: {cause}"
         )
 
     return Measured(text, verdict(means[low] >= bar), because(why))
@@ -501,14 +505,16 @@ def ranking(values: dict[str, list[float]], highest: bool = True) -> list[str]:
 
 
 def _recovery_why(runs: pd.DataFrame, ccs: list[str], **cell: int) -> str:
-    """Timeouts per run and mean RTT of `ccs` at nlos_snr10 (in one cell when `cell`
-    gives size and buffer): how often each variant waited on its timer."""
+    """Fast retransmits and timeouts per run and mean RTT of `ccs` at nlos_snr10 (in
+    one cell when `cell` gives size and buffer): how often each variant recovered by
+    duplicate ACKs and how often it waited on its timer."""
     sel = runs["profile"] == "nlos_snr10"
     for column, value in cell.items():
         sel &= runs[column] == value
     r = runs[sel]
     parts = [
-        f"{LABELS[cc]} {v['timeouts'].mean():.1f} timeouts per run, mean RTT "
+        f"{LABELS[cc]} {v['fast_retransmits'].mean():.0f} fast retransmits and "
+        f"{v['timeouts'].mean():.0f} timeouts per run, mean RTT "
         f"{v['mean_rtt'].mean() * 1e3:.0f} ms"
         for cc in dict.fromkeys(ccs)
         for v in [r[r["cc"] == cc]]
@@ -520,8 +526,22 @@ def claim_westwood_bic_best(data: StudyData) -> Measured:
     runs = per_run(data)
     m = westwood_bic_best(_per_seed_mean(runs, "nlos_snr10", "goodput_mbps"))
     order = ranking(_per_seed_mean(runs, "nlos_snr10", "goodput_mbps"))
-    why = because(lambda: _recovery_why(runs, [order[0], order[-1], "westwood", "bic"]))
+    ccs = [order[0], order[-1], "westwood", "bic"]
+    why = because(lambda: _recovery_why(runs, ccs) + "; " + _mean_cwnd_why(data, ccs))
     return replace(m, why=why)
+
+
+def _mean_cwnd_why(data: StudyData, ccs: list[str]) -> str:
+    """Mean cwnd after the warm-up in the cwnd traces (nlos_snr10, reference cell,
+    seed 1): below 4 segments three duplicate ACKs rarely come."""
+    s = data.frame("traces", "series")
+    s = s[(s["profile"] == "nlos_snr10") & (s["time"] >= WARMUP)]
+    means = s.groupby("cc")["cwnd"].mean()
+    return (
+        f"mean cwnd ({REFERENCE['size']} B, {REFERENCE['buffer']} KB, seed 1): "
+        + ", ".join(f"{LABELS[cc]} {means[cc]:.1f}" for cc in dict.fromkeys(ccs))
+        + " segments"
+    )
 
 
 def westwood_bic_best(goodput: dict[str, list[float]]) -> Measured:
@@ -714,8 +734,9 @@ def figure_heatmaps(profile: str, data: StudyData, path: Path) -> None:
             ax.set_xlabel("segment size (B)")
         for ax in axes[:, 0]:
             ax.set_ylabel("buffer -w")
+        # Half an inch above the panels' top (matplotlib's default top: 0.88 of the height).
         fig.suptitle(f"{profile}: goodput (Mb/s) over (segment size, buffer), mean over seeds",
-                     y=1.02)  # fmt: skip
+                     y=0.88 + 0.55 / size[1])  # fmt: skip
         if mesh is not None:
             fig.colorbar(mesh, ax=axes.ravel().tolist(), label="goodput (Mb/s)", shrink=0.8)
 
@@ -728,23 +749,32 @@ def best_and_worst(data: StudyData, profile: str) -> tuple[str, str]:
     return max(means, key=means.__getitem__), min(means, key=means.__getitem__)
 
 
+#: The stretch of the nlos_snr10 trace drawn again, enlarged: over a whole run its
+#: windows of 1–15 segments change too often to follow.
+ZOOM = (20.0, 40.0)
+
+
 def figure_cwnd_traces(data: StudyData, path: Path) -> None:
     """cwnd over time of the best and the worst variant of the reference cell, at each
-    SNR 10 profile (seed 1)."""
+    SNR 10 profile (seed 1), and nlos_snr10 again over `ZOOM`."""
     series = data.frame("traces", "series")
     profiles = [p for p in PROFILES if p in set(series["profile"])]
-    with panels(path.with_suffix(".png"), len(profiles), 1, size=(7.2, 2.4 * len(profiles)),
-                sharex=True, svg=True) as (_, axes):  # fmt: skip
-        for ax, profile in zip(axes[:, 0], profiles, strict=True):
+    rows = [(p, None) for p in profiles] + [("nlos_snr10", ZOOM)] * ("nlos_snr10" in profiles)
+    with panels(path.with_suffix(".png"), len(rows), 1, size=(7.2, 2.3 * len(rows)),
+                svg=True) as (_, axes):  # fmt: skip
+        for ax, (profile, span) in zip(axes[:, 0], rows, strict=True):
             best, worst = best_and_worst(data, profile)
             for cc, color in zip([best, worst], colors(2), strict=True):
                 s = series[(series["profile"] == profile) & (series["cc"] == cc)]
                 s = s.sort_values("time")
+                if span is not None:
+                    s = s[(s["time"] >= span[0]) & (s["time"] <= span[1])]
                 t, w = thin(s["time"], s["cwnd"])
                 role = "best" if cc == best else "worst"
                 ax.step(t, w, where="post", color=color, label=f"{LABELS[cc]} ({role})")
+            stretch = "" if span is None else f", {span[0]:g}–{span[1]:g} s"
             ax.set(title=f"{profile}, {REFERENCE['size']} B, -w {REFERENCE['buffer']} KB, "
-                   "seed 1", ylabel="cwnd (segments)")  # fmt: skip
+                   f"seed 1{stretch}", ylabel="cwnd (segments)")  # fmt: skip
             ax.set_ylim(bottom=0)
         axes[-1, 0].set_xlabel("time (s)")
 
