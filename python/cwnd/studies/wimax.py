@@ -761,7 +761,8 @@ def figure_cwnd_traces(data: StudyData, path: Path) -> None:
     profiles = [p for p in PROFILES if p in set(series["profile"])]
     rows = [(p, None) for p in profiles] + [("nlos_snr10", ZOOM)] * ("nlos_snr10" in profiles)
     with panels(path.with_suffix(".png"), len(rows), 1, size=(7.2, 2.3 * len(rows)),
-                svg=True) as (_, axes):  # fmt: skip
+                svg=True) as (fig, axes):  # fmt: skip
+        fig.subplots_adjust(hspace=0.6)
         for ax, (profile, span) in zip(axes[:, 0], rows, strict=True):
             best, worst = best_and_worst(data, profile)
             for cc, color in zip([best, worst], colors(2), strict=True):
@@ -774,9 +775,8 @@ def figure_cwnd_traces(data: StudyData, path: Path) -> None:
                 ax.step(t, w, where="post", color=color, label=f"{LABELS[cc]} ({role})")
             stretch = "" if span is None else f", {span[0]:g}–{span[1]:g} s"
             ax.set(title=f"{profile}, {REFERENCE['size']} B, -w {REFERENCE['buffer']} KB, "
-                   f"seed 1{stretch}", ylabel="cwnd (segments)")  # fmt: skip
+                   f"seed 1{stretch}", xlabel="time (s)", ylabel="cwnd (segments)")  # fmt: skip
             ax.set_ylim(bottom=0)
-        axes[-1, 0].set_xlabel("time (s)")
 
 
 FIGURES = [
