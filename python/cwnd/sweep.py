@@ -181,7 +181,7 @@ def run_one(plan_json: str, seed: int, tables: Sequence[str] = ()) -> dict[str, 
     }
 
 
-def _generator_rows(raw: dict[str, Any]) -> list[dict[str, Any]]:
+def _generator_rows(raw: _cwnd.RunResults) -> list[dict[str, Any]]:
     """Per (generator, cc): the generator's record (target and offered load) and its
     connections aggregated (`cwnd.connections.per_generator`), as plain rows: what a
     sweep keeps of the connections (their own rows would outgrow the cache)."""
@@ -192,7 +192,7 @@ def _generator_rows(raw: dict[str, Any]) -> list[dict[str, Any]]:
     from cwnd.connections import per_generator
 
     records = {g["name"]: g for g in raw["generators"]}
-    rows = per_generator(pd.DataFrame(raw["connections"])).to_dict("records")
+    rows: list[dict[str, Any]] = per_generator(pd.DataFrame(raw["connections"])).to_dict("records")
     for row in rows:
         g = records[row["generator"]]
         row.update(target_load=g["target_load"], offered_load=g["offered_load"])
