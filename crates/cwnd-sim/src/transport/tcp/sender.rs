@@ -372,7 +372,6 @@ impl TcpSender {
             0
         };
         loop {
-            let window = ((self.tcb.cwnd + left) as u64 * mss).min(self.peer_window);
             let seq = self.tcb.snd_nxt;
             let len = if seq < self.high_water {
                 match self.segment_at(seq) {
@@ -392,7 +391,12 @@ impl TcpSender {
                 self.tcb.cwnd_limited = false;
                 break;
             }
-            if self.tcb.flight_bytes() + len > window {
+            // cwnd counts segments, whatever their size (Linux `tcp_cwnd_test`);
+            // the peer's window counts bytes (`tcp_snd_wnd_test`). With full
+            // segments this is the byte rule flight + len <= cwnd × MSS.
+            let in_flight = self.sent.partition_point(|s| s.seq < seq) as u32;
+            if in_flight >= self.tcb.cwnd + left || self.tcb.flight_bytes() + len > self.peer_window
+            {
                 self.tcb.cwnd_limited = (self.tcb.cwnd as u64 * mss) <= self.peer_window;
                 break;
             }
