@@ -8,7 +8,8 @@
 //!   unacknowledged one (default 200 ms).
 //! * The application reads in-order data at once, so the advertised window is the
 //!   receive buffer size and never changes; data beyond `rcv_nxt + buffer` is
-//!   dropped. (A constant window also keeps RFC 5681's duplicate-ACK definition,
+//!   dropped. A scenario's `rcvbuf` (SO_RCVBUF) is turned into this window as Linux
+//!   does (`socket_options::receive_window`). (A constant window also keeps RFC 5681's duplicate-ACK definition,
 //!   which requires an unchanged window, exact.)
 //! * Timestamps (RFC 7323 §4.3): TS.Recent is taken from a segment that covers
 //!   Last.ACK.sent; every ACK echoes it.
