@@ -51,3 +51,56 @@ fn a_4kib_send_buffer_holds_six_segments() {
         "goodput {g:.0} b/s, expected {lower:.0} ..= {upper:.0}"
     );
 }
+
+/// The wimax study's LOS SNR 30 preset for 10 s, Westwood+, with `tcp`.
+fn wimax_goodput(tcp: &str) -> f64 {
+    let preset = include_str!("../../../scenarios/wimax_los_snr30.toml")
+        .replace("duration = \"60s\"", "duration = \"10s\"")
+        .replace("tcp = { rwnd = \"512KB\" }", &format!("tcp = {{ {tcp} }}"));
+    let r = run(&preset, 1);
+    goodput_between(&r, &r.flows[0], 2.0, 10.0)
+}
+
+const WRITE_SIZES: [u32; 6] = [64, 256, 1024, 4096, 16384, 65536];
+
+#[test]
+fn with_512kib_buffers_the_write_size_does_not_matter() {
+    // A writer that is never slow refills a 1 MiB (doubled) queue long before it
+    // runs dry, so segments are full whatever the write size: the goodput is
+    // that of all data at once (25.2 Mb/s here, the radio's limit).
+    let all_at_once = wimax_goodput("rcvbuf = \"512KiB\"");
+    for w in WRITE_SIZES {
+        let g = wimax_goodput(&format!(
+            "sndbuf = \"512KiB\", rcvbuf = \"512KiB\", write_size = \"{w}B\""
+        ));
+        assert!(
+            (g - all_at_once).abs() <= 0.001 * all_at_once,
+            "{w} B writes: {g:.0} b/s against {all_at_once:.0}"
+        );
+    }
+}
+
+#[test]
+fn with_2kib_buffers_goodput_rises_with_the_write_size_to_the_window() {
+    // SO_RCVBUF 2 KiB: a 2920 B window (see above). The preset's round trip is
+    // at least two 5 ms frames (the data in one downlink subframe, its ACK in an
+    // uplink burst granted a frame after its request), so over the 8 s measured
+    // at most 800 + 1 windows: 2920 × 8 × 801 / 8 s = 2.339 Mb/s. More than
+    // 2 KB per round trip (1.638 Mb/s) because Linux doubles SO_RCVBUF. Writes
+    // below the MSS make short segments (one per writer wake-up, Nagle) and
+    // cost some of it; 64 KiB writes reach the window.
+    let bound = 2920.0 * 8.0 * 801.0 / 8.0;
+    let mut previous = 0.0;
+    for w in WRITE_SIZES {
+        let g = wimax_goodput(&format!(
+            "sndbuf = \"2KiB\", rcvbuf = \"2KiB\", write_size = \"{w}B\""
+        ));
+        assert!(g <= bound, "{w} B writes: {g:.0} b/s above {bound:.0}");
+        assert!(
+            g >= 0.995 * previous,
+            "{w} B writes: {g:.0} b/s < {previous:.0}"
+        );
+        previous = g;
+    }
+    assert!(previous >= 0.98 * bound, "64 KiB writes: {previous:.0} b/s");
+}
