@@ -23,6 +23,7 @@ use crate::transport::sctp::sender::Outgoing;
 use crate::transport::sctp::store::PacketStore;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
+use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 mod external;
@@ -580,7 +581,8 @@ impl World {
                 .on_segment_sent(f as usize, now, seg.seq, seg.len, seg.retransmission);
             if !self.triggers.is_empty() && !seg.retransmission {
                 let mss = self.flows[f as usize].sender.tcb.mss as u64;
-                self.fire_triggers(now, f, seg.seq / mss + 1);
+                let segment = seg.seq / mss + 1;
+                self.fire_triggers(now, f, segment..=segment);
             }
             let packet = self.new_packet(now, f, src, dst, header + seg.len, Payload::TcpData(seg));
             self.forward(now, src, packet);
@@ -600,13 +602,13 @@ impl World {
         }
     }
 
-    /// Switches on the stages waiting for this flow's data segment number `segment`
-    /// (from 1; for SCTP, the TSN).
-    fn fire_triggers(&mut self, now: SimTime, f: FlowId, segment: u64) {
+    /// Switches on the stages waiting for one of this flow's data segment numbers
+    /// `segments` (from 1; for SCTP, TSNs).
+    fn fire_triggers(&mut self, now: SimTime, f: FlowId, segments: RangeInclusive<u64>) {
         let mut i = 0;
         while i < self.triggers.len() {
             let t = self.triggers[i];
-            if t.flow != f || t.segment != segment {
+            if t.flow != f || !segments.contains(&t.segment) {
                 i += 1;
                 continue;
             }

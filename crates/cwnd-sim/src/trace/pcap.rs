@@ -99,6 +99,20 @@ pub struct Captures {
     associations: Vec<AssociationWire>,
     /// The frame being laid out (kept to reuse its buffer).
     frame: Vec<u8>,
+    /// Live mode's packets seen at captured nodes, waiting for their bytes
+    /// (`write_external`).
+    external: Vec<ExternalCapture>,
+}
+
+/// A packet from outside the world seen at a captured node: its bytes are the
+/// driver's (live mode's relay), which hands them over with `write_external`.
+#[derive(Clone, Copy, Debug)]
+struct ExternalCapture {
+    time: SimTime,
+    node: NodeId,
+    src: NodeId,
+    dst: NodeId,
+    handle: u64,
 }
 
 impl Captures {
@@ -134,8 +148,18 @@ impl Captures {
                     let body = store.get(r.body);
                     sctp::encode_frame(packet, r, body, &self.associations[k], frame);
                 }
-                // Its bytes are outside the world: live mode refuses `trace.pcap`.
-                Payload::External(_) => return,
+                // Its bytes are outside the world: recorded when the driver
+                // hands them over.
+                Payload::External(x) => {
+                    self.external.push(ExternalCapture {
+                        time: now,
+                        node: at,
+                        src: packet.src,
+                        dst: packet.dst,
+                        handle: x.handle,
+                    });
+                    return;
+                }
                 Payload::TcpData(_) | Payload::TcpAck(_) => {
                     frame.resize(TCP_SNAP, 0);
                     let captured = encode_frame(packet, frame);
@@ -144,6 +168,27 @@ impl Captures {
             }
             file.append(now, frame, ETHERNET_HEADER as u32 + packet.size);
         }
+    }
+
+    /// Writes the external packets recorded since the last call, with their real
+    /// IP bytes as `bytes_of(handle)` gives them (after a made-up Ethernet header,
+    /// as for simulated packets); returns how many had no bytes any more.
+    pub fn write_external<'a>(&mut self, bytes_of: impl Fn(u64) -> Option<&'a [u8]>) -> u64 {
+        let mut missing = 0;
+        for c in self.external.drain(..) {
+            let (Some(Some(file)), Some(ip)) =
+                (self.by_node.get_mut(c.node as usize), bytes_of(c.handle))
+            else {
+                missing += 1;
+                continue;
+            };
+            let frame = &mut self.frame;
+            frame.clear();
+            frame.extend_from_slice(&ethernet_header(c.src, c.dst));
+            frame.extend_from_slice(ip);
+            file.append(c.time, frame, frame.len() as u32);
+        }
+        missing
     }
 
     /// Bytes of the captures written so far.
@@ -180,10 +225,16 @@ fn encode_frame(packet: &Packet, out: &mut [u8]) -> usize {
 }
 
 /// Ethernet II header: made-up addresses of the IP source and destination nodes.
+fn ethernet_header(src: NodeId, dst: NodeId) -> [u8; ETHERNET_HEADER] {
+    let mut h = [0u8; ETHERNET_HEADER];
+    h[0..6].copy_from_slice(&mac(dst));
+    h[6..12].copy_from_slice(&mac(src));
+    h[12..14].copy_from_slice(&ETHERTYPE_IPV4.to_be_bytes());
+    h
+}
+
 fn encode_ethernet(packet: &Packet, out: &mut [u8]) {
-    out[0..6].copy_from_slice(&mac(packet.dst));
-    out[6..12].copy_from_slice(&mac(packet.src));
-    out[12..14].copy_from_slice(&ETHERTYPE_IPV4.to_be_bytes());
+    out[..ETHERNET_HEADER].copy_from_slice(&ethernet_header(packet.src, packet.dst));
 }
 
 fn mac(node: NodeId) -> [u8; 6] {
