@@ -201,8 +201,6 @@ pub struct TcpSender {
     /// The application's writes and the send buffer.
     app: SendBuffer,
     pub(super) nagle: Nagle,
-    /// The writer is pushing before it sleeps: Nagle is off (`TCP_NAGLE_PUSH`).
-    nagle_push: bool,
     /// RTO deadline; `SimTime::MAX` when the timer is stopped.
     rto_deadline: SimTime,
     finished_at: Option<SimTime>,
@@ -235,7 +233,6 @@ impl TcpSender {
             rto: RtoEstimator::new(cfg.rto),
             app: SendBuffer::new(cfg.write_size, cfg.sndbuf),
             nagle: Nagle::default(),
-            nagle_push: false,
             tcb,
             cc,
             sent: VecDeque::new(),
@@ -317,9 +314,7 @@ impl TcpSender {
                 WriteStep::Completed => self.transmit(now, out),
                 WriteStep::Blocked { push } => {
                     if push {
-                        self.nagle_push = true;
                         self.transmit(now, out);
-                        self.nagle_push = false;
                     }
                     return;
                 }
@@ -329,11 +324,9 @@ impl TcpSender {
     }
 
     /// Whether Nagle's algorithm holds a new segment of `len` bytes (`nagle.rs`):
-    /// not once the application has written everything (the FIN), nor when the
-    /// writer pushes before sleeping.
+    /// not once the application has written everything (the FIN).
     fn nagle_holds(&self, len: u32) -> bool {
         self.cfg.nagle
-            && !self.nagle_push
             && !self.app.all_written()
             && self
                 .nagle
