@@ -12,6 +12,11 @@ use crate::time::SimTime;
 /// MSS 1000, initial window 10, `write_size`-byte writes into a `sk_sndbuf` of
 /// 4000 B, forever.
 fn sender(write_size: u64, nagle: bool) -> TcpSender {
+    transfer(write_size, nagle, None)
+}
+
+/// The same, `app_bytes` in all (`None`: forever).
+fn transfer(write_size: u64, nagle: bool, app_bytes: Option<u64>) -> TcpSender {
     let cfg = SenderConfig {
         mss: 1000,
         header: 40,
@@ -27,7 +32,7 @@ fn sender(write_size: u64, nagle: bool) -> TcpSender {
         eifel: false,
         frto: false,
         rto: RtoConfig::default(),
-        app_bytes: None,
+        app_bytes,
         adapt_dupthresh: None,
         write_size: Some(write_size),
         sndbuf: Some(4000),
@@ -124,4 +129,20 @@ fn a_write_larger_than_the_buffer_is_copied_as_space_frees() {
     );
     assert_eq!(ack(&mut s, 100, 2000), vec![(4000, 1000), (5000, 1000)]);
     assert_eq!(s.app_writes(), 0);
+}
+
+#[test]
+fn the_last_short_segment_of_a_transfer_is_not_held() {
+    // 2500 B in 300 B writes: [0, 300) alone, then [300, 1300) and [1300, 2300)
+    // filled from later writes, and the tail [2300, 2500): short, with the
+    // small [0, 300) unacknowledged, but the application has written all (its
+    // close sends the FIN, which Nagle lets through). Nine writes (8 × 300 + 100).
+    let mut s = transfer(300, true, Some(2500));
+    assert_eq!(
+        start(&mut s),
+        vec![(0, 300), (300, 1000), (1300, 1000), (2300, 200)]
+    );
+    assert_eq!(s.app_writes(), 9);
+    ack(&mut s, 100, 2500);
+    assert_eq!(s.finished_at(), Some(SimTime::from_millis(100)));
 }
