@@ -39,7 +39,8 @@ def load_scenario(source: str | Path) -> dict[str, Any]:
         base = Path(source).resolve().parent
     else:
         text = source
-    return json.loads(_cwnd.load(text, None if base is None else str(base)))
+    plan: dict[str, Any] = json.loads(_cwnd.load(text, None if base is None else str(base)))
+    return plan
 
 
 def _looks_like_path(text: str) -> bool:
@@ -152,6 +153,29 @@ class Scenario:
         flow["app"] = {"kind": app} if isinstance(app, str) else dict(app)
         if options:
             flow["sctp"] = dict(options)
+        self._spec["flows"].append(flow)
+        return self
+
+    def udp(
+        self,
+        src: str,
+        dst: str,
+        *,
+        source: dict[str, Any],
+        name: str | None = None,
+        start: str | None = None,
+        stop: str | None = None,
+    ) -> Scenario:
+        """Adds a UDP flow sending what `source` says (`cwnd.sources`: `cbr`,
+        `exponential`, `pareto`) from `start` until `stop` or the end of the run."""
+        flow: dict[str, Any] = {"from": src, "to": dst, "transport": "udp"}
+        if name is not None:
+            flow["name"] = name
+        if start is not None:
+            flow["start"] = start
+        if stop is not None:
+            flow["stop"] = stop
+        flow["source"] = dict(source)
         self._spec["flows"].append(flow)
         return self
 

@@ -30,9 +30,11 @@ mod external;
 mod interrupt;
 mod report;
 mod sctp;
+mod udp;
 pub use external::{Delivery, Injection};
 pub use interrupt::{Stopped, BUDGET_EVERY, POLL_EVERY};
 pub use sctp::SctpFlow;
+pub use udp::UdpFlow;
 
 /// Everything that can happen. Ids index the world's tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +58,8 @@ pub enum Event {
     AssociationTimer(u32),
     /// The next frame or packet arrival of an 802.16 cell.
     Cell(u32),
+    /// UDP flow `k` (index in the UDP table) has datagrams to send.
+    UdpSend(u32),
 }
 
 impl Event {
@@ -74,6 +78,7 @@ impl Event {
             Event::AssociationTimer(k) => (10, k),
             Event::PacingTimer(f) => (11, f),
             Event::Cell(c) => (12, c),
+            Event::UdpSend(k) => (13, k),
         };
         (kind << 32) | id as u64
     }
@@ -207,6 +212,8 @@ pub struct World {
     pub flows: Vec<Flow>,
     /// SCTP associations; association `k` has flow id `flows.len() + k`.
     pub associations: Vec<SctpFlow>,
+    /// UDP flows; flow `k` has flow id `flows.len() + associations.len() + k`.
+    pub udp: Vec<UdpFlow>,
     pub recorder: Recorder,
     triggers: Vec<Trigger>,
     captures: Captures,
@@ -270,6 +277,7 @@ impl World {
             next_uid: 0,
             data_out: Vec::with_capacity(64),
             associations: Vec::new(),
+            udp: Vec::new(),
             sctp_store: PacketStore::default(),
             sctp_out: Vec::new(),
             path_snapshots: Vec::new(),
@@ -386,6 +394,7 @@ impl World {
             Event::AssociationStop(k) => self.on_association_stop(now, k as usize),
             Event::AssociationTimer(k) => self.on_association_timer(now, k as usize),
             Event::Cell(c) => self.on_cell(now, c as usize),
+            Event::UdpSend(k) => self.on_udp_send(now, k as usize),
             Event::Sample => {
                 for (i, flow) in self.flows.iter().enumerate() {
                     if flow.start <= now {
@@ -485,6 +494,10 @@ impl World {
             }
             Payload::Sctp(r) => self.on_sctp_packet(now, at, packet.src, f, r),
             Payload::External(x) => self.delivered_out.push(Delivery::new(now, at, f, x)),
+            Payload::Udp(d) => {
+                let k = self.udp_index(f).expect("a datagram's flow is a UDP flow");
+                self.on_udp_datagram(now, k, packet.size, packet.created, d);
+            }
         }
     }
 
@@ -544,7 +557,10 @@ impl World {
         match self.flows.get_mut(flow as usize) {
             Some(f) if queue => f.drops_queue += 1,
             Some(f) => f.drops_impairment += 1,
-            None => self.on_sctp_drop(flow, sctp_body, queue),
+            None => match self.udp_index(flow) {
+                Some(k) => self.on_udp_drop(k, queue),
+                None => self.on_sctp_drop(flow, sctp_body, queue),
+            },
         }
     }
 

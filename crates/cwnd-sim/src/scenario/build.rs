@@ -134,6 +134,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
 
     let mut flows = Vec::with_capacity(spec.flows.len());
     let mut associations = Vec::new();
+    let mut udp = Vec::new();
     for (i, (f, fplan)) in spec.flows.iter().zip(&plan.flows).enumerate() {
         match fplan {
             FlowPlan::Tcp {
@@ -145,6 +146,9 @@ pub fn build(plan: &Plan, seed: u64) -> World {
             FlowPlan::Sctp { paths } => {
                 associations.push(super::sctp_build::sctp_flow(spec, seed, i, ids, paths))
             }
+            FlowPlan::Udp { source, src, dst } => udp.push(super::udp_build::udp_flow(
+                spec, seed, i, source, *src, *dst,
+            )),
         }
     }
 
@@ -170,6 +174,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
             .map_or(super::budget::DEFAULT_BUDGET, |b| b.0),
     );
     world.add_associations(associations);
+    world.add_udp_flows(udp);
     world
 }
 
@@ -333,14 +338,8 @@ fn tcp_flow(
     dst: NodeId,
 ) -> Flow {
     let t = &f.tcp;
-    // The MSS asked for, clamped to the MTU; with timestamps the option takes
-    // 12 B of each segment (the MTU is kept).
-    let advmss = t.advertised_mss();
-    let mss = if t.timestamps {
-        advmss.saturating_sub(TCP_TIMESTAMP_OPTION).max(1)
-    } else {
-        advmss
-    };
+    // The MSS asked for, clamped to the MTU, less the timestamp option.
+    let mss = t.payload_mss();
     let app_bytes = match &f.app {
         AppSpec::Bulk => None,
         AppSpec::Transfer { bytes, segments } => {

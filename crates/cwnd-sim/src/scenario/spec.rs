@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 pub use super::cc_spec::CcSpec;
 pub use super::impairment_spec::ImpairmentSpec;
 pub use super::sctp_spec::{Endpoint, SctpSpec, TransportSpec};
+pub use super::udp_spec::SourceSpec;
 pub use super::wimax_spec::WimaxSpec;
 pub use crate::trace::Sampling;
 use crate::trace::TraceConfig;
@@ -268,7 +269,7 @@ pub struct FlowSpec {
     pub from: Endpoint,
     /// The receiver's node(s); for SCTP the first is the primary destination.
     pub to: Endpoint,
-    /// `"tcp"` (default) or `"sctp"`.
+    /// `"tcp"` (default), `"sctp"` or `"udp"`.
     #[serde(default)]
     pub transport: TransportSpec,
     /// Congestion control: a name, or `{ name = "...", <parameters> }` (see
@@ -289,6 +290,9 @@ pub struct FlowSpec {
     pub tcp: TcpSpec,
     #[serde(default)]
     pub sctp: SctpSpec,
+    /// A UDP flow's traffic source (`udp_spec`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceSpec>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
@@ -430,6 +434,19 @@ impl TcpSpec {
     pub fn advertised_mss(&self) -> u32 {
         let requested = self.mss.0.min(u64::from(u32::MAX)) as u32;
         crate::transport::tcp::socket_options::clamped_mss(requested, self.mtu)
+    }
+
+    /// Payload bytes of a full segment: the advertised MSS less the timestamp
+    /// option's 12 B when timestamps are on (the MTU is kept).
+    pub fn payload_mss(&self) -> u32 {
+        let advmss = self.advertised_mss();
+        if self.timestamps {
+            advmss
+                .saturating_sub(crate::packet::TCP_TIMESTAMP_OPTION)
+                .max(1)
+        } else {
+            advmss
+        }
     }
 
     /// The receiver's advertised window: `rwnd`, or Linux's from `rcvbuf`.

@@ -16,6 +16,7 @@ use super::spec::{
     AppSpec, AppliesToSpec, ImpairmentSpec, PreambleSpec, RecoverySpec, RedSpec, RtoSpec, Scenario,
     SctpSpec, TcpSpec, TransportSpec,
 };
+use super::udp_spec::SourcePlan;
 use crate::net::impair::AppliesTo;
 use crate::net::wifi::frame_errors::DsssRate;
 use crate::net::wimax::cell::CellParams;
@@ -34,8 +35,16 @@ pub(super) struct Checked {
     pub wireless: Vec<WirelessPlan>,
     /// Per 802.16 cell, its parameters.
     pub cells: Vec<CellParams>,
-    /// Per flow, its controller and loss recovery (`None` for SCTP).
-    pub tcp: Vec<Option<(CcConfig, Recovery)>>,
+    /// Per flow, what its transport's checks yield.
+    pub flows: Vec<CheckedFlow>,
+}
+
+/// A flow's checked transport: TCP's controller and loss recovery, SCTP, or UDP's
+/// source.
+pub(super) enum CheckedFlow {
+    Tcp(CcConfig, Recovery),
+    Sctp,
+    Udp(SourcePlan),
 }
 
 /// A scenario that cannot run, and why.
@@ -135,7 +144,7 @@ impl Scenario {
                 known_node(&nodes, &format!("routes[{i}].{field}"), name)?;
             }
         }
-        let tcp = self.check_flows(&nodes)?;
+        let flows = self.check_flows(&nodes)?;
         let t = &self.trace;
         if t.interval.0 == SimTime::ZERO {
             return Err(ScenarioError::new("trace.interval", "must be positive"));
@@ -154,7 +163,7 @@ impl Scenario {
             links,
             wireless,
             cells,
-            tcp,
+            flows,
         })
     }
 
@@ -555,20 +564,18 @@ impl Scenario {
     }
 
     /// Flow ids in scenario order: TCP flows are numbered first, in order, then
-    /// SCTP associations (the world keeps them in two tables).
+    /// SCTP associations, then UDP flows (the world keeps them in three tables).
     pub fn flow_ids(&self) -> Vec<FlowId> {
-        let tcp = self
-            .flows
-            .iter()
-            .filter(|f| f.transport == TransportSpec::Tcp)
-            .count();
-        let (mut next_tcp, mut next_sctp) = (0, tcp);
+        let count = |t| self.flows.iter().filter(|f| f.transport == t).count();
+        let (tcp, sctp) = (count(TransportSpec::Tcp), count(TransportSpec::Sctp));
+        let (mut next_tcp, mut next_sctp, mut next_udp) = (0, tcp, tcp + sctp);
         self.flows
             .iter()
             .map(|f| {
                 let next = match f.transport {
                     TransportSpec::Tcp => &mut next_tcp,
                     TransportSpec::Sctp => &mut next_sctp,
+                    TransportSpec::Udp => &mut next_udp,
                 };
                 *next += 1;
                 (*next - 1) as FlowId
@@ -579,7 +586,7 @@ impl Scenario {
     fn check_flows(
         &self,
         nodes: &HashMap<String, usize>,
-    ) -> Result<Vec<Option<(CcConfig, Recovery)>>, ScenarioError> {
+    ) -> Result<Vec<CheckedFlow>, ScenarioError> {
         if self.flows.is_empty() {
             return Err(ScenarioError::new(
                 "flows",
@@ -587,7 +594,7 @@ impl Scenario {
             ));
         }
         let mut names = HashMap::new();
-        let mut tcp = Vec::with_capacity(self.flows.len());
+        let mut checked = Vec::with_capacity(self.flows.len());
         for (i, f) in self.flows.iter().enumerate() {
             let at = |field: &str| format!("flows[{i}].{field}");
             self.check_endpoints(i, nodes)?;
@@ -635,15 +642,20 @@ impl Scenario {
                     }
                 }
             }
-            tcp.push(match f.transport {
+            self.refuse_source(i)?;
+            checked.push(match f.transport {
                 TransportSpec::Sctp => {
                     self.check_sctp_flow(i)?;
-                    None
+                    CheckedFlow::Sctp
                 }
-                TransportSpec::Tcp => Some(self.check_tcp_flow(i)?),
+                TransportSpec::Tcp => {
+                    let (cc, recovery) = self.check_tcp_flow(i)?;
+                    CheckedFlow::Tcp(cc, recovery)
+                }
+                TransportSpec::Udp => CheckedFlow::Udp(self.check_udp_flow(i)?),
             });
         }
-        Ok(tcp)
+        Ok(checked)
     }
 
     /// Congestion control and TCP options of TCP flow `i`; no SCTP options. Yields
