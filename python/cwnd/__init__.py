@@ -8,7 +8,7 @@ run it with `run`, and look at the `Results`; run many with `sweep`.
 from cwnd import impairments, sources
 from cwnd._cwnd import ScenarioError, __version__
 from cwnd.results import Results
-from cwnd.run import check, run
+from cwnd.run import ScenarioWarning, check, run
 from cwnd.scenario import Scenario, load_scenario
 from cwnd.sweep import sweep
 
@@ -16,6 +16,7 @@ __all__ = [
     "Results",
     "Scenario",
     "ScenarioError",
+    "ScenarioWarning",
     "__version__",
     "check",
     "impairments",

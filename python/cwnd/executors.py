@@ -15,7 +15,7 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -91,7 +91,9 @@ class LocalPool:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
 
-    def results(self, fn: Callable[..., Any], jobs: Sequence[Job]) -> Iterator[Outcome]:
+    def results(
+        self, fn: Callable[..., Any], jobs: Sequence[Job]
+    ) -> Generator[Outcome, None, None]:
         waiting = deque(enumerate(jobs))
         while waiting:
             suspects = yield from self._until_a_worker_dies(fn, waiting)
@@ -100,7 +102,7 @@ class LocalPool:
 
     def _until_a_worker_dies(
         self, fn: Callable[..., Any], waiting: deque[tuple[int, Job]]
-    ) -> Iterator[Outcome]:
+    ) -> Generator[Outcome, None, list[tuple[int, Job]]]:
         """Runs waiting jobs until none is left or a worker dies; returns the jobs in
         flight when it died (the generator's return value). Raises `RuntimeError` if
         the pool breaks before any job ends: its workers cannot start."""
@@ -188,7 +190,9 @@ class DaskCluster:
         self.client = client
         self.owned = owned
 
-    def results(self, fn: Callable[..., Any], jobs: Sequence[Job]) -> Iterator[Outcome]:
+    def results(
+        self, fn: Callable[..., Any], jobs: Sequence[Job]
+    ) -> Generator[Outcome, None, None]:
         from distributed import as_completed
         from distributed.scheduler import KilledWorker
 

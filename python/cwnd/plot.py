@@ -14,14 +14,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cwnd.atomic import replacing
+from cwnd.impairment_windows import shade
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+    from matplotlib.typing import RcKeyType
 
     from cwnd.results import Results
 
-STYLE = {
+STYLE: dict[RcKeyType, Any] = {
     "figure.figsize": (6.4, 3.6),
     "figure.dpi": 150,
     "savefig.dpi": 150,
@@ -149,7 +151,8 @@ def spread(mean: Any, low: Any, high: Any) -> np.ndarray:
     seeds), as matplotlib's `yerr`; clipped at 0, since a mean of equal values can land
     a rounding error outside them."""
     mean, low, high = (np.asarray(v, dtype=float) for v in (mean, low, high))
-    return np.clip(np.vstack([mean - low, high - mean]), 0.0, None)
+    bars: np.ndarray = np.clip(np.vstack([mean - low, high - mean]), 0.0, None)
+    return bars
 
 
 def colors(n: int) -> list[tuple[float, float, float, float]]:
@@ -167,6 +170,7 @@ def cwnd(results: Results, path: Path) -> Path:
     names = [n for n in results.flow_names if n not in sctp]
     rows = by_flow(wide, names)
     with figure(path, f"{results.name}: congestion window", "time (s)", "segments") as ax:
+        shade(ax, results)
         for name, color in zip(names, colors(len(names)), strict=True):
             if name not in rows:
                 continue
@@ -219,6 +223,7 @@ def sequence(results: Results, path: Path) -> Path:
     title = f"{results.name}: sequence numbers"
     if len(segs) or len(results.chunks):
         with figure(path, title, "time (s)", "segment number (SCTP: TSN)") as ax:
+            shade(ax, results)
             _sctp_tsns(results, ax)
             for name, color in zip(names, colors(len(names)), strict=True):
                 s = segs[segs["flow"] == name]
@@ -241,6 +246,7 @@ def sequence(results: Results, path: Path) -> Path:
         return path
     rows = by_flow(results.series_wide, names)
     with figure(path, title, "time (s)", "sequence number (kB)") as ax:
+        shade(ax, results)
         for name, color in zip(names, colors(len(names)), strict=True):
             if name not in rows:
                 continue
@@ -265,6 +271,7 @@ def throughput(results: Results, path: Path) -> Path:
     tp = results.throughput
     names = results.flow_names
     with figure(path, f"{results.name}: goodput", "time (s)", "goodput (Mb/s)") as ax:
+        shade(ax, results)
         rows = by_flow(tp, names)
         for name, color in zip(names, colors(len(names)), strict=True):
             if name in rows:
@@ -284,6 +291,7 @@ def queues(results: Results, path: Path) -> Path | None:
     if not busy:
         return None
     with figure(path, f"{results.name}: queues", "time (s)", "packets waiting") as ax:
+        shade(ax, results)
         for name, color in zip(busy, colors(len(busy)), strict=True):
             g = q[q["link"] == name]
             ax.step(g["time"], g["packets"], where="post", color=color, label=name)

@@ -339,14 +339,8 @@ fn tcp_flow(
     dst: NodeId,
 ) -> Flow {
     let t = &f.tcp;
-    // The MSS asked for, clamped to the MTU; with timestamps the option takes
-    // 12 B of each segment (the MTU is kept).
-    let advmss = t.advertised_mss();
-    let mss = if t.timestamps {
-        advmss.saturating_sub(TCP_TIMESTAMP_OPTION).max(1)
-    } else {
-        advmss
-    };
+    // The MSS asked for, clamped to the MTU, less the timestamp option.
+    let mss = t.payload_mss();
     let app_bytes = match &f.app {
         AppSpec::Bulk => None,
         AppSpec::Transfer { bytes, segments } => {

@@ -15,6 +15,7 @@ pub mod spec;
 pub mod udp_build;
 pub mod udp_spec;
 pub mod validate;
+mod warnings;
 pub mod wimax_spec;
 
 pub use build::{build, run_toml};

@@ -441,6 +441,19 @@ impl TcpSpec {
         crate::transport::tcp::socket_options::clamped_mss(requested, self.mtu)
     }
 
+    /// Payload bytes of a full segment: the advertised MSS less the timestamp
+    /// option's 12 B when timestamps are on (the MTU is kept).
+    pub fn payload_mss(&self) -> u32 {
+        let advmss = self.advertised_mss();
+        if self.timestamps {
+            advmss
+                .saturating_sub(crate::packet::TCP_TIMESTAMP_OPTION)
+                .max(1)
+        } else {
+            advmss
+        }
+    }
+
     /// The receiver's advertised window: `rwnd`, or Linux's from `rcvbuf`.
     pub fn receive_window(&self) -> u64 {
         match (self.rwnd, self.rcvbuf) {
