@@ -90,6 +90,9 @@ class LocalPool:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
+        # This process's children before the pool existed: the pool's workers are
+        # the children that are not in it (`_kill`).
+        self._children_before: set[multiprocessing.process.BaseProcess] = set()
 
     def results(
         self, fn: Callable[..., Any], jobs: Sequence[Job]
@@ -109,6 +112,7 @@ class LocalPool:
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
         from concurrent.futures.process import BrokenProcessPool
 
+        self._children_before = set(multiprocessing.active_children())
         pool = ProcessPoolExecutor(self.workers, initializer=worker_setup, initargs=(os.getpid(),))
         self._pool = pool
         running: dict[Any, tuple[int, Job]] = {}
@@ -144,14 +148,15 @@ class LocalPool:
         """Kills the pool in use, if any (idle workers after a sweep that finished,
         busy ones after a sweep that stopped early)."""
         if self._pool is not None:
-            _kill(self._pool)
+            _kill(self._pool, self._children_before)
             self._pool = None
 
 
-def _kill(pool: ProcessPoolExecutor) -> None:
-    """Cancels the pool's jobs not started and kills its workers. Python 3.14 has
-    `ProcessPoolExecutor.kill_workers`; before it, the process table is private."""
-    processes = list((pool._processes or {}).values())
+def _kill(pool: ProcessPoolExecutor, before: set[multiprocessing.process.BaseProcess]) -> None:
+    """Cancels the pool's jobs not started and kills its workers: the children this
+    process has now and did not have `before` the pool (the pool's process table is
+    private; Python 3.14's `kill_workers` is not in 3.11)."""
+    processes = [p for p in multiprocessing.active_children() if p not in before]
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.kill()

@@ -119,7 +119,9 @@ def shade(ax: Axes, results: Results) -> None:
     lines, each named in the legend once."""
     spans, steps = windows(results)
     for window in spans:
-        ax.axvspan(window.start, window.end, color="0.88", lw=0, zorder=0, label=window.label)
+        # An edge, so that the legend's swatch shows where it lies on a shaded area.
+        ax.axvspan(window.start, window.end, facecolor="0.88", edgecolor="0.6", lw=0.5,
+                   zorder=0, label=window.label)  # fmt: skip
     for step in steps:
         ax.axvline(step.time, color="0.5", ls=":", lw=0.8, zorder=0)
         ax.annotate(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cwnd.atomic import replacing
-from cwnd.impairment_windows import shade
+from cwnd.impairment_windows import seconds, shade
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -277,9 +277,38 @@ def throughput(results: Results, path: Path) -> Path:
             if name in rows:
                 t, goodput = thin(rows[name]["time"], rows[name]["goodput_bps"])
                 ax.step(t, goodput / 1e6, where="post", color=color, label=name)
+        slowest_link_note(ax, results)
         ax.set_xlim(0, results.duration)
         ax.set_ylim(bottom=0)
     return path
+
+
+def slowest_rate(results: Results) -> float | None:
+    """The slowest link's or 802.11 channel's rate (bit/s); None with an 802.16 cell,
+    whose rate depends on its modulation."""
+    plan = results.spec
+    if plan.get("wimax"):
+        return None
+    rates = [link["bandwidth"] for link in plan.get("links", [])]
+    rates += [medium["rate"] for medium in plan.get("wireless", [])]
+    return min(float(str(r).removesuffix("bps")) for r in rates) if rates else None
+
+
+def slowest_link_note(ax: Axes, results: Results) -> bool:
+    """When a goodput bin exceeds every link's rate by more than one 1500-byte packet
+    (a bin's share of a packet that straddles its edge), draws the slowest rate and
+    says why: data that waited at the receiver behind a hole (out of order) is
+    delivered at once when the retransmission fills the hole. Returns whether it drew."""
+    rate = slowest_rate(results)
+    tp = results.throughput
+    if rate is None or not len(tp):
+        return False
+    bin_seconds = seconds(results.spec["trace"]["throughput_bin"])
+    if tp["goodput_bps"].max() <= rate + 1500 * 8 / bin_seconds:
+        return False
+    label = f"slowest link ({rate / 1e6:g} Mb/s): bins above it deliver data held out of order"
+    ax.axhline(rate / 1e6, color="0.3", ls="--", lw=0.8, label=label)
+    return True
 
 
 def queues(results: Results, path: Path) -> Path | None:
