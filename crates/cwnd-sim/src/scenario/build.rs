@@ -29,6 +29,7 @@ use crate::scenario::spec::FlowSpec;
 use crate::trace::pcap::Captures;
 use crate::trace::Recorder;
 use crate::transport::tcp::cc::CcConfig;
+use crate::transport::tcp::handshake::Handshake;
 use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
 use crate::transport::tcp::recovery::{Recovery, RepeatedTimeout};
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};
@@ -390,7 +391,8 @@ fn tcp_flow(
         dsack: t.dsack,
         timestamps: t.timestamps,
     };
-    Flow::new(
+    let rto = t.rto.config();
+    let flow = Flow::new(
         spec.flow_name(i),
         cc.name().to_string(),
         src,
@@ -400,7 +402,12 @@ fn tcp_flow(
         f.start.0,
         f.stop.map(|s| s.0.min(spec.duration.0)),
         t.timestamps,
-    )
+    );
+    if t.handshake {
+        flow.with_handshake(Handshake::new(rto))
+    } else {
+        flow
+    }
 }
 
 /// Loads (files relative to the working directory), builds and runs a scenario

@@ -394,6 +394,10 @@ pub struct TcpSpec {
     /// ACK at least every this many full-sized segments (default 2).
     pub delayed_ack_every: u32,
     pub rto: RtoSpec,
+    /// Open the connection with a SYN / SYN-ACK handshake first, with its own
+    /// losses and timer (`transport/tcp/handshake.rs`). Default off: ns-2's
+    /// one-way agents, which the studies follow, start sending at once.
+    pub handshake: bool,
 }
 
 impl Default for TcpSpec {
@@ -424,6 +428,7 @@ impl Default for TcpSpec {
             delayed_ack_timeout: Duration(crate::time::SimTime::from_millis(200)),
             delayed_ack_every: 2,
             rto: RtoSpec::default(),
+            handshake: false,
         }
     }
 }

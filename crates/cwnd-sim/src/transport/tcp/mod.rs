@@ -2,6 +2,7 @@
 //! control.
 
 pub mod cc;
+pub mod handshake;
 mod nagle;
 mod pacing;
 pub mod rate;

@@ -27,6 +27,7 @@
 use std::collections::VecDeque;
 
 use super::cc::{AckEvent, AckSample, CaEvent, CongestionControl, RateSample};
+use super::handshake::{Opened, RTO_AFTER_LOST_SYN};
 use super::nagle::Nagle;
 use super::pacing::Pacer;
 use super::rate::{mark_app_limited, RateEstimator, TxStamp};
@@ -291,6 +292,17 @@ impl TcpSender {
         self.cc.cwnd_event(&mut self.tcb, now, CaEvent::TxStart);
         self.transmit(now, out);
         self.run_application(now, out);
+    }
+
+    /// The connection opened (`handshake`): data starts with the SYN's RTT as the
+    /// first measurement (RFC 6298 §2.2), or after a retransmitted SYN with an RTO
+    /// of 3 s (§5.7).
+    pub fn open(&mut self, now: SimTime, opened: Opened, out: &mut Vec<TcpData>) {
+        match opened {
+            Opened::Measured(rtt) => self.rto.sample(rtt),
+            Opened::AfterRetransmission => self.rto.reinitialize(RTO_AFTER_LOST_SYN),
+        }
+        self.start(now, out);
     }
 
     /// The application stops: no new data beyond what was already sent.
