@@ -166,7 +166,7 @@ class Scenario:
     ) -> Scenario:
         """Adds an 802.11b channel shared by `stations` (one collision domain). Other
         keywords are the `[[wireless]]` fields (`basic_rate`, `queue_packets`, `per`,
-        `radio`, `preamble`, `rts_threshold`)."""
+        `radio`, `preamble`, `rts_threshold`, `msdu_lifetime`)."""
         channel: dict[str, Any] = {"stations": list(stations), "rate": rate, **fields}
         if name is not None:
             channel["name"] = name

@@ -107,6 +107,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
             queue_limit: w.queue_packets as usize,
             errors,
             rts_threshold: w.rts_threshold.map(|s| s.0.min(u32::MAX as u64) as u32),
+            msdu_lifetime: w.msdu_lifetime.0,
         };
         let mut channel = WifiChannel::new(
             spec.wireless_name(c),

@@ -10,9 +10,10 @@ pub use super::cc_spec::CcSpec;
 pub use super::impairment_spec::ImpairmentSpec;
 pub use super::sctp_spec::{Endpoint, SctpSpec, TransportSpec};
 pub use super::wimax_spec::WimaxSpec;
+use crate::net::wifi::channel::DEFAULT_MSDU_LIFETIME;
 pub use crate::trace::Sampling;
 use crate::trace::TraceConfig;
-use crate::units::{Duration, Rate, Size};
+use crate::units::{Duration, DurationOrOff, Rate, Size};
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -96,6 +97,10 @@ pub struct WirelessSpec {
     /// Frames whose MPDU (IP packet + 36 B) is longer use RTS/CTS; off by default.
     #[serde(default)]
     pub rts_threshold: Option<Size>,
+    /// A frame still queued this long after it reached the MAC is discarded
+    /// (dot11MaxTransmitMSDULifetime, default 512 TU = 524.288 ms); "off" for never.
+    #[serde(default = "msdu_lifetime")]
+    pub msdu_lifetime: DurationOrOff,
     /// Stages applied to the frames sent over the air (`bernoulli`,
     /// `gilbert_elliott`, `drop_list`, `outage`; a dropped frame is retried by the MAC).
     #[serde(default)]
@@ -162,6 +167,10 @@ fn one_mbps() -> Rate {
 
 fn ifq_packets() -> u32 {
     50
+}
+
+fn msdu_lifetime() -> DurationOrOff {
+    DurationOrOff(Some(DEFAULT_MSDU_LIFETIME))
 }
 
 /// Output queue: its limit, `{ packets = 100 }` or `{ bytes = "64KB" }` (default 100

@@ -307,6 +307,12 @@ impl Scenario {
                     "is at most 2347 B (802.11 dot11RTSThreshold); leave it out for no RTS/CTS",
                 ));
             }
+            if w.msdu_lifetime.0 == Some(SimTime::ZERO) {
+                return Err(ScenarioError::new(
+                    at("msdu_lifetime"),
+                    "must be longer than 0 s (every frame would be discarded); use \"off\" for no lifetime",
+                ));
+            }
             let mut stages = Vec::with_capacity(w.impairments.len());
             for (j, imp) in w.impairments.iter().enumerate() {
                 let path = format!("wireless[{i}].impairments[{j}]");
@@ -1134,6 +1140,15 @@ mod tests {
         assert_eq!(
             error_of(&wlan("rts_threshold = \"3000B\"")),
             "wireless[0].rts_threshold: is at most 2347 B (802.11 dot11RTSThreshold); leave it out for no RTS/CTS"
+        );
+        assert!(Scenario::from_toml(&wlan("msdu_lifetime = \"off\"")).is_ok());
+        assert_eq!(
+            error_of(&wlan("msdu_lifetime = \"0s\"")),
+            "wireless[0].msdu_lifetime: must be longer than 0 s (every frame would be discarded); use \"off\" for no lifetime"
+        );
+        assert_eq!(
+            error_of(&wlan("msdu_lifetime = \"forever\"")),
+            "wireless[0].msdu_lifetime: \"forever\" is not a duration or \"off\"; use e.g. \"500ms\" (line 10)"
         );
         assert!(error_of(&wlan(
             "radio = { distance_m = 300, path_loss = \"shadowing\" }"

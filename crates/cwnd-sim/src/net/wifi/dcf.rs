@@ -125,8 +125,9 @@ impl Contention {
         }
     }
 
-    /// Station `i`'s frame was acknowledged; `more`: another frame is queued.
-    pub fn success(&mut self, i: usize, more: bool) {
+    /// Station `i` is done with its frame (acknowledged, or discarded because its
+    /// lifetime passed); `more`: another frame is queued, with a fresh backoff.
+    pub fn done(&mut self, i: usize, more: bool) {
         self.stations[i] = None;
         if more {
             self.ready(i);
@@ -223,7 +224,7 @@ mod tests {
         for _ in 0..10_000 {
             if let NextSlot::Transmit(tx) = c.next_slot() {
                 assert_eq!(tx, vec![0]);
-                c.success(0, true);
+                c.done(0, true);
             }
         }
     }

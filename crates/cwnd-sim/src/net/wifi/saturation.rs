@@ -24,7 +24,7 @@ pub fn saturation_throughput(n: usize, phy: &Phy, access: Access, seconds: u64, 
         match c.next_slot() {
             NextSlot::Idle(k) => t += SLOT.saturating_mul(k as u64),
             NextSlot::Transmit(tx) if tx.len() == 1 => {
-                c.success(tx[0], true);
+                c.done(tx[0], true);
                 t += ts;
                 delivered += 1500;
             }

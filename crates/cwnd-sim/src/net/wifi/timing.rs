@@ -102,6 +102,11 @@ impl Phy {
         }
     }
 
+    /// From the start of an RTS/CTS exchange to the RTS frame's arrival.
+    pub fn rts_arrival(&self) -> SimTime {
+        self.control_airtime(RTS_BYTES) + self.propagation
+    }
+
     /// From the start of the exchange to the data frame's arrival.
     pub fn data_arrival(&self, ip_bytes: u32, access: Access) -> SimTime {
         self.handshake(access) + self.data_airtime(ip_bytes) + self.propagation
