@@ -183,3 +183,19 @@ fn frames_queued_through_an_outage_are_discarded_by_their_lifetime() {
     assert!((4..=7).contains(&counter(&with, "retry_drops")));
     assert!(counter(&with, "retry_drops") < counter(&without, "retry_drops"));
 }
+
+#[test]
+fn one_tcp_flow_over_802_11a_at_54_mbps_gets_the_airtime_share() {
+    // 802.11a/g at 54 Mb/s, ACKs at 6 Mb/s, behind a 100 Mb/s link. Per cycle of two
+    // data frames and one delayed TCP ACK frame, each access after the mean backoff
+    // of 7.5 slots (67.5 µs): data exchange 344 µs (timing.rs); TCP ACK frame (76 B
+    // MPDU: 16 + 608 + 6 = 630 bits, 3 symbols) 32 µs + 16 + 1 + 44 (MAC ACK) + 34 +
+    // 1 = 128 µs: 2·344 + 128 + 3·67.5 = 1018.5 µs for 2 · 1460 B, 22.93 Mb/s.
+    // Collisions between the two stations take a little (within 8 %).
+    let s = over_wifi("54Mbps", 0.0).replace("bandwidth = \"10Mbps\"", "bandwidth = \"100Mbps\"");
+    let r = run(&s, 1);
+    let g = goodput_between(&r, &r.flows[0], 10.0, 60.0);
+    assert_eq!(r.channels[0].kind, "802.11a/g");
+    println!("802.11a at 54 Mb/s: {:.3} Mb/s", g / 1e6);
+    assert!((g / 22.93e6 - 1.0).abs() < 0.08, "{g}");
+}

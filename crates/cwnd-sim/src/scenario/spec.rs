@@ -69,7 +69,7 @@ pub struct LinkSpec {
     pub impairments: Vec<ImpairmentSpec>,
 }
 
-/// One 802.11b collision domain (DCF, basic access, long preamble).
+/// One 802.11 collision domain (DCF): 802.11b or 802.11a/g, by its rate.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WirelessSpec {
@@ -77,11 +77,13 @@ pub struct WirelessSpec {
     pub name: Option<String>,
     /// The nodes that share the channel (at least two).
     pub stations: Vec<String>,
-    /// Data rate: 1, 2, 5.5 or 11 Mb/s.
+    /// Data rate: 1, 2, 5.5 or 11 Mb/s (802.11b) or 6, 9, 12, 18, 24, 36, 48 or
+    /// 54 Mb/s (802.11a/g).
     pub rate: Rate,
-    /// Rate of MAC ACKs (default 1 Mb/s).
-    #[serde(default = "one_mbps")]
-    pub basic_rate: Rate,
+    /// Rate of MAC ACKs, RTS and CTS, of the same PHY (default 1 Mb/s for 802.11b,
+    /// 6 Mb/s for 802.11a/g).
+    #[serde(default)]
+    pub basic_rate: Option<Rate>,
     /// Interface queue of each station, in packets (default 50, as ns-2's IFQ).
     #[serde(default = "ifq_packets")]
     pub queue_packets: u32,
@@ -159,10 +161,6 @@ fn ns2_antenna_height_m() -> f64 {
 
 fn seven() -> f64 {
     7.0
-}
-
-fn one_mbps() -> Rate {
-    Rate(1_000_000)
 }
 
 fn ifq_packets() -> u32 {

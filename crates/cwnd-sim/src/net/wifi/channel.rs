@@ -42,7 +42,7 @@ use rand::RngExt;
 use super::dcf::{Contention, NextSlot, Retry};
 use super::frame_errors::frame_error_rate;
 use super::propagation::RadioLink;
-use super::timing::{Access, Phy, MAC_OVERHEAD, SLOT};
+use super::timing::{Access, Modulation, Phy, MAC_OVERHEAD};
 use crate::net::impair::{ImpairmentChain, PacketMeta, Verdict};
 use crate::packet::{NodeId, Packet};
 use crate::rng::RngStream;
@@ -151,6 +151,11 @@ pub struct WifiChannel {
 }
 
 impl WifiChannel {
+    /// The standard's name for the channel's PHY, for results.
+    pub fn standard(&self) -> &'static str {
+        self.phy.standard()
+    }
+
     pub fn new(
         name: String,
         stations: Vec<NodeId>,
@@ -172,7 +177,7 @@ impl WifiChannel {
             phy,
             queue_limit,
             queues: (0..n).map(|_| VecDeque::new()).collect(),
-            contention: Contention::new(n, contention_rng),
+            contention: Contention::new(n, phy.cw_min, contention_rng),
             errors,
             rts_threshold,
             msdu_lifetime,
@@ -209,7 +214,7 @@ impl WifiChannel {
         }
         if self.next_decision.is_none() {
             // The medium was idle: contention starts after DIFS.
-            self.next_decision = Some(now + super::timing::DIFS);
+            self.next_decision = Some(now + self.phy.difs());
         }
         Enqueued::Accepted
     }
@@ -248,12 +253,12 @@ impl WifiChannel {
         }
         match self.contention.next_slot() {
             NextSlot::Idle(k) => {
-                self.next_decision = Some(t + SLOT.saturating_mul(k as u64));
+                self.next_decision = Some(t + self.phy.slot.saturating_mul(k as u64));
             }
             NextSlot::Transmit(mut tx) => {
                 tx.retain(|&i| !self.discard_expired(i, t));
                 self.next_decision = Some(match tx[..] {
-                    [] => t + SLOT,
+                    [] => t + self.phy.slot,
                     [i] => self.attempt(i, t),
                     _ => self.collide(&tx, t),
                 });
@@ -286,12 +291,14 @@ impl WifiChannel {
             == Verdict::Drop;
         let per = match self.errors {
             FrameErrors::Fixed(per) => per,
-            FrameErrors::Snr(radio) => frame_error_rate(
-                self.phy.rate,
-                self.phy.header_rate,
-                size + MAC_OVERHEAD,
-                radio.snr(),
-            ),
+            FrameErrors::Snr(radio) => match self.phy.modulation {
+                Modulation::Dsss {
+                    rate, header_rate, ..
+                } => frame_error_rate(rate, header_rate, size + MAC_OVERHEAD, radio.snr()),
+                Modulation::Ofdm { .. } => {
+                    unreachable!("the scenario check allows the SNR model with 802.11b only")
+                }
+            },
         };
         if lost || (per > 0.0 && self.rng.random::<f64>() < per) {
             self.stats.corrupted += 1;
