@@ -23,7 +23,10 @@
 //! and halves after a timeout (ns-2 `VegasTcpAgent::timeout`:
 //! `slowdown(CLOSE_SSTHRESH_HALF)`, ssthresh = window/2; the coarse timeout was
 //! Reno's), applied on the timeout's `cwnd_event(Loss)`, the hook Linux Westwood sets
-//! its ssthresh from. ns-2 then restarts at cwnd = 2 (`v_slowstart_`); here at 1, as
+//! its ssthresh from. The halved value is computed with the 3/4 one, from the flight
+//! the sender passes to `ssthresh` (on a timeout with SACK the data actually in
+//! flight, `Tcb::flight_size`): by the Loss event the sender has dropped that figure
+//! and only snd_nxt − snd_una, SACKed data included, is left. ns-2 then restarts at cwnd = 2 (`v_slowstart_`); here at 1, as
 //! every controller.
 //!
 //! The thresholds are compared exactly, in integers: diff < α ⟺ cwnd·(RTT − BaseRTT) <
@@ -104,8 +107,8 @@ pub struct Vegas {
     /// Smallest RTT ever seen.
     base_rtt: SimTime,
     /// `ssthresh` just applied the 3/4 reduction: a timeout that follows at once
-    /// (`cwnd_event(Loss)`) replaces it by Reno's halving.
-    three_quarters: bool,
+    /// (`cwnd_event(Loss)`) replaces it by this, Reno's halving of the same flight.
+    halving_on_timeout: Option<u32>,
     /// Smallest RTT in the current RTT.
     min_rtt: SimTime,
     /// Samples in the current RTT.
@@ -122,7 +125,7 @@ impl Vegas {
         Vegas {
             cfg,
             base_rtt: SimTime::MAX,
-            three_quarters: false,
+            halving_on_timeout: None,
             min_rtt: SimTime::MAX,
             cnt_rtt: 0,
             beg_snd_nxt: 0,
@@ -159,7 +162,7 @@ impl CongestionControl for Vegas {
         match self.cfg.loss_reduction {
             LossReduction::Reno => reno_ssthresh(tcb),
             LossReduction::Vegas => {
-                self.three_quarters = true;
+                self.halving_on_timeout = Some(reno_ssthresh(tcb));
                 (tcb.cwnd * 3 / 4).max(2)
             }
         }
@@ -177,7 +180,7 @@ impl CongestionControl for Vegas {
 
     fn set_state(&mut self, tcb: &Tcb, _now: SimTime, new: CaState) {
         if new != CaState::Loss {
-            self.three_quarters = false;
+            self.halving_on_timeout = None;
         }
         if new == CaState::Open {
             self.enabled = true;
@@ -193,10 +196,11 @@ impl CongestionControl for Vegas {
                 self.enabled = true;
                 self.start_rtt(tcb);
             }
-            CaEvent::Loss if std::mem::take(&mut self.three_quarters) => {
-                // A coarse timeout: Reno's halving (the flight is still the one
-                // outstanding at the timeout).
-                tcb.ssthresh = reno_ssthresh(tcb);
+            CaEvent::Loss => {
+                // A coarse timeout: Reno's halving, if this timeout just reduced.
+                if let Some(halved) = self.halving_on_timeout.take() {
+                    tcb.ssthresh = halved;
+                }
             }
             _ => {}
         }
@@ -454,6 +458,28 @@ mod tests {
         t.ssthresh = 7;
         v.cwnd_event(&mut t, SimTime::ZERO, CaEvent::Loss);
         assert_eq!(t.ssthresh, 7);
+    }
+
+    #[test]
+    fn the_timeout_halving_takes_the_flight_given_to_ssthresh() {
+        // A timeout with SACK: 100 segments between snd_una and snd_nxt, most of them
+        // SACKed; 20 actually in flight (`loss_flight`, set by the sender for its
+        // ssthresh call and cleared after it). cwnd 40: 3/4 gives 30, then the Loss
+        // event halves the flight: 20/2 = 10, not (100 segments)/2 = 50.
+        let mut v = Vegas::new(VegasConfig {
+            loss_reduction: LossReduction::Vegas,
+            ..VegasConfig::default()
+        });
+        let mut t = Tcb::new(1000, 40);
+        t.snd_nxt = 100_000;
+        t.loss_flight = Some(20);
+        t.ssthresh = v.ssthresh(&t, SimTime::ZERO);
+        assert_eq!(t.ssthresh, 30);
+        t.loss_flight = None;
+        v.set_state(&t, SimTime::ZERO, CaState::Loss);
+        t.cwnd = 1;
+        v.cwnd_event(&mut t, SimTime::ZERO, CaEvent::Loss);
+        assert_eq!(t.ssthresh, 10);
     }
 
     #[test]
