@@ -45,6 +45,11 @@
 //! standing queue that later flows mistake for their BaseRTT). Vegas is switched off
 //! outside the Open state and re-armed when it returns (Linux `tcp_vegas_state`).
 //!
+//! `fine_grained_retransmission = true` adds Brakmo & Peterson's fine-grained
+//! retransmission, as ns-2's agent has it (`vegas_timer.rs`; Linux has none, hence
+//! off by default); the sender asks through `fine_grained_expired` and only
+//! without SACK (ns-2's Vegas has none).
+//!
 //! Validation: unit tests below (increase/hold/decrease around α and β, the γ exit,
 //! BaseRTT tracking, the two loss reductions); end to end, the bottleneck backlog stays
 //! between α and β (tests/cc_vegas.rs).
@@ -53,6 +58,7 @@ use std::cmp::Ordering;
 
 use serde::Deserialize;
 
+use super::vegas_timer::{AckKind, FineTimer};
 use super::{reno_ssthresh, seconds_or_nan, AckSample, CaEvent, CongestionControl};
 use crate::time::SimTime;
 use crate::transport::tcp::tcb::{CaState, Tcb};
@@ -73,6 +79,8 @@ pub struct VegasConfig {
     pub beta: u32,
     pub gamma: u32,
     pub loss_reduction: LossReduction,
+    /// Brakmo & Peterson's fine-grained retransmission (ns-2's agent; not Linux).
+    pub fine_grained_retransmission: bool,
 }
 
 impl Default for VegasConfig {
@@ -82,6 +90,7 @@ impl Default for VegasConfig {
             beta: 4,
             gamma: 1,
             loss_reduction: LossReduction::Reno,
+            fine_grained_retransmission: false,
         }
     }
 }
@@ -118,12 +127,13 @@ pub struct Vegas {
     enabled: bool,
     /// Slow start grows in alternate RTTs: true in a growing one.
     ss_growing: bool,
+    /// The fine-grained timer, when `fine_grained_retransmission` is on.
+    fine: Option<FineTimer>,
 }
 
 impl Vegas {
     pub fn new(cfg: VegasConfig) -> Self {
         Vegas {
-            cfg,
             base_rtt: SimTime::MAX,
             halving_on_timeout: None,
             min_rtt: SimTime::MAX,
@@ -131,6 +141,8 @@ impl Vegas {
             beg_snd_nxt: 0,
             enabled: true,
             ss_growing: true,
+            fine: cfg.fine_grained_retransmission.then(FineTimer::default),
+            cfg,
         }
     }
 
@@ -175,7 +187,16 @@ impl CongestionControl for Vegas {
             self.base_rtt = self.base_rtt.min(rtt);
             self.min_rtt = self.min_rtt.min(rtt);
             self.cnt_rtt += 1;
+            if let Some(fine) = &mut self.fine {
+                fine.sample(rtt);
+            }
         }
+    }
+
+    fn fine_grained_expired(&mut self, now: SimTime, sent: SimTime, ack: AckKind) -> bool {
+        self.fine
+            .as_mut()
+            .is_some_and(|fine| fine.expired(now, sent, ack))
     }
 
     fn set_state(&mut self, tcb: &Tcb, _now: SimTime, new: CaState) {
@@ -187,6 +208,13 @@ impl CongestionControl for Vegas {
             self.start_rtt(tcb);
         } else {
             self.enabled = false;
+        }
+        if let Some(fine) = &mut self.fine {
+            match new {
+                CaState::Recovery => fine.on_fast_retransmit(tcb.flight_segments()),
+                CaState::Loss => fine.on_timeout(),
+                CaState::Open | CaState::Disorder => {}
+            }
         }
     }
 
@@ -480,6 +508,27 @@ mod tests {
         t.cwnd = 1;
         v.cwnd_event(&mut t, SimTime::ZERO, CaEvent::Loss);
         assert_eq!(t.ssthresh, 10);
+    }
+
+    #[test]
+    fn fine_grained_retransmission_is_asked_for() {
+        // One 100 ms sample: fine-grained timeout 146.09375 ms (vegas_timer.rs). A
+        // duplicate 150 ms after the oldest segment was sent: resend, if asked for.
+        let sample = AckSample {
+            acked: 1,
+            rtt: Some(SimTime(100 * MS)),
+            in_flight: 10,
+        };
+        let t = Tcb::new(1000, 10);
+        for (on, expected) in [(false, false), (true, true)] {
+            let mut v = Vegas::new(VegasConfig {
+                fine_grained_retransmission: on,
+                ..VegasConfig::default()
+            });
+            v.pkts_acked(&t, SimTime::ZERO, &sample);
+            let dup = v.fine_grained_expired(SimTime(150 * MS), SimTime::ZERO, AckKind::Duplicate);
+            assert_eq!(dup, expected);
+        }
     }
 
     #[test]
