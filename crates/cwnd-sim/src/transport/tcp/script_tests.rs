@@ -42,6 +42,9 @@ fn sender_cc(
         frto: false,
         rto: RtoConfig::default(),
         app_bytes: None,
+        write_size: None,
+        sndbuf: None,
+        nagle: true,
         adapt_dupthresh: None,
     };
     TcpSender::new(cfg, cc)
@@ -415,6 +418,9 @@ fn eifel_sender() -> TcpSender {
         frto: false,
         rto: RtoConfig::default(),
         app_bytes: None,
+        write_size: None,
+        sndbuf: None,
+        nagle: true,
         adapt_dupthresh: None,
     };
     TcpSender::new(cfg, Box::new(Reno))
