@@ -126,7 +126,7 @@ pub struct LinkResult {
 #[derive(serde::Serialize)]
 pub struct ChannelResult {
     pub name: String,
-    /// "802.11b" or "802.16".
+    /// "802.11b", "802.11a/g" or "802.16".
     pub kind: &'static str,
     /// (counter, value), in a fixed order per kind: one column each.
     #[serde(flatten, serialize_with = "serialize::counters")]

@@ -8,9 +8,7 @@
 
 use super::impairment_spec::{DelaySpec, PvSpec, ReorderSpec, StageSpec};
 use super::plan::{FlowPlan, Plan, StagePlan, StageWindow};
-use super::spec::{
-    AppSpec, Direction, LinkSpec, PathLossSpec, PreambleSpec, RepeatedTimeoutSpec, Scenario,
-};
+use super::spec::{AppSpec, Direction, LinkSpec, PathLossSpec, RepeatedTimeoutSpec, Scenario};
 use super::validate::ScenarioError;
 use crate::net::impair::{
     ArqDelay, BernoulliLoss, DelayDistribution, DelayStep, DropList, GilbertElliott, Impairment,
@@ -21,7 +19,6 @@ use crate::net::queue::QueueLimit;
 use crate::net::red::Red;
 use crate::net::wifi::channel::{ChannelConfig, FrameErrors, WifiChannel};
 use crate::net::wifi::propagation::{PathLoss, RadioLink};
-use crate::net::wifi::timing::Phy;
 use crate::net::wimax::cell::WimaxCell;
 use crate::packet::{FlowId, NodeId, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION};
 use crate::rng;
@@ -85,10 +82,6 @@ pub fn build(plan: &Plan, seed: u64) -> World {
                 stage,
             });
         }
-        let mut phy = Phy::dsss(wplan.rate, wplan.basic_rate);
-        if w.preamble == PreambleSpec::Short {
-            phy = phy.with_short_preamble();
-        }
         let errors = match &w.radio {
             None => FrameErrors::Fixed(w.per),
             Some(r) => FrameErrors::Snr(RadioLink {
@@ -105,10 +98,11 @@ pub fn build(plan: &Plan, seed: u64) -> World {
             }),
         };
         let config = ChannelConfig {
-            phy,
+            phy: wplan.phy,
             queue_limit: w.queue_packets as usize,
             errors,
             rts_threshold: w.rts_threshold.map(|s| s.0.min(u32::MAX as u64) as u32),
+            msdu_lifetime: w.msdu_lifetime.0,
         };
         let mut channel = WifiChannel::new(
             spec.wireless_name(c),

@@ -52,7 +52,7 @@ impl World {
             .collect();
         let wifi = self.channels.iter().map(|c| ChannelResult {
             name: c.name.clone(),
-            kind: "802.11b",
+            kind: c.standard(),
             counters: c.stats.counters(),
         });
         let wimax = self.cells.iter().map(|c| ChannelResult {
