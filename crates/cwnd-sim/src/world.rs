@@ -21,6 +21,7 @@ use crate::trace::Sampling;
 use crate::trace::{FlowSnapshot, Recorder};
 use crate::transport::sctp::sender::Outgoing;
 use crate::transport::sctp::store::PacketStore;
+use crate::transport::tcp::handshake::Handshake;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
 use std::ops::RangeInclusive;
@@ -28,6 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 mod connections;
 mod external;
+mod handshake;
 mod interrupt;
 mod report;
 mod sctp;
@@ -106,6 +108,8 @@ pub struct Flow {
     pub timestamps: bool,
     pub drops_queue: u64,
     pub drops_impairment: u64,
+    /// The connection's set-up, when it opens with one (`tcp.handshake`).
+    pub handshake: Option<Handshake>,
     sender_timer: LazyTimer,
     pacing_timer: LazyTimer,
     receiver_timer: LazyTimer,
@@ -136,6 +140,7 @@ impl Flow {
             timestamps,
             drops_queue: 0,
             drops_impairment: 0,
+            handshake: None,
             sender_timer: LazyTimer::default(),
             pacing_timer: LazyTimer::default(),
             receiver_timer: LazyTimer::default(),
@@ -373,6 +378,7 @@ impl World {
     fn dispatch(&mut self, now: SimTime, event: Event) {
         match event {
             Event::Arrival(l) => self.on_arrival(now, l as usize),
+            Event::SenderTimer(f) if self.opening(f) => self.on_syn_timer(now, f),
             Event::SenderTimer(f) => {
                 let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
                     return;
@@ -404,6 +410,7 @@ impl World {
                     self.arm_receiver_timer(f);
                 }
             }
+            Event::FlowStart(f) if self.opening(f) => self.on_open_start(now, f),
             Event::FlowStart(f) => {
                 let mut out = std::mem::take(&mut self.data_out);
                 self.flows[f as usize].sender.start(now, &mut out);
@@ -524,6 +531,7 @@ impl World {
                 self.flush_sender(now, f, out);
                 self.retire_if_finished(f);
             }
+            Payload::TcpSyn(syn) => self.on_syn_segment(now, f, syn),
             Payload::Sctp(r) => self.on_sctp_packet(now, at, packet.src, f, r),
             Payload::External(x) => self.delivered_out.push(Delivery::new(now, at, f, x)),
             Payload::Udp(d) => {

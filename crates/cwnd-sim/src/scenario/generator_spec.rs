@@ -248,6 +248,13 @@ impl super::spec::Scenario {
                 }
             }
             self.check_generator_sizes(g)?;
+            if s.tcp.handshake {
+                return Err(ScenarioError::new(
+                    at("tcp.handshake"),
+                    "generators' connections open without a handshake (not supported yet); \
+                     remove it",
+                ));
+            }
             // Serial numbers have 24 bits (`world::connections`): refuse a generator
             // expected to open even half as many connections.
             let capacity = self.links[link].bandwidth.0 as f64;
@@ -431,6 +438,9 @@ load = 0.5"#;
             e.starts_with("generators[0].web.size_max: 100000 B is not above"),
             "{e}"
         );
+        let e =
+            error_of("kind = \"web\"\nlink = \"r1-r2\"\nload = 0.5\ntcp = { handshake = true }");
+        assert!(e.starts_with("generators[0].tcp.handshake: "), "{e}");
         let e = error_of("kind = \"web\"\nlink = \"r1-r2\"\nload = 0.5\ncc = \"cubik\"");
         assert!(e.starts_with("generators[0].cc: "), "{e}");
         let e = error_of("kind = \"web\"\nlink = \"r1-r2\"\nload = 0.5\ntcp = { mss = \"0B\" }");
