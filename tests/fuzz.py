@@ -23,6 +23,7 @@ import json
 import multiprocessing
 import resource
 import sys
+import warnings
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
@@ -225,6 +226,7 @@ def _limit_memory() -> None:
 def _run(spec_json: str) -> str:
     import cwnd
 
+    warnings.simplefilter("ignore", cwnd.ScenarioWarning)
     results = cwnd.run(json.loads(spec_json), seed=1)
     return f"{results.fingerprint:016x}"
 
@@ -298,7 +300,9 @@ def main(cases: int, huge: bool) -> int:
     @given(scenarios(huge=huge))
     def one(spec: dict[str, Any]) -> None:
         try:
-            cwnd.check(spec)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", cwnd.ScenarioWarning)
+                cwnd.check(spec)
         except cwnd.ScenarioError:
             counts["refused"] += 1
             return

@@ -52,10 +52,23 @@ def test_run_writes_tables_and_figures(small_toml: Path, tmp_path: Path) -> None
         assert (out / name).read_bytes()[:8] == PNG_MAGIC, name
 
 
-def test_check_accepts_every_example_scenario() -> None:
+def test_check_accepts_every_example_scenario_without_warnings() -> None:
     for path in sorted((ROOT / "scenarios").glob("*.toml")):
         proc = cwnd("check", path)
         assert proc.returncode == 0, f"{path}: {proc.stderr}"
+        assert "warning" not in proc.stderr, f"{path}: {proc.stderr}"
+
+
+def test_check_warns_of_a_trigger_beyond_the_transfer(tmp_path: Path) -> None:
+    text = (ROOT / "scenarios" / "outage.toml").read_text()
+    beyond = tmp_path / "beyond.toml"
+    beyond.write_text(text.replace("segment = 1000 }", "segment = 3001 }"))
+    proc = cwnd("check", beyond)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.strip() == (
+        "cwnd: warning: wireless[0].impairments[0].start_on.segment: 3001 is beyond "
+        "flow 'reno''s transfer (3000 segments): the stage never starts"
+    )
 
 
 def test_bad_unit_names_field_value_and_line(tmp_path: Path) -> None:

@@ -1,14 +1,14 @@
 """cwnd: a laboratory for transport protocols over hard networks.
 
-A fast, deterministic packet-level simulator of TCP and SCTP over links that
+A fast, deterministic packet-level simulator of TCP, SCTP and UDP over links that
 lose, delay, reorder and disconnect. Describe a scenario in TOML or with `Scenario`,
 run it with `run`, and look at the `Results`; run many with `sweep`.
 """
 
-from cwnd import impairments
+from cwnd import impairments, sources
 from cwnd._cwnd import ScenarioError, __version__
 from cwnd.results import Results
-from cwnd.run import check, run
+from cwnd.run import ScenarioWarning, check, run
 from cwnd.scenario import Scenario, load_scenario
 from cwnd.sweep import sweep
 
@@ -16,10 +16,12 @@ __all__ = [
     "Results",
     "Scenario",
     "ScenarioError",
+    "ScenarioWarning",
     "__version__",
     "check",
     "impairments",
     "load_scenario",
     "run",
+    "sources",
     "sweep",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import numbers
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,8 @@ def to_spec(scenario: str | Path | dict[str, Any] | Scenario) -> dict[str, Any]:
 
 def to_plan(scenario: str | Path | dict[str, Any] | Scenario) -> str:
     """The scenario's plan, checked, as canonical JSON text (what `_cwnd.run` takes).
-    A dict's files (`p_file`) are read relative to the working directory.
+    A dict's files (`p_file`) are read relative to the working directory. What can
+    never happen in the run is reported as a `ScenarioWarning`.
 
     Raises `ScenarioError` for a scenario that cannot run.
     """
@@ -35,7 +37,17 @@ def to_plan(scenario: str | Path | dict[str, Any] | Scenario) -> str:
     if bad is not None:
         path, value = bad
         raise _cwnd.ScenarioError(f"{path}: {value} is not a finite number; give a value")
-    return _cwnd.load(json.dumps(spec))
+    found: list[str] = []
+    plan = _cwnd.load(json.dumps(spec), None, found)
+    for message in found:
+        warnings.warn(ScenarioWarning(message), stacklevel=3)
+    return plan
+
+
+class ScenarioWarning(UserWarning):
+    """A scenario asks for something that can never happen in its run (a stage
+    triggered at a segment its flow never sends, a stage starting after the end):
+    not an error, but almost surely not what was meant."""
 
 
 def _first_non_finite(value: Any, path: str) -> tuple[str, float] | None:

@@ -155,6 +155,29 @@ class Scenario:
         self._spec["flows"].append(flow)
         return self
 
+    def udp(
+        self,
+        src: str,
+        dst: str,
+        *,
+        source: dict[str, Any],
+        name: str | None = None,
+        start: str | None = None,
+        stop: str | None = None,
+    ) -> Scenario:
+        """Adds a UDP flow sending what `source` says (`cwnd.sources`: `cbr`,
+        `exponential`, `pareto`) from `start` until `stop` or the end of the run."""
+        flow: dict[str, Any] = {"from": src, "to": dst, "transport": "udp"}
+        if name is not None:
+            flow["name"] = name
+        if start is not None:
+            flow["start"] = start
+        if stop is not None:
+            flow["stop"] = stop
+        flow["source"] = dict(source)
+        self._spec["flows"].append(flow)
+        return self
+
     def wireless(
         self,
         stations: list[str],

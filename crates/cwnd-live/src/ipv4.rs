@@ -3,6 +3,8 @@
 
 /// IANA protocol number of TCP.
 pub const PROTO_TCP: u8 = 6;
+/// The SYN bit of the TCP flags byte (RFC 9293 §3.1).
+const SYN: u8 = 0x02;
 
 /// What the relay reads from a packet's headers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,6 +18,10 @@ pub struct Header {
     pub ports: Option<(u16, u16)>,
     /// The segment carries payload bytes (data, not a pure ACK).
     pub data: bool,
+    /// TCP sequence number, SYN flag and payload length (0 for anything else).
+    pub seq: u32,
+    pub syn: bool,
+    pub payload: u32,
 }
 
 /// Parses an IPv4 datagram; `None` for anything else or a truncated header.
@@ -34,23 +40,28 @@ pub fn parse(packet: &[u8]) -> Option<Header> {
     // A non-first fragment (offset ≠ 0) has no TCP header.
     let fragment_offset = u16::from_be_bytes([packet[6], packet[7]]) & 0x1fff;
     let tcp = &packet[ihl..];
-    let (ports, data) = if protocol == PROTO_TCP && fragment_offset == 0 && tcp.len() >= 20 {
-        let sport = u16::from_be_bytes([tcp[0], tcp[1]]);
-        let dport = u16::from_be_bytes([tcp[2], tcp[3]]);
+    let (mut ports, mut seq, mut syn, mut payload) = (None, 0, false, 0);
+    if protocol == PROTO_TCP && fragment_offset == 0 && tcp.len() >= 20 {
+        ports = Some((
+            u16::from_be_bytes([tcp[0], tcp[1]]),
+            u16::from_be_bytes([tcp[2], tcp[3]]),
+        ));
+        seq = u32::from_be_bytes([tcp[4], tcp[5], tcp[6], tcp[7]]);
+        syn = tcp[13] & SYN != 0;
         // Data offset: header length in 32-bit words (RFC 9293 §3.1).
         let tcp_header = (tcp[12] >> 4) as usize * 4;
-        let payload = (total_len as usize).saturating_sub(ihl + tcp_header);
-        (Some((sport, dport)), payload > 0)
-    } else {
-        (None, false)
-    };
+        payload = (total_len as usize).saturating_sub(ihl + tcp_header) as u32;
+    }
     Some(Header {
         src,
         dst,
         protocol,
         total_len,
         ports,
-        data,
+        data: payload > 0,
+        seq,
+        syn,
+        payload,
     })
 }
 
@@ -83,6 +94,17 @@ mod tests {
         assert_eq!(h.dst, [10, 0, 0, 2]);
         assert_eq!(h.ports, Some((40000, 5000)));
         assert!(h.data);
+    }
+
+    #[test]
+    fn sequence_number_syn_and_payload_length() {
+        let mut p = segment(32, 1448);
+        p[24..28].copy_from_slice(&0xdead_beefu32.to_be_bytes());
+        let h = parse(&p).unwrap();
+        assert_eq!((h.seq, h.syn, h.payload), (0xdead_beef, false, 1448));
+        let mut syn = segment(40, 0);
+        syn[33] = SYN;
+        assert!(parse(&syn).unwrap().syn);
     }
 
     #[test]

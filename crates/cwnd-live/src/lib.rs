@@ -16,4 +16,5 @@ pub mod ipv4;
 pub mod lateness;
 pub mod pool;
 pub mod relay;
+pub mod stream;
 pub mod tun;

@@ -20,6 +20,7 @@ use crate::clock::{self, monotonic_ns};
 use crate::ipv4;
 use crate::lateness::Lateness;
 use crate::pool::{PacketPool, SLOT_BYTES};
+use crate::stream::StreamPosition;
 
 /// An end host: its node in the scenario, its TUN device and its address.
 #[derive(Clone, Copy, Debug)]
@@ -73,6 +74,9 @@ pub struct Report {
     pub unmatched: u64,
     /// Packets whose buffer was reused before the model delivered them.
     pub overruns: u64,
+    /// Packets seen at a captured node whose buffer was reused before they were
+    /// written to the capture.
+    pub uncaptured: u64,
     pub write_errors: u64,
     pub lateness: Lateness,
     /// Model time run, and CPU time the relay's thread used, in seconds.
@@ -97,17 +101,31 @@ impl Report {
     }
 }
 
-/// Where a packet read from a TUN device goes in the model.
-fn classify(cfg: &Config, header: &ipv4::Header) -> Option<Injection> {
+/// Where a packet read from a TUN device goes in the model; a data packet from a
+/// flow's sender is placed in its stream (`streams`, by flow) for the triggers.
+fn classify(
+    cfg: &Config,
+    header: &ipv4::Header,
+    streams: &mut [StreamPosition],
+) -> Option<Injection> {
     let (sport, dport) = header.ports?;
     let host = |addr: [u8; 4]| cfg.hosts.iter().find(|h| h.addr == addr).map(|h| h.node);
     let (src, dst) = (host(header.src)?, host(header.dst)?);
-    let flow = cfg.flows.iter().find(|f| {
-        (f.sender == header.src && f.receiver == header.dst && dport == f.port)
-            || (f.receiver == header.src && f.sender == header.dst && sport == f.port)
-    })?;
+    let to_receiver =
+        |f: &&FlowPorts| f.sender == header.src && f.receiver == header.dst && dport == f.port;
+    let to_sender =
+        |f: &&FlowPorts| f.receiver == header.src && f.sender == header.dst && sport == f.port;
+    let (flow, from_sender) = match cfg.flows.iter().find(to_receiver) {
+        Some(f) => (f.flow, true),
+        None => (cfg.flows.iter().find(to_sender)?.flow, false),
+    };
+    let stream_bytes = if from_sender {
+        streams[flow as usize].on_sender_packet(header.syn, header.seq, header.payload)
+    } else {
+        None
+    };
     Some(Injection {
-        flow: flow.flow,
+        flow,
         src,
         dst,
         size: header.total_len as u32,
@@ -115,6 +133,7 @@ fn classify(cfg: &Config, header: &ipv4::Header) -> Option<Injection> {
             handle: 0,
             data: header.data,
         },
+        stream_bytes,
     })
 }
 
@@ -136,7 +155,8 @@ pub fn run(mut world: World, cfg: &Config) -> Report {
         tun_of_node[h.node as usize] = Some(h.tun);
     }
     let mut report_flows = vec![FlowCounts::default(); world.flows.len()];
-    let (mut unmatched, mut overruns, mut write_errors) = (0u64, 0u64, 0u64);
+    let mut streams = vec![StreamPosition::default(); world.flows.len()];
+    let (mut unmatched, mut overruns, mut write_errors, mut uncaptured) = (0u64, 0u64, 0u64, 0u64);
     let mut lateness = Lateness::default();
     let mut polled: Vec<libc::pollfd> = cfg.hosts.iter().map(|h| clock::readable(h.tun)).collect();
     polled.push(clock::readable(cfg.stop));
@@ -161,7 +181,7 @@ pub fn run(mut world: World, cfg: &Config) -> Report {
                     break; // EAGAIN: nothing more waiting
                 }
                 let Some(mut packet) =
-                    ipv4::parse(&buf[..n as usize]).and_then(|hd| classify(cfg, &hd))
+                    ipv4::parse(&buf[..n as usize]).and_then(|hd| classify(cfg, &hd, &mut streams))
                 else {
                     unmatched += 1;
                     continue;
@@ -175,6 +195,8 @@ pub fn run(mut world: World, cfg: &Config) -> Report {
             }
         }
         world.run_until(model_time(cfg.epoch_ns));
+        // Before the delivered packets' slots can be reused.
+        uncaptured += world.write_external_captures(|h| pool.get(h));
         for d in world.drain_delivered() {
             let (Some(fd), Some(bytes)) = (tun_of_node[d.node as usize], pool.get(d.handle)) else {
                 overruns += 1;
@@ -205,6 +227,7 @@ pub fn run(mut world: World, cfg: &Config) -> Report {
         flows: report_flows,
         unmatched,
         overruns,
+        uncaptured,
         write_errors,
         lateness,
         seconds,

@@ -20,7 +20,7 @@ use numpy::IntoPyArray;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::{PyBytes, PyDict, PyList};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 create_exception!(
@@ -37,11 +37,21 @@ fn scenario_error(e: SimScenarioError) -> PyErr {
 /// Loads a scenario, TOML or JSON text, into its plan: checked once, the files it
 /// names (`p_file`, relative to `base_dir` when given) read once and put in it.
 /// Returns the plan's canonical JSON, which `run` takes and which needs no file;
-/// raises ScenarioError.
+/// raises ScenarioError. With a list as `warnings`, appends to it what the scenario
+/// asks for that can never happen (`Plan::warnings`).
 #[pyfunction]
-#[pyo3(signature = (text, base_dir=None))]
-fn load(text: &str, base_dir: Option<&str>) -> PyResult<String> {
+#[pyo3(signature = (text, base_dir=None, warnings=None))]
+fn load(
+    text: &str,
+    base_dir: Option<&str>,
+    warnings: Option<&Bound<'_, PyList>>,
+) -> PyResult<String> {
     let plan = scenario::load(text, base_dir.map(Path::new)).map_err(scenario_error)?;
+    if let Some(list) = warnings {
+        for w in plan.warnings() {
+            list.append(w)?;
+        }
+    }
     plan.to_json().map_err(scenario_error)
 }
 
@@ -118,6 +128,9 @@ fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>>
     for a in &r.associations {
         flows.append(rows::row(py, &a.summary.row())?)?;
     }
+    for u in &r.udp {
+        flows.append(rows::row(py, &u.summary.row())?)?;
+    }
     d.set_item("flows", flows)?;
     sctp::add_sctp(py, &d, &r)?;
     d.set_item("series", series_columns(py, &r)?)?;
@@ -192,7 +205,8 @@ fn throughput_columns<'py>(py: Python<'py>, r: &RunResults) -> PyResult<Bound<'p
         .associations
         .iter()
         .map(|a| (&a.delivered_bins, &a.sent_bins));
-    for (i, (delivered, sent)) in tcp.chain(sctp).enumerate() {
+    let udp = r.udp.iter().map(|u| (&u.delivered_bins, &u.sent_bins));
+    for (i, (delivered, sent)) in tcp.chain(sctp).chain(udp).enumerate() {
         let delivered = delivered.padded(bins);
         let sent = sent.padded(bins);
         for b in 0..bins {

@@ -88,6 +88,7 @@ pub fn live_relay<'py>(
     r.set_item("flows", counts)?;
     r.set_item("unmatched", report.unmatched)?;
     r.set_item("overruns", report.overruns)?;
+    r.set_item("uncaptured", report.uncaptured)?;
     r.set_item("write_errors", report.write_errors)?;
     r.set_item("packets_timed", report.lateness.samples())?;
     r.set_item("late_p50", report.lateness.quantile_ns(0.5) as f64 / 1e9)?;

@@ -17,6 +17,9 @@ pub const TCP_IP_HEADER: u32 = 40;
 /// The TCP timestamps option with its padding (RFC 7323 §3: 10 B + 2 NOPs).
 pub const TCP_TIMESTAMP_OPTION: u32 = 12;
 
+/// IPv4 (20 B) + UDP (8 B) headers (RFC 791, RFC 768).
+pub const UDP_IP_HEADER: u32 = 28;
+
 /// A TCP segment carrying data from the sender to the receiver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TcpData {
@@ -89,6 +92,13 @@ pub struct TcpAck {
     pub sack: SackBlocks,
 }
 
+/// A UDP datagram (`transport::udp`): its number in the flow, from 0 (not on the
+/// wire: UDP has no sequence numbers; the simulator uses it to name datagrams).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UdpDatagram {
+    pub seq: u64,
+}
+
 /// An SCTP packet: its chunks wait in the world's packet store
 /// (`transport::sctp::store`), so that packets stay small fixed-size values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,6 +129,7 @@ pub enum Payload {
     TcpAck(TcpAck),
     Sctp(SctpRef),
     External(ExternalRef),
+    Udp(UdpDatagram),
 }
 
 /// Which packets an impairment applies to.
@@ -153,6 +164,7 @@ impl Packet {
             Payload::Sctp(_) => PacketClass::Ack,
             Payload::External(x) if x.data => PacketClass::Data,
             Payload::External(_) => PacketClass::Ack,
+            Payload::Udp(_) => PacketClass::Data,
         }
     }
 

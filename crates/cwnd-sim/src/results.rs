@@ -23,8 +23,10 @@ use crate::transport::tcp::sender::SenderStats;
 
 mod sctp;
 mod serialize;
+mod udp;
 pub use sctp::{AssociationResult, AssociationSummary, EventResult, PathResult, SpuriousTruth};
-pub use serialize::{AssociationRow, FlowRow, PathRow};
+pub use serialize::{AssociationRow, FlowRow, PathRow, UdpRow};
+pub use udp::{UdpResult, UdpSummary};
 
 use serialize::{secs, secs_or_nan};
 
@@ -138,6 +140,8 @@ pub struct RunResults {
     pub flows: Vec<FlowResult>,
     /// SCTP associations (flow ids after the TCP flows').
     pub associations: Vec<AssociationResult>,
+    /// UDP flows (flow ids after the associations').
+    pub udp: Vec<UdpResult>,
     pub links: Vec<LinkResult>,
     pub channels: Vec<ChannelResult>,
     /// pcap files of the nodes named in `trace.pcap`: (node, file bytes).
@@ -151,5 +155,9 @@ impl RunResults {
 
     pub fn association(&self, name: &str) -> Option<&AssociationResult> {
         self.associations.iter().find(|a| a.summary.name == name)
+    }
+
+    pub fn udp_flow(&self, name: &str) -> Option<&UdpResult> {
+        self.udp.iter().find(|u| u.summary.name == name)
     }
 }

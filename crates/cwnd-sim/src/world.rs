@@ -23,15 +23,18 @@ use crate::transport::sctp::sender::Outgoing;
 use crate::transport::sctp::store::PacketStore;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
+use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 mod external;
 mod interrupt;
 mod report;
 mod sctp;
+mod udp;
 pub use external::{Delivery, Injection};
 pub use interrupt::{Stopped, BUDGET_EVERY, POLL_EVERY};
 pub use sctp::SctpFlow;
+pub use udp::UdpFlow;
 
 /// Everything that can happen. Ids index the world's tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +58,8 @@ pub enum Event {
     AssociationTimer(u32),
     /// The next frame or packet arrival of an 802.16 cell.
     Cell(u32),
+    /// UDP flow `k` (index in the UDP table) has datagrams to send.
+    UdpSend(u32),
 }
 
 impl Event {
@@ -73,6 +78,7 @@ impl Event {
             Event::AssociationTimer(k) => (10, k),
             Event::PacingTimer(f) => (11, f),
             Event::Cell(c) => (12, c),
+            Event::UdpSend(k) => (13, k),
         };
         (kind << 32) | id as u64
     }
@@ -206,6 +212,8 @@ pub struct World {
     pub flows: Vec<Flow>,
     /// SCTP associations; association `k` has flow id `flows.len() + k`.
     pub associations: Vec<SctpFlow>,
+    /// UDP flows; flow `k` has flow id `flows.len() + associations.len() + k`.
+    pub udp: Vec<UdpFlow>,
     pub recorder: Recorder,
     triggers: Vec<Trigger>,
     captures: Captures,
@@ -269,6 +277,7 @@ impl World {
             next_uid: 0,
             data_out: Vec::with_capacity(64),
             associations: Vec::new(),
+            udp: Vec::new(),
             sctp_store: PacketStore::default(),
             sctp_out: Vec::new(),
             path_snapshots: Vec::new(),
@@ -385,6 +394,7 @@ impl World {
             Event::AssociationStop(k) => self.on_association_stop(now, k as usize),
             Event::AssociationTimer(k) => self.on_association_timer(now, k as usize),
             Event::Cell(c) => self.on_cell(now, c as usize),
+            Event::UdpSend(k) => self.on_udp_send(now, k as usize),
             Event::Sample => {
                 for (i, flow) in self.flows.iter().enumerate() {
                     if flow.start <= now {
@@ -484,6 +494,10 @@ impl World {
             }
             Payload::Sctp(r) => self.on_sctp_packet(now, at, packet.src, f, r),
             Payload::External(x) => self.delivered_out.push(Delivery::new(now, at, f, x)),
+            Payload::Udp(d) => {
+                let k = self.udp_index(f).expect("a datagram's flow is a UDP flow");
+                self.on_udp_datagram(now, k, packet.size, packet.created, d);
+            }
         }
     }
 
@@ -543,7 +557,10 @@ impl World {
         match self.flows.get_mut(flow as usize) {
             Some(f) if queue => f.drops_queue += 1,
             Some(f) => f.drops_impairment += 1,
-            None => self.on_sctp_drop(flow, sctp_body, queue),
+            None => match self.udp_index(flow) {
+                Some(k) => self.on_udp_drop(k, queue),
+                None => self.on_sctp_drop(flow, sctp_body, queue),
+            },
         }
     }
 
@@ -580,7 +597,8 @@ impl World {
                 .on_segment_sent(f as usize, now, seg.seq, seg.len, seg.retransmission);
             if !self.triggers.is_empty() && !seg.retransmission {
                 let mss = self.flows[f as usize].sender.tcb.mss as u64;
-                self.fire_triggers(now, f, seg.seq / mss + 1);
+                let segment = seg.seq / mss + 1;
+                self.fire_triggers(now, f, segment..=segment);
             }
             let packet = self.new_packet(now, f, src, dst, header + seg.len, Payload::TcpData(seg));
             self.forward(now, src, packet);
@@ -600,13 +618,13 @@ impl World {
         }
     }
 
-    /// Switches on the stages waiting for this flow's data segment number `segment`
-    /// (from 1; for SCTP, the TSN).
-    fn fire_triggers(&mut self, now: SimTime, f: FlowId, segment: u64) {
+    /// Switches on the stages waiting for one of this flow's data segment numbers
+    /// `segments` (from 1; for SCTP, TSNs).
+    fn fire_triggers(&mut self, now: SimTime, f: FlowId, segments: RangeInclusive<u64>) {
         let mut i = 0;
         while i < self.triggers.len() {
             let t = self.triggers[i];
-            if t.flow != f || t.segment != segment {
+            if t.flow != f || !segments.contains(&t.segment) {
                 i += 1;
                 continue;
             }

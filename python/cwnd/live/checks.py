@@ -124,19 +124,10 @@ def check_scenario(spec: dict[str, Any], cc_list: list[str]) -> list[str]:
     differently (printed, never silent)."""
     notes = []
     trace = spec.get("trace", {})
-    if trace.get("pcap"):
-        raise LiveRefused(f"trace.pcap = {trace['pcap']}: live mode writes no pcap yet")
     if trace.get("sampling", "change") != "interval":
         notes.append("trace.sampling: live mode samples TCP_INFO every trace.interval")
     if trace.get("segments"):
         notes.append("trace.segments: live mode has no per-segment trace (TCP_INFO samples)")
-    for link in spec.get("links", []) + spec.get("wireless", []):
-        for imp in link.get("impairments", []):
-            if "start_on" in imp:
-                raise LiveRefused(
-                    f"impairment start_on = {imp['start_on']}: triggers count cwnd's own "
-                    "segments; live mode runs the kernel's TCP and cannot fire them"
-                )
     for i, flow in enumerate(spec["flows"]):
         check_flow(flow.get("name", f"flow{i}"), flow, cc_list)
     return notes

@@ -46,9 +46,11 @@ def ns2_flow(cc: str) -> dict[str, Any]:
 
 def ns2_tcp(mss: int, window_segments: int) -> dict[str, Any]:
     """A flow's `tcp` table with ns-2.35's defaults, `mss`-byte segments and an
-    advertised window of `window_segments` segments."""
+    advertised window of `window_segments` segments. ns-2 has no MTU: the path's
+    is set to carry the segment asked for."""
     return {
         "mss": f"{mss}B",
+        "mtu": mss + 40,
         "rwnd": f"{mss * window_segments}B",
         "initial_window": 2,
         "rto": {"initial": "3s", "min": "200ms", "max": "60s", "granularity": "10ms"},

@@ -10,6 +10,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 use super::sctp::{AssociationResult, AssociationSummary, PathResult};
+use super::udp::UdpSummary;
 use super::FlowSummary;
 use crate::time::SimTime;
 
@@ -88,6 +89,31 @@ impl AssociationSummary {
             goodput_bps: self.goodput_bps(),
             throughput_bps: self.throughput_bps(),
             mean_rtt: self.mean_rtt(),
+        }
+    }
+}
+
+/// A UDP flow's row in the same summary table as the TCP flows'.
+#[derive(Serialize)]
+pub struct UdpRow<'a> {
+    transport: &'static str,
+    #[serde(flatten)]
+    summary: &'a UdpSummary,
+    goodput_bps: f64,
+    throughput_bps: f64,
+    loss_rate: f64,
+    mean_delay: f64,
+}
+
+impl UdpSummary {
+    pub fn row(&self) -> UdpRow<'_> {
+        UdpRow {
+            transport: "udp",
+            summary: self,
+            goodput_bps: self.goodput_bps(),
+            throughput_bps: self.throughput_bps(),
+            loss_rate: self.loss_rate(),
+            mean_delay: self.mean_delay(),
         }
     }
 }

@@ -12,7 +12,8 @@
 //! path for the whole run (each packet one series row and one ACK row in `change`
 //! sampling, one segment-trace row), and every growable table is counted twice
 //! (a vector doubles when full; the bindings copy columns out). Fixed-size state
-//! (agents, links, queues) is small and not counted. What the estimate cannot see
+//! (agents, links, queues) is small and not counted. A UDP flow records no series:
+//! its datagrams (at its source's peak rate) count only for the queue traces. What the estimate cannot see
 //! (a run that holds more than it foresaw) is caught while running: see
 //! `World::run_within` and the recorder's `bytes_held`.
 //!
@@ -20,7 +21,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use super::spec::{Sampling, Scenario};
+use super::spec::{Sampling, Scenario, SourceSpec};
 use super::validate::ScenarioError;
 
 /// Default memory budget of one run.
@@ -97,6 +98,13 @@ fn estimate(spec: &Scenario) -> Vec<Cost> {
     let bottlenecks = rates.bottlenecks(&ends);
     let mut flow_packets = Vec::with_capacity(spec.flows.len());
     for ((i, f), &bottleneck) in spec.flows.iter().enumerate().zip(&bottlenecks) {
+        if let Some(source) = &f.source {
+            // A UDP flow records no series: its datagrams count only for the
+            // queue traces, at its source's peak rate.
+            let (rate, size) = udp_peak(source);
+            flow_packets.push(rate.min(bottleneck) as f64 / (8.0 * size as f64) * seconds);
+            continue;
+        }
         let packet_bits = 8.0 * (f.tcp.mss.0 as f64 + 40.0);
         let packets = bottleneck as f64 / packet_bits * seconds;
         flow_packets.push(packets);
@@ -161,6 +169,22 @@ fn estimate(spec: &Scenario) -> Vec<Cost> {
         });
     }
     costs
+}
+
+/// A UDP source's peak rate (bits/s) and datagram size (bytes, at least 1).
+fn udp_peak(source: &SourceSpec) -> (u64, u64) {
+    let (rate, size) = match source {
+        SourceSpec::Cbr {
+            rate, packet_size, ..
+        }
+        | SourceSpec::Exponential {
+            rate, packet_size, ..
+        }
+        | SourceSpec::Pareto {
+            rate, packet_size, ..
+        } => (rate.0, packet_size.0),
+    };
+    (rate, size.max(1))
 }
 
 /// The hops of the scenario's graph with their rates, for a flow's bottleneck. A
@@ -491,6 +515,31 @@ to = "h2"
             "{}",
             queues.bytes
         );
+        assert!(check(&spec).is_ok());
+    }
+
+    #[test]
+    fn a_udp_flow_holds_no_series_and_counts_its_datagrams_in_queue_traces() {
+        // A 1 Gb/s TCP flow for an hour is refused (above); a CBR of 2 Mb/s in 500 B
+        // datagrams holds only its bins: 36 000 · 2 · 8 B · 2 = 1.152 MB. Queue
+        // traces: 2e6 / 4000 · 3600 = 1.8e6 datagrams (the source's rate, not the
+        // link's), counted twice as for every flow (the TCP rule counts ACKs):
+        // 3.6e6 per link, 2 links, two rows each, 16 B · 2: 460.8 MB.
+        let udp = "transport = \"udp\"\nsource = { kind = \"cbr\", rate = \"2Mbps\", packet_size = \"500B\" }";
+        let spec = scenario("", "1Gbps", udp, "queues = true");
+        let costs = estimate(&spec);
+        let queues = costs.iter().find(|c| c.field == "trace.queues").unwrap();
+        assert!(
+            (queues.bytes - 3.6e6 * 2.0 * 2.0 * 32.0).abs() < 1.0,
+            "{}",
+            queues.bytes
+        );
+        let others: f64 = costs
+            .iter()
+            .filter(|c| c.field != "trace.queues")
+            .map(|c| c.bytes)
+            .sum();
+        assert!((others - 36_000.0 * 32.0).abs() < 1.0, "{others}");
         assert!(check(&spec).is_ok());
     }
 

@@ -32,6 +32,7 @@ use crate::transport::tcp::cc::CcConfig;
 use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
 use crate::transport::tcp::recovery::{Recovery, RepeatedTimeout};
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};
+use crate::transport::tcp::socket_options::kernel_sndbuf;
 use crate::world::{Flow, LinkInfo, Trigger, TriggerTarget, World};
 
 /// Builds the world for one run of `plan` with `seed`. Everything that could be
@@ -133,6 +134,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
 
     let mut flows = Vec::with_capacity(spec.flows.len());
     let mut associations = Vec::new();
+    let mut udp = Vec::new();
     for (i, (f, fplan)) in spec.flows.iter().zip(&plan.flows).enumerate() {
         match fplan {
             FlowPlan::Tcp {
@@ -144,6 +146,9 @@ pub fn build(plan: &Plan, seed: u64) -> World {
             FlowPlan::Sctp { paths } => {
                 associations.push(super::sctp_build::sctp_flow(spec, seed, i, ids, paths))
             }
+            FlowPlan::Udp { source, src, dst } => udp.push(super::udp_build::udp_flow(
+                spec, seed, i, source, *src, *dst,
+            )),
         }
     }
 
@@ -169,6 +174,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
             .map_or(super::budget::DEFAULT_BUDGET, |b| b.0),
     );
     world.add_associations(associations);
+    world.add_udp_flows(udp);
     world
 }
 
@@ -332,12 +338,8 @@ fn tcp_flow(
     dst: NodeId,
 ) -> Flow {
     let t = &f.tcp;
-    // With timestamps the option takes 12 B of each segment (the MTU is kept).
-    let mss = if t.timestamps {
-        (t.mss.0 as u32).saturating_sub(TCP_TIMESTAMP_OPTION).max(1)
-    } else {
-        t.mss.0 as u32
-    };
+    // The MSS asked for, clamped to the MTU, less the timestamp option.
+    let mss = t.payload_mss();
     let app_bytes = match &f.app {
         AppSpec::Bulk => None,
         AppSpec::Transfer { bytes, segments } => {
@@ -371,11 +373,14 @@ fn tcp_flow(
         adapt_dupthresh: t.adapt_dupthresh.then_some((t.pef, t.pef_step)),
         rto: t.rto.config(),
         app_bytes,
+        write_size: t.write_size.map(|w| w.0),
+        sndbuf: t.sndbuf.map(|b| kernel_sndbuf(b.0)),
+        nagle: t.nagle,
     };
     let rng = rng::stream(seed, &format!("flows[{i}].cc"));
     let controller = cc.build(rng);
     let receiver_cfg = ReceiverConfig {
-        buffer: t.rwnd.0,
+        buffer: t.receive_window(),
         delayed_ack: t.delayed_ack.then_some(DelayedAck {
             timeout: t.delayed_ack_timeout.0,
             every: t.delayed_ack_every,

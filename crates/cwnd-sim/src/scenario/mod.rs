@@ -12,7 +12,10 @@ pub mod plan;
 pub mod sctp_build;
 pub mod sctp_spec;
 pub mod spec;
+pub mod udp_build;
+pub mod udp_spec;
 pub mod validate;
+mod warnings;
 pub mod wimax_spec;
 
 pub use build::{build, run_toml};

@@ -12,7 +12,8 @@ use std::collections::HashMap;
 
 use super::impairment_spec::StageSpec;
 use super::spec::{Direction, Scenario};
-use super::validate::ScenarioError;
+use super::udp_spec::SourcePlan;
+use super::validate::{CheckedFlow, ScenarioError};
 use crate::net::impair::AppliesTo;
 use crate::net::routing::RoutingTable;
 use crate::net::wifi::frame_errors::DsssRate;
@@ -82,6 +83,11 @@ pub enum FlowPlan {
     /// Per destination address (the first is the primary), the (local, remote)
     /// node pair of its path.
     Sctp { paths: Vec<(NodeId, NodeId)> },
+    Udp {
+        source: SourcePlan,
+        src: NodeId,
+        dst: NodeId,
+    },
 }
 
 /// Nodes, hops and routes: the same for every seed, so computed (and checked)
@@ -105,8 +111,8 @@ impl Plan {
         let checked = spec.check()?;
         let topology = Topology::new(&spec)?;
         let mut flows = Vec::with_capacity(spec.flows.len());
-        for (i, tcp) in checked.tcp.into_iter().enumerate() {
-            flows.push(topology.flow(&spec, i, tcp)?);
+        for (i, transport) in checked.flows.into_iter().enumerate() {
+            flows.push(topology.flow(&spec, i, transport)?);
         }
         Ok(Plan {
             link_stages: checked.links,
@@ -203,29 +209,20 @@ impl Topology {
         self.routes.path(b, a, link_to).map(|_| forth.len())
     }
 
-    /// Flow `i`'s plan: its route checked, for TCP with its checked controller.
+    /// Flow `i`'s plan: its route checked (both ways for TCP, whose ACKs come
+    /// back; one way for UDP).
     fn flow(
         &self,
         spec: &Scenario,
         i: usize,
-        tcp: Option<(CcConfig, Recovery)>,
+        transport: CheckedFlow,
     ) -> Result<FlowPlan, ScenarioError> {
         let f = &spec.flows[i];
-        match tcp {
-            Some((cc, recovery)) => {
-                let (src, dst) = (self.id(f.from.primary()), self.id(f.to.primary()));
-                let link_to = |e: u32| self.edges[e as usize].1;
-                for (a, b, what) in [(src, dst, "data"), (dst, src, "ACKs")] {
-                    if self.routes.path(a, b, link_to).is_none() {
-                        return Err(ScenarioError::new(
-                            format!("flows[{i}]"),
-                            format!(
-                                "no route for {what} from \"{}\" to \"{}\"; check links and routes",
-                                self.node_names[a as usize], self.node_names[b as usize]
-                            ),
-                        ));
-                    }
-                }
+        let (src, dst) = (self.id(f.from.primary()), self.id(f.to.primary()));
+        match transport {
+            CheckedFlow::Tcp(cc, recovery) => {
+                self.check_route(i, src, dst, "data")?;
+                self.check_route(i, dst, src, "ACKs")?;
                 Ok(FlowPlan::Tcp {
                     cc,
                     recovery,
@@ -233,8 +230,27 @@ impl Topology {
                     dst,
                 })
             }
-            None => self.sctp_paths(spec, i),
+            CheckedFlow::Udp(source) => {
+                self.check_route(i, src, dst, "datagrams")?;
+                Ok(FlowPlan::Udp { source, src, dst })
+            }
+            CheckedFlow::Sctp => self.sctp_paths(spec, i),
         }
+    }
+
+    /// Flow `i`'s `what` can go from `a` to `b`.
+    fn check_route(&self, i: usize, a: NodeId, b: NodeId, what: &str) -> Result<(), ScenarioError> {
+        let link_to = |e: u32| self.edges[e as usize].1;
+        if self.routes.path(a, b, link_to).is_some() {
+            return Ok(());
+        }
+        Err(ScenarioError::new(
+            format!("flows[{i}]"),
+            format!(
+                "no route for {what} from \"{}\" to \"{}\"; check links and routes",
+                self.node_names[a as usize], self.node_names[b as usize]
+            ),
+        ))
     }
 
     /// Paths of SCTP flow `i`: one per address of the receiver (`to`), in the

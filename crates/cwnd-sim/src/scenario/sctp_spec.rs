@@ -81,6 +81,7 @@ pub enum TransportSpec {
     #[default]
     Tcp,
     Sctp,
+    Udp,
 }
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
@@ -280,10 +281,15 @@ impl super::spec::Scenario {
                     "an empty list; give at least one node",
                 ));
             }
-            if f.transport == TransportSpec::Tcp && names.len() > 1 {
+            let single = match f.transport {
+                TransportSpec::Tcp => Some("TCP"),
+                TransportSpec::Udp => Some("UDP"),
+                TransportSpec::Sctp => None,
+            };
+            if let Some(name) = single.filter(|_| names.len() > 1) {
                 return Err(ScenarioError::new(
                     at(field),
-                    "a TCP flow has one address; lists of addresses are for SCTP (transport = \"sctp\")",
+                    format!("a {name} flow has one address; lists of addresses are for SCTP (transport = \"sctp\")"),
                 ));
             }
             for (k, name) in names.iter().enumerate() {

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 pub use super::cc_spec::CcSpec;
 pub use super::impairment_spec::ImpairmentSpec;
 pub use super::sctp_spec::{Endpoint, SctpSpec, TransportSpec};
+pub use super::udp_spec::SourceSpec;
 pub use super::wimax_spec::WimaxSpec;
 pub use crate::trace::Sampling;
 use crate::trace::TraceConfig;
@@ -229,6 +230,9 @@ impl RedSpec {
 
 pub const DEFAULT_QUEUE_PACKETS: u32 = 100;
 
+/// `tcp.rwnd` when neither it nor `tcp.rcvbuf` is set.
+pub const DEFAULT_RWND: u64 = 64 << 20;
+
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Direction {
@@ -265,7 +269,7 @@ pub struct FlowSpec {
     pub from: Endpoint,
     /// The receiver's node(s); for SCTP the first is the primary destination.
     pub to: Endpoint,
-    /// `"tcp"` (default) or `"sctp"`.
+    /// `"tcp"` (default), `"sctp"` or `"udp"`.
     #[serde(default)]
     pub transport: TransportSpec,
     /// Congestion control: a name, or `{ name = "...", <parameters> }` (see
@@ -286,6 +290,9 @@ pub struct FlowSpec {
     pub tcp: TcpSpec,
     #[serde(default)]
     pub sctp: SctpSpec,
+    /// A UDP flow's traffic source (`udp_spec`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceSpec>,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
@@ -318,15 +325,31 @@ pub enum AppSpec {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct TcpSpec {
-    /// Maximum segment size (payload bytes). Default 1460 (1500-byte MTU);
-    /// with timestamps the payload shrinks by 12 B to keep the same MTU.
+    /// Maximum segment size (payload bytes) asked for (`TCP_MAXSEG`, iperf -M).
+    /// Default 1460; clamped to `mtu` − 40 as Linux does; with timestamps the
+    /// payload shrinks by 12 B to keep the same MTU.
     pub mss: Size,
+    /// Path MTU, bytes (default 1500): the MSS is at most `mtu` − 40
+    /// (`transport/tcp/socket_options.rs`).
+    pub mtu: u32,
     /// Initial window in segments; default per RFC 3390/5681:
     /// min(4·MSS, max(2·MSS, 4380 B)) / MSS (3 for MSS 1460).
     pub initial_window: Option<u32>,
     /// Receive buffer = advertised window. Default 64 MiB (never limiting
     /// unless set; ns-2's default was 20 packets).
-    pub rwnd: Size,
+    pub rwnd: Option<Size>,
+    /// SO_RCVBUF (iperf -w), turned into the advertised window as Linux does
+    /// (`socket_options.rs`); instead of `rwnd`.
+    pub rcvbuf: Option<Size>,
+    /// SO_SNDBUF (iperf -w): the application's unacknowledged + unsent bytes are
+    /// limited as Linux limits them (`send_buffer.rs`). Default unlimited.
+    pub sndbuf: Option<Size>,
+    /// Bytes the application hands over per write() (iperf -l); needs `sndbuf`.
+    /// Default: everything at once.
+    pub write_size: Option<Size>,
+    /// Nagle's algorithm, Linux's (Minshall's) variant; default on (TCP_NODELAY
+    /// off), as in Linux (`nagle.rs`).
+    pub nagle: bool,
     pub dupthresh: u32,
     /// RFC 3042 limited transmit: on each of the first two duplicate ACKs a new
     /// segment goes out if the receive window allows, cwnd unchanged. Default off
@@ -377,8 +400,13 @@ impl Default for TcpSpec {
     fn default() -> Self {
         TcpSpec {
             mss: Size(1460),
+            mtu: 1500,
             initial_window: None,
-            rwnd: Size(64 << 20),
+            rwnd: None,
+            rcvbuf: None,
+            sndbuf: None,
+            write_size: None,
+            nagle: true,
             dupthresh: 3,
             limited_transmit: false,
             abc_limit: 1,
@@ -396,6 +424,39 @@ impl Default for TcpSpec {
             delayed_ack_timeout: Duration(crate::time::SimTime::from_millis(200)),
             delayed_ack_every: 2,
             rto: RtoSpec::default(),
+        }
+    }
+}
+
+impl TcpSpec {
+    /// The MSS the receiver announces and the sender starts from: the one asked
+    /// for, clamped to the MTU (before the timestamp option's 12 B).
+    pub fn advertised_mss(&self) -> u32 {
+        let requested = self.mss.0.min(u64::from(u32::MAX)) as u32;
+        crate::transport::tcp::socket_options::clamped_mss(requested, self.mtu)
+    }
+
+    /// Payload bytes of a full segment: the advertised MSS less the timestamp
+    /// option's 12 B when timestamps are on (the MTU is kept).
+    pub fn payload_mss(&self) -> u32 {
+        let advmss = self.advertised_mss();
+        if self.timestamps {
+            advmss
+                .saturating_sub(crate::packet::TCP_TIMESTAMP_OPTION)
+                .max(1)
+        } else {
+            advmss
+        }
+    }
+
+    /// The receiver's advertised window: `rwnd`, or Linux's from `rcvbuf`.
+    pub fn receive_window(&self) -> u64 {
+        match (self.rwnd, self.rcvbuf) {
+            (Some(w), _) => w.0,
+            (None, Some(b)) => {
+                crate::transport::tcp::socket_options::receive_window(b.0, self.advertised_mss())
+            }
+            (None, None) => DEFAULT_RWND,
         }
     }
 }

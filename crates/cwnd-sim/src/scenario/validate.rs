@@ -14,8 +14,9 @@ use super::impairment_spec::{ArqStage, DelaySpec, ReorderSpec, StageSpec};
 use super::plan::{StagePlan, StageWindow, WirelessPlan};
 use super::spec::{
     AppSpec, AppliesToSpec, ImpairmentSpec, PreambleSpec, RecoverySpec, RedSpec, RtoSpec, Scenario,
-    SctpSpec, TransportSpec,
+    SctpSpec, TcpSpec, TransportSpec,
 };
+use super::udp_spec::SourcePlan;
 use crate::net::impair::AppliesTo;
 use crate::net::wifi::frame_errors::DsssRate;
 use crate::net::wimax::cell::CellParams;
@@ -34,8 +35,16 @@ pub(super) struct Checked {
     pub wireless: Vec<WirelessPlan>,
     /// Per 802.16 cell, its parameters.
     pub cells: Vec<CellParams>,
-    /// Per flow, its controller and loss recovery (`None` for SCTP).
-    pub tcp: Vec<Option<(CcConfig, Recovery)>>,
+    /// Per flow, what its transport's checks yield.
+    pub flows: Vec<CheckedFlow>,
+}
+
+/// A flow's checked transport: TCP's controller and loss recovery, SCTP, or UDP's
+/// source.
+pub(super) enum CheckedFlow {
+    Tcp(CcConfig, Recovery),
+    Sctp,
+    Udp(SourcePlan),
 }
 
 /// A scenario that cannot run, and why.
@@ -137,7 +146,7 @@ impl Scenario {
                 known_node(&nodes, &format!("routes[{i}].{field}"), name)?;
             }
         }
-        let tcp = self.check_flows(&nodes)?;
+        let flows = self.check_flows(&nodes)?;
         let t = &self.trace;
         if t.interval.0 == SimTime::ZERO {
             return Err(ScenarioError::new("trace.interval", "must be positive"));
@@ -156,7 +165,7 @@ impl Scenario {
             links,
             wireless,
             cells,
-            tcp,
+            flows,
         })
     }
 
@@ -557,20 +566,18 @@ impl Scenario {
     }
 
     /// Flow ids in scenario order: TCP flows are numbered first, in order, then
-    /// SCTP associations (the world keeps them in two tables).
+    /// SCTP associations, then UDP flows (the world keeps them in three tables).
     pub fn flow_ids(&self) -> Vec<FlowId> {
-        let tcp = self
-            .flows
-            .iter()
-            .filter(|f| f.transport == TransportSpec::Tcp)
-            .count();
-        let (mut next_tcp, mut next_sctp) = (0, tcp);
+        let count = |t| self.flows.iter().filter(|f| f.transport == t).count();
+        let (tcp, sctp) = (count(TransportSpec::Tcp), count(TransportSpec::Sctp));
+        let (mut next_tcp, mut next_sctp, mut next_udp) = (0, tcp, tcp + sctp);
         self.flows
             .iter()
             .map(|f| {
                 let next = match f.transport {
                     TransportSpec::Tcp => &mut next_tcp,
                     TransportSpec::Sctp => &mut next_sctp,
+                    TransportSpec::Udp => &mut next_udp,
                 };
                 *next += 1;
                 (*next - 1) as FlowId
@@ -581,7 +588,7 @@ impl Scenario {
     fn check_flows(
         &self,
         nodes: &HashMap<String, usize>,
-    ) -> Result<Vec<Option<(CcConfig, Recovery)>>, ScenarioError> {
+    ) -> Result<Vec<CheckedFlow>, ScenarioError> {
         if self.flows.is_empty() {
             return Err(ScenarioError::new(
                 "flows",
@@ -589,7 +596,7 @@ impl Scenario {
             ));
         }
         let mut names = HashMap::new();
-        let mut tcp = Vec::with_capacity(self.flows.len());
+        let mut checked = Vec::with_capacity(self.flows.len());
         for (i, f) in self.flows.iter().enumerate() {
             let at = |field: &str| format!("flows[{i}].{field}");
             self.check_endpoints(i, nodes)?;
@@ -637,15 +644,20 @@ impl Scenario {
                     }
                 }
             }
-            tcp.push(match f.transport {
+            self.refuse_source(i)?;
+            checked.push(match f.transport {
                 TransportSpec::Sctp => {
                     self.check_sctp_flow(i)?;
-                    None
+                    CheckedFlow::Sctp
                 }
-                TransportSpec::Tcp => Some(self.check_tcp_flow(i)?),
+                TransportSpec::Tcp => {
+                    let (cc, recovery) = self.check_tcp_flow(i)?;
+                    CheckedFlow::Tcp(cc, recovery)
+                }
+                TransportSpec::Udp => CheckedFlow::Udp(self.check_udp_flow(i)?),
             });
         }
-        Ok(tcp)
+        Ok(checked)
     }
 
     /// Congestion control and TCP options of TCP flow `i`; no SCTP options. Yields
@@ -683,11 +695,9 @@ impl Scenario {
     fn check_tcp(&self, i: usize) -> Result<(), ScenarioError> {
         let t = &self.flows[i].tcp;
         let at = |field: &str| format!("flows[{i}].tcp.{field}");
-        if t.mss.0 == 0 || t.mss.0 > 65_495 {
-            return Err(ScenarioError::new(
-                at("mss"),
-                format!("{} B is outside 1 B ..= 65495 B", t.mss.0),
-            ));
+        // Any larger MSS is clamped to the MTU (`TcpSpec::advertised_mss`).
+        if t.mss.0 == 0 {
+            return Err(ScenarioError::new(at("mss"), "must be positive"));
         }
         if t.initial_window == Some(0) {
             return Err(ScenarioError::new(
@@ -704,12 +714,7 @@ impl Scenario {
         if t.dupthresh == 0 {
             return Err(ScenarioError::new(at("dupthresh"), "must be at least 1"));
         }
-        if t.rwnd.0 < t.mss.0 {
-            return Err(ScenarioError::new(
-                at("rwnd"),
-                format!("{} B is smaller than one segment ({} B)", t.rwnd.0, t.mss.0),
-            ));
-        }
+        check_socket_options(t, &at)?;
         if self.flows[i].recovery == Some(RecoverySpec::Sack) && !t.sack {
             return Err(ScenarioError::new(
                 format!("flows[{i}].recovery"),
@@ -755,6 +760,68 @@ impl Scenario {
             ));
         }
         check_rto(&at("rto"), &t.rto)
+    }
+}
+
+/// The MTU, buffers and writes of a TCP flow (`at` names a field of it).
+fn check_socket_options(t: &TcpSpec, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+    use crate::transport::tcp::socket_options::{SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF};
+    if !(88..=65_535).contains(&t.mtu) {
+        return Err(ScenarioError::new(
+            at("mtu"),
+            format!(
+                "{} B is outside 88 B ..= 65535 B (below 88 B Linux no longer follows \
+                 the MTU: tcp_sync_mss keeps at least 48 B of segment)",
+                t.mtu
+            ),
+        ));
+    }
+    if t.rwnd.is_some() && t.rcvbuf.is_some() {
+        return Err(ScenarioError::new(
+            at("rcvbuf"),
+            "set either tcp.rwnd (the advertised window itself) or tcp.rcvbuf \
+             (SO_RCVBUF, turned into a window as Linux does), not both",
+        ));
+    }
+    let minimums = [
+        ("sndbuf", t.sndbuf, SOCK_MIN_SNDBUF, "SOCK_MIN_SNDBUF"),
+        ("rcvbuf", t.rcvbuf, SOCK_MIN_RCVBUF, "SOCK_MIN_RCVBUF"),
+    ];
+    for (field, value, floor, name) in minimums {
+        if let Some(v) = value.filter(|v| 2 * v.0 < floor) {
+            return Err(ScenarioError::new(
+                at(field),
+                format!(
+                    "{} B is below {} B, the smallest Linux honours (it doubles the \
+                     value and raises the result to {name} = {floor} B)",
+                    v.0,
+                    floor / 2
+                ),
+            ));
+        }
+    }
+    let (window, segment) = (t.receive_window(), u64::from(t.advertised_mss()));
+    if window < segment {
+        let field = if t.rcvbuf.is_some() { "rcvbuf" } else { "rwnd" };
+        let value = t.rcvbuf.or(t.rwnd).map_or(window, |v| v.0);
+        let given = if t.rcvbuf.is_some() {
+            format!("{value} B gives a window of {window} B, which is")
+        } else {
+            format!("{value} B is")
+        };
+        return Err(ScenarioError::new(
+            at(field),
+            format!("{given} smaller than one segment ({segment} B)"),
+        ));
+    }
+    match (t.write_size, t.sndbuf) {
+        (Some(w), _) if w.0 == 0 => Err(ScenarioError::new(at("write_size"), "must be positive")),
+        (Some(_), None) => Err(ScenarioError::new(
+            at("write_size"),
+            "needs tcp.sndbuf: an application writing in a loop into an unlimited \
+             buffer never blocks, so its writes never show",
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -1108,6 +1175,52 @@ mod tests {
         );
         let all = "tcp = { sack = true, dsack = true, dsack_undo = true, timestamps = true, eifel = true, frto = true, adapt_dupthresh = true }";
         assert!(Scenario::from_toml(&tcp(all)).is_ok());
+    }
+
+    #[test]
+    fn socket_buffers_writes_and_mtu_are_checked() {
+        let tcp = |t: &str| GOOD.replace("to = \"h2\"", &format!("to = \"h2\"\ntcp = {{ {t} }}"));
+        assert_eq!(
+            error_of(&tcp("sndbuf = \"8KB\", write_size = \"0B\"")),
+            "flows[0].tcp.write_size: must be positive"
+        );
+        assert_eq!(
+            error_of(&tcp("write_size = \"1KB\"")),
+            "flows[0].tcp.write_size: needs tcp.sndbuf: an application writing in a loop into \
+             an unlimited buffer never blocks, so its writes never show"
+        );
+        assert_eq!(
+            error_of(&tcp("sndbuf = \"512B\"")),
+            "flows[0].tcp.sndbuf: 512 B is below 1024 B, the smallest Linux honours (it \
+             doubles the value and raises the result to SOCK_MIN_SNDBUF = 2048 B)"
+        );
+        assert_eq!(
+            error_of(&tcp("rwnd = \"64KB\", rcvbuf = \"32KB\"")),
+            "flows[0].tcp.rcvbuf: set either tcp.rwnd (the advertised window itself) or \
+             tcp.rcvbuf (SO_RCVBUF, turned into a window as Linux does), not both"
+        );
+        // SO_RCVBUF 512 B: 1024 B, three quarters of which is a 768 B window.
+        assert_eq!(
+            error_of(&tcp("rcvbuf = \"512B\"")),
+            "flows[0].tcp.rcvbuf: 512 B gives a window of 768 B, which is smaller than one \
+             segment (1460 B)"
+        );
+        assert_eq!(
+            error_of(&tcp("rwnd = \"1000B\"")),
+            "flows[0].tcp.rwnd: 1000 B is smaller than one segment (1460 B)"
+        );
+        assert_eq!(
+            error_of(&tcp("mtu = 60")),
+            "flows[0].tcp.mtu: 60 B is outside 88 B ..= 65535 B (below 88 B Linux no longer \
+             follows the MTU: tcp_sync_mss keeps at least 48 B of segment)"
+        );
+        // iperf -M 64K -w 2K -l 64 (iperf's K is 1024).
+        let iperf = "mss = \"64KiB\", sndbuf = \"2KiB\", rcvbuf = \"2KiB\", write_size = \"64B\", nagle = false";
+        let s = Scenario::from_toml(&tcp(iperf)).unwrap();
+        // 65536 clamped to 1500 − 40 = 1460; SO_RCVBUF 2048: sk_rcvbuf 4096, three
+        // quarters 3072, less one segment 1612, but at least two: 2920.
+        assert_eq!(s.flows[0].tcp.advertised_mss(), 1460);
+        assert_eq!(s.flows[0].tcp.receive_window(), 2920);
     }
 
     #[test]

@@ -26,7 +26,9 @@
 //!   over the whole segment as if its payload were zeros.
 //! * SCTP (RFC 9260): `sctp` lays out the common header and every chunk, with the
 //!   CRC32c checksum; the IPv4 protocol is then 132.
-//! * TCP payload bytes are not captured (the simulator has none): each TCP record
+//! * UDP (RFC 768): ports as TCP's, length, and the checksum over the pseudo-header
+//!   and a payload of zeros (0xffff for a sum of zero); the IPv4 protocol is 17.
+//! * TCP and UDP payload bytes are not captured (the simulator has none): each TCP record
 //!   holds the headers only, with the original length set to the full frame, as
 //!   `tcpdump -s` with a short snap length writes them. An SCTP record holds the
 //!   whole packet, user data as zeros, so that its CRC32c can be verified (see `sctp`).
@@ -42,6 +44,8 @@ use crate::transport::sctp::store::PacketStore;
 const LINKTYPE_ETHERNET: u32 = 1;
 const ETHERTYPE_IPV4: u16 = 0x0800;
 const IPPROTO_TCP: u8 = 6;
+const IPPROTO_UDP: u8 = 17;
+const UDP_HEADER: usize = 8;
 const ETHERNET_HEADER: usize = 14;
 const IPV4_HEADER: usize = 20;
 const TCP_HEADER: usize = 20;
@@ -99,6 +103,20 @@ pub struct Captures {
     associations: Vec<AssociationWire>,
     /// The frame being laid out (kept to reuse its buffer).
     frame: Vec<u8>,
+    /// Live mode's packets seen at captured nodes, waiting for their bytes
+    /// (`write_external`).
+    external: Vec<ExternalCapture>,
+}
+
+/// A packet from outside the world seen at a captured node: its bytes are the
+/// driver's (live mode's relay), which hands them over with `write_external`.
+#[derive(Clone, Copy, Debug)]
+struct ExternalCapture {
+    time: SimTime,
+    node: NodeId,
+    src: NodeId,
+    dst: NodeId,
+    handle: u64,
 }
 
 impl Captures {
@@ -134,8 +152,22 @@ impl Captures {
                     let body = store.get(r.body);
                     sctp::encode_frame(packet, r, body, &self.associations[k], frame);
                 }
-                // Its bytes are outside the world: live mode refuses `trace.pcap`.
-                Payload::External(_) => return,
+                // Its bytes are outside the world: recorded when the driver
+                // hands them over.
+                Payload::External(x) => {
+                    self.external.push(ExternalCapture {
+                        time: now,
+                        node: at,
+                        src: packet.src,
+                        dst: packet.dst,
+                        handle: x.handle,
+                    });
+                    return;
+                }
+                Payload::Udp(_) => {
+                    frame.resize(ETHERNET_HEADER + IPV4_HEADER + UDP_HEADER, 0);
+                    encode_udp_frame(packet, frame);
+                }
                 Payload::TcpData(_) | Payload::TcpAck(_) => {
                     frame.resize(TCP_SNAP, 0);
                     let captured = encode_frame(packet, frame);
@@ -144,6 +176,27 @@ impl Captures {
             }
             file.append(now, frame, ETHERNET_HEADER as u32 + packet.size);
         }
+    }
+
+    /// Writes the external packets recorded since the last call, with their real
+    /// IP bytes as `bytes_of(handle)` gives them (after a made-up Ethernet header,
+    /// as for simulated packets); returns how many had no bytes any more.
+    pub fn write_external<'a>(&mut self, bytes_of: impl Fn(u64) -> Option<&'a [u8]>) -> u64 {
+        let mut missing = 0;
+        for c in self.external.drain(..) {
+            let (Some(Some(file)), Some(ip)) =
+                (self.by_node.get_mut(c.node as usize), bytes_of(c.handle))
+            else {
+                missing += 1;
+                continue;
+            };
+            let frame = &mut self.frame;
+            frame.clear();
+            frame.extend_from_slice(&ethernet_header(c.src, c.dst));
+            frame.extend_from_slice(ip);
+            file.append(c.time, frame, frame.len() as u32);
+        }
+        missing
     }
 
     /// Bytes of the captures written so far.
@@ -168,22 +221,49 @@ fn encode_frame(packet: &Packet, out: &mut [u8]) -> usize {
     let tcp_len = match packet.payload {
         Payload::TcpData(d) => encode_data(packet, &d, &mut ip[IPV4_HEADER..]),
         Payload::TcpAck(a) => encode_ack(packet, &a, &mut ip[IPV4_HEADER..]),
-        Payload::Sctp(_) | Payload::External(_) => {
-            unreachable!("Captures::record lays out SCTP apart and skips external packets")
+        Payload::Sctp(_) | Payload::External(_) | Payload::Udp(_) => {
+            unreachable!("Captures::record lays out SCTP and UDP apart and skips external packets")
         }
     };
     encode_ipv4(packet, IPPROTO_TCP, ip);
     let segment_len = packet.size as usize - IPV4_HEADER;
-    let checksum = tcp_checksum(packet, &ip[IPV4_HEADER..IPV4_HEADER + tcp_len], segment_len);
+    let header = &ip[IPV4_HEADER..IPV4_HEADER + tcp_len];
+    let checksum = transport_checksum(packet, IPPROTO_TCP, header, segment_len);
     ip[IPV4_HEADER + 16..IPV4_HEADER + 18].copy_from_slice(&checksum.to_be_bytes());
     ETHERNET_HEADER + IPV4_HEADER + tcp_len
 }
 
+/// Writes the Ethernet, IPv4 and UDP headers of a datagram into `out` (their
+/// length exactly).
+fn encode_udp_frame(packet: &Packet, out: &mut [u8]) {
+    encode_ethernet(packet, out);
+    let ip = &mut out[ETHERNET_HEADER..];
+    encode_ipv4(packet, IPPROTO_UDP, ip);
+    let length = (packet.size as usize - IPV4_HEADER) as u16;
+    let udp = &mut ip[IPV4_HEADER..IPV4_HEADER + UDP_HEADER];
+    udp[0..2].copy_from_slice(&sender_port(packet).to_be_bytes());
+    udp[2..4].copy_from_slice(&RECEIVER_PORT.to_be_bytes());
+    udp[4..6].copy_from_slice(&length.to_be_bytes());
+    udp[6..8].fill(0);
+    let checksum = match transport_checksum(packet, IPPROTO_UDP, udp, length as usize) {
+        // RFC 768: a computed zero is sent as all ones (zero means "no checksum").
+        0 => 0xffff,
+        c => c,
+    };
+    udp[6..8].copy_from_slice(&checksum.to_be_bytes());
+}
+
 /// Ethernet II header: made-up addresses of the IP source and destination nodes.
+fn ethernet_header(src: NodeId, dst: NodeId) -> [u8; ETHERNET_HEADER] {
+    let mut h = [0u8; ETHERNET_HEADER];
+    h[0..6].copy_from_slice(&mac(dst));
+    h[6..12].copy_from_slice(&mac(src));
+    h[12..14].copy_from_slice(&ETHERTYPE_IPV4.to_be_bytes());
+    h
+}
+
 fn encode_ethernet(packet: &Packet, out: &mut [u8]) {
-    out[0..6].copy_from_slice(&mac(packet.dst));
-    out[6..12].copy_from_slice(&mac(packet.src));
-    out[12..14].copy_from_slice(&ETHERTYPE_IPV4.to_be_bytes());
+    out[..ETHERNET_HEADER].copy_from_slice(&ethernet_header(packet.src, packet.dst));
 }
 
 fn mac(node: NodeId) -> [u8; 6] {
@@ -323,11 +403,11 @@ impl Options {
 
 /// TCP checksum (RFC 9293 §3.1): over the pseudo-header and the segment, whose
 /// payload (`segment_len` minus the header) is taken as zeros, which add nothing.
-fn tcp_checksum(packet: &Packet, header: &[u8], segment_len: usize) -> u16 {
+fn transport_checksum(packet: &Packet, protocol: u8, header: &[u8], segment_len: usize) -> u16 {
     let mut pseudo = [0u8; 12];
     pseudo[0..4].copy_from_slice(&ipv4_address(packet.src));
     pseudo[4..8].copy_from_slice(&ipv4_address(packet.dst));
-    pseudo[9] = IPPROTO_TCP;
+    pseudo[9] = protocol;
     pseudo[10..12].copy_from_slice(&(segment_len as u16).to_be_bytes());
     internet_checksum(sum_words(sum_words(0, &pseudo), header))
 }
@@ -381,6 +461,42 @@ mod tests {
         let bytes = [0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7];
         assert_eq!(sum_words(0, &bytes), 0x2ddf0);
         assert_eq!(internet_checksum(sum_words(0, &bytes)), 0x220d);
+    }
+
+    #[test]
+    fn udp_header_carries_ports_length_and_a_checksum_that_verifies() {
+        // A 500 B datagram: UDP length 500 − 20 = 480. A receiver sums the
+        // pseudo-header (10.0.0.1, 10.0.0.2, 17, 480) with the UDP header and the
+        // zero payload: the result must be 0xffff (RFC 768, RFC 1071).
+        let mut p = data_packet();
+        p.size = 500;
+        p.payload = Payload::Udp(crate::packet::UdpDatagram { seq: 3 });
+        let mut frame = [0u8; 14 + 20 + 8];
+        encode_udp_frame(&p, &mut frame);
+        assert_eq!(frame[14 + 9], 17);
+        let udp = &frame[34..];
+        assert_eq!(u16::from_be_bytes([udp[0], udp[1]]), 49152);
+        assert_eq!(u16::from_be_bytes([udp[2], udp[3]]), RECEIVER_PORT);
+        assert_eq!(u16::from_be_bytes([udp[4], udp[5]]), 480);
+        let pseudo = [
+            10,
+            0,
+            0,
+            1,
+            10,
+            0,
+            0,
+            2,
+            0,
+            17,
+            480u16.to_be_bytes()[0],
+            480u16.to_be_bytes()[1],
+        ];
+        let mut sum = sum_words(sum_words(0, &pseudo), udp);
+        while sum > 0xffff {
+            sum = (sum & 0xffff) + (sum >> 16);
+        }
+        assert_eq!(sum, 0xffff);
     }
 
     #[test]

@@ -3,3 +3,4 @@
 pub mod dupthresh;
 pub mod sctp;
 pub mod tcp;
+pub mod udp;

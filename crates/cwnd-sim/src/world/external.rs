@@ -30,6 +30,10 @@ pub struct Injection {
     /// The real IP datagram size in bytes.
     pub size: u32,
     pub external: ExternalRef,
+    /// For a data packet from the flow's sender: the bytes of its stream the
+    /// payload carries, [start, end) counted from 0 (the driver reads them from
+    /// the sequence numbers). Impairment triggers (`start_on`) fire on them.
+    pub stream_bytes: Option<(u64, u64)>,
 }
 
 /// An external packet that reached its destination node.
@@ -64,7 +68,8 @@ impl World {
     }
 
     /// Runs the world up to `time`, then puts the packet on the network at its
-    /// source node as that node's own traffic.
+    /// source node as that node's own traffic (sent, as a simulated agent's
+    /// packet is: a capture there sees it leave once).
     pub fn inject(&mut self, time: SimTime, packet: Injection) {
         self.run_until(time);
         let now = time.max(self.queue.now());
@@ -74,9 +79,20 @@ impl World {
             dst,
             size,
             external,
+            stream_bytes,
         } = packet;
+        if let (Some((start, end)), false) = (stream_bytes, self.triggers.is_empty()) {
+            // Segment k of the scenario's flow starts at byte (k − 1)·mss: the
+            // packet fires the triggers of the segments starting inside it (the
+            // kernel's segments need not be the scenario's MSS).
+            let mss = u64::from(self.flows[flow as usize].sender.tcb.mss);
+            let (first, last) = (start.div_ceil(mss) + 1, end.div_ceil(mss));
+            if first <= last {
+                self.fire_triggers(now, flow, first..=last);
+            }
+        }
         let packet = self.new_packet(now, flow, src, dst, size, Payload::External(external));
-        self.receive(now, src, packet);
+        self.forward(now, src, packet);
     }
 
     /// When the next event is due, if any.
@@ -87,6 +103,16 @@ impl World {
     /// The external packets delivered since the last call, in delivery order.
     pub fn drain_delivered(&mut self) -> std::vec::Drain<'_, Delivery> {
         self.delivered_out.drain(..)
+    }
+
+    /// Writes the external packets seen at the nodes `trace.pcap` names since the
+    /// last call into their captures, with the bytes `bytes_of(handle)` gives;
+    /// returns how many had no bytes any more.
+    pub fn write_external_captures<'a>(
+        &mut self,
+        bytes_of: impl Fn(u64) -> Option<&'a [u8]>,
+    ) -> u64 {
+        self.captures.write_external(bytes_of)
     }
 
     /// The run's results (links, channels, drop counters) once the driver stops.
@@ -131,6 +157,7 @@ mod tests {
             dst: 1,
             size,
             external: ExternalRef { handle, data },
+            stream_bytes: None,
         }
     }
 
@@ -200,5 +227,67 @@ mod tests {
         let dropped = 10_000 - data as u64;
         assert!((60..=140).contains(&dropped), "dropped {dropped}");
         assert_eq!(w.flows[0].drops_impairment, dropped);
+    }
+
+    #[test]
+    fn an_outage_starts_at_the_packet_carrying_its_trigger_segment() {
+        // Segment 3 of a 1460-byte MSS starts at byte 2 × 1460 = 2920. Packets of
+        // 1000 payload bytes carry [0, 1000), [1000, 2000), [2000, 3000): the
+        // third (at 100 ms) holds byte 2920, so the 1 s outage starts with it and
+        // drops it and the fourth (101 ms); the first two arrived at 20.8 and
+        // 50.8 ms, before it; the fifth, at 1.2 s, passes.
+        let mut w = world(
+            r#"{ kind = "outage", start_on = { flow = "f", segment = 3 }, duration = "1s" }"#,
+        );
+        let at = [0, 30, 100, 101, 1200];
+        for (i, &ms) in at.iter().enumerate() {
+            let start = i as u64 * 1000;
+            let mut p = packet(i as u64, 1040, true);
+            p.stream_bytes = Some((start, start + 1000));
+            w.inject(SimTime::from_millis(ms), p);
+        }
+        let got: Vec<u64> = run_all(&mut w).iter().map(|d| d.handle).collect();
+        assert_eq!(got, vec![0, 1, 4]);
+        assert_eq!(w.flows[0].drops_impairment, 2);
+    }
+
+    #[test]
+    fn captured_external_packets_are_written_with_their_own_bytes() {
+        let toml = r#"
+            name = "external"
+            duration = "1s"
+            [[links]]
+            between = ["h1", "h2"]
+            bandwidth = "10Mbps"
+            delay = "20ms"
+            [[flows]]
+            name = "f"
+            from = "h1"
+            to = "h2"
+            [trace]
+            pcap = ["h1", "h2"]
+            "#;
+        let mut w = build(&load(toml, None).expect("scenario"), 7);
+        w.detach_agents();
+        w.inject(SimTime::ZERO, packet(5, 60, true));
+        w.inject(SimTime::ZERO, packet(6, 60, true));
+        run_all(&mut w);
+        // Packet 5's bytes are still there, packet 6's slot was reused: it is
+        // missing at both nodes. Each packet is seen once at h1 (leaving) and once
+        // at h2 (arriving).
+        let ip: Vec<u8> = (0..60u8).collect();
+        let missing = w.write_external_captures(|h| (h == 5).then_some(ip.as_slice()));
+        assert_eq!(missing, 2);
+        let pcaps = w.finish().pcaps;
+        let (h1, pcap) = (&pcaps[0].1, &pcaps[1].1);
+        // 24-byte file header, 16-byte record header, 14 + 60 bytes of frame; at h2
+        // the record is stamped at 20 ms + 60 × 8 / 10⁷ s = 20.048 ms.
+        assert_eq!((h1.len(), pcap.len()), (24 + 16 + 74, 24 + 16 + 74));
+        let word = |at: usize| u32::from_le_bytes(pcap[at..at + 4].try_into().unwrap());
+        assert_eq!(
+            (word(24), word(28), word(32), word(36)),
+            (0, 20_048, 74, 74)
+        );
+        assert_eq!(&pcap[24 + 16 + 14..], ip.as_slice());
     }
 }

@@ -2,10 +2,10 @@
 //! association, link and medium fills its own. The results module knows nothing of
 //! the world; the world knows the records it produces.
 
-use super::{Flow, SctpFlow, World};
+use super::{Flow, SctpFlow, UdpFlow, World};
 use crate::results::{
     AssociationResult, AssociationSummary, ChannelResult, EventResult, FlowResult, FlowSummary,
-    LinkResult, PathResult, RunResults, SpuriousTruth,
+    LinkResult, PathResult, RunResults, SpuriousTruth, UdpResult, UdpSummary,
 };
 use crate::time::SimTime;
 use crate::trace::sctp::AssociationTrace;
@@ -32,6 +32,10 @@ impl World {
             .iter()
             .zip(self.recorder.associations.drain(..))
             .map(|(a, trace)| a.result(trace, &self.node_names, end))
+            .collect();
+        let udp = std::mem::take(&mut self.udp)
+            .into_iter()
+            .map(|u| u.result(&self.node_names))
             .collect();
         let links = self
             .links
@@ -70,6 +74,7 @@ impl World {
             throughput_bin: bin.unwrap_or(SimTime::from_millis(100)),
             flows,
             associations,
+            udp,
             links,
             channels,
             pcaps,
@@ -99,6 +104,32 @@ impl Flow {
             receiver: self.receiver.stats,
             drops_queue: self.drops_queue,
             drops_impairment: self.drops_impairment,
+        }
+    }
+}
+
+impl UdpFlow {
+    fn result(self, node_names: &[String]) -> UdpResult {
+        let (sent, sink) = (self.sender.stats, self.sink.stats);
+        let lost = self.drops_queue + self.drops_impairment;
+        let summary = UdpSummary {
+            name: self.name,
+            from: node_names[self.src as usize].clone(),
+            to: node_names[self.dst as usize].clone(),
+            cc: self.source,
+            start: self.start,
+            end: self.stop,
+            packet_size: self.sender.packet_size(),
+            sender: sent,
+            sink,
+            drops_queue: self.drops_queue,
+            drops_impairment: self.drops_impairment,
+            packets_in_flight: sent.packets_sent - sink.packets_delivered - lost,
+        };
+        UdpResult {
+            summary,
+            delivered_bins: self.delivered_bins,
+            sent_bins: self.sent_bins,
         }
     }
 }

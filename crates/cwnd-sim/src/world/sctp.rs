@@ -183,7 +183,7 @@ impl World {
                     .map(|c| c.tsn)
                     .collect();
                 for tsn in firsts {
-                    self.fire_triggers(now, f, tsn);
+                    self.fire_triggers(now, f, tsn..=tsn);
                 }
             }
             let to_sender = self.associations[k].sender_nodes.contains(&o.dst);

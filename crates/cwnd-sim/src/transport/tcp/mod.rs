@@ -2,6 +2,7 @@
 //! control.
 
 pub mod cc;
+mod nagle;
 mod pacing;
 pub mod rate;
 pub mod receiver;
@@ -9,7 +10,9 @@ pub mod recovery;
 mod reordering;
 pub mod rto;
 mod sack;
+mod send_buffer;
 pub mod sender;
+pub mod socket_options;
 mod spurious;
 pub mod tcb;
 

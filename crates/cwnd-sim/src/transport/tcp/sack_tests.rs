@@ -32,6 +32,9 @@ fn sender(recovery: Recovery, iw: u32, set: impl FnOnce(&mut SenderConfig)) -> T
         frto: false,
         rto: RtoConfig::default(),
         app_bytes: None,
+        write_size: None,
+        sndbuf: None,
+        nagle: true,
         adapt_dupthresh: None,
     };
     set(&mut cfg);

@@ -33,6 +33,9 @@ fn sender_with(recovery: Recovery, initial_window: u32, dsack_undo: bool) -> Tcp
         frto: false,
         rto: RtoConfig::default(),
         app_bytes: None,
+        write_size: None,
+        sndbuf: None,
+        nagle: true,
         adapt_dupthresh: None,
     };
     TcpSender::new(cfg, Box::new(Reno))
@@ -378,6 +381,9 @@ fn eifel_sender() -> TcpSender {
         frto: false,
         rto: RtoConfig::default(),
         app_bytes: None,
+        write_size: None,
+        sndbuf: None,
+        nagle: true,
         adapt_dupthresh: None,
     };
     TcpSender::new(cfg, Box::new(Reno))

@@ -18,16 +18,23 @@
 //! through recovery, and is given Linux's in-flight count (`packets_in_flight`). A
 //! controller that reports a pacing rate has its segments paced (`pacing.rs`): the
 //! owner wakes the sender at `pacing_deadline()` when the pacing gate held it back.
+//!
+//! The application writes into a send buffer (`send_buffer.rs`) and the stack
+//! pushes after each write; a new segment shorter than the MSS is subject to
+//! Nagle's algorithm (`nagle.rs`). By default everything is written at once and
+//! only a finite transfer's last segment is short (sent with the FIN, unheld).
 
 use std::collections::VecDeque;
 
 use super::cc::{AckEvent, AckSample, CaEvent, CongestionControl, RateSample};
+use super::nagle::Nagle;
 use super::pacing::Pacer;
 use super::rate::{mark_app_limited, RateEstimator, TxStamp};
 use super::recovery::{Recovery, RepeatedTimeout};
 use super::reordering::Reordering;
 use super::rto::{RtoConfig, RtoEstimator};
 use super::sack::SackUpdate;
+use super::send_buffer::{SendBuffer, WriteStep};
 use super::spurious::{Eifel, Frto};
 use super::tcb::{CaState, Tcb};
 use crate::packet::{SackBlocks, TcpAck, TcpData};
@@ -69,6 +76,13 @@ pub struct SenderConfig {
     pub rto: RtoConfig,
     /// Bytes the application will hand over in all (`None`: unlimited).
     pub app_bytes: Option<u64>,
+    /// Bytes per application write (`None`: one write of everything).
+    pub write_size: Option<u64>,
+    /// The kernel's `sk_sndbuf` (`socket_options::kernel_sndbuf`; `None`:
+    /// unlimited).
+    pub sndbuf: Option<u64>,
+    /// Nagle's algorithm (TCP_NODELAY off).
+    pub nagle: bool,
 }
 
 /// Per-flow sender counters (each a column of the run summary, `results`).
@@ -184,8 +198,11 @@ pub struct TcpSender {
     /// is the growth it earns (Linux `acked_sacked`).
     delivered_at_ack: u64,
     pub(super) peer_window: u64,
-    /// Bytes the application has made available (grows up to `app_bytes`).
-    app_limit: u64,
+    /// The application's writes and the send buffer.
+    app: SendBuffer,
+    pub(super) nagle: Nagle,
+    /// The writer is pushing before it sleeps: Nagle is off (`TCP_NAGLE_PUSH`).
+    nagle_push: bool,
     /// RTO deadline; `SimTime::MAX` when the timer is stopped.
     rto_deadline: SimTime,
     finished_at: Option<SimTime>,
@@ -216,7 +233,9 @@ impl TcpSender {
             ack_start: (0, 0),
             delivered_at_ack: 0,
             rto: RtoEstimator::new(cfg.rto),
-            app_limit: 0,
+            app: SendBuffer::new(cfg.write_size, cfg.sndbuf),
+            nagle: Nagle::default(),
+            nagle_push: false,
             tcb,
             cc,
             sent: VecDeque::new(),
@@ -267,17 +286,58 @@ impl TcpSender {
         self.finished_at
     }
 
-    /// The application starts: all of its data (or an unlimited supply) is
-    /// available at once, as in ns-2's FTP agent.
+    /// The application starts: without a send buffer limit all of its data (or
+    /// an unlimited supply) is available at once, as in ns-2's FTP agent; with
+    /// one, it writes until the buffer is full.
     pub fn start(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        self.app_limit = self.cfg.app_bytes.unwrap_or(u64::MAX);
+        self.app.start(self.cfg.app_bytes);
         self.cc.cwnd_event(&mut self.tcb, now, CaEvent::TxStart);
         self.transmit(now, out);
+        self.run_application(now, out);
     }
 
     /// The application stops: no new data beyond what was already sent.
     pub fn stop(&mut self) {
-        self.app_limit = self.app_limit.min(self.high_water);
+        self.app.stop(self.high_water);
+    }
+
+    /// `write()` calls the application completed.
+    pub fn app_writes(&self) -> u64 {
+        self.app.writes
+    }
+
+    /// The writer writes until it sleeps or is done, the stack pushing after
+    /// each write (`tcp_sendmsg`; see `send_buffer.rs`).
+    fn run_application(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        loop {
+            match self
+                .app
+                .step(self.tcb.snd_una, self.high_water, self.cfg.mss)
+            {
+                WriteStep::Completed => self.transmit(now, out),
+                WriteStep::Blocked { push } => {
+                    if push {
+                        self.nagle_push = true;
+                        self.transmit(now, out);
+                        self.nagle_push = false;
+                    }
+                    return;
+                }
+                WriteStep::Idle => return,
+            }
+        }
+    }
+
+    /// Whether Nagle's algorithm holds a new segment of `len` bytes (`nagle.rs`):
+    /// not once the application has written everything (the FIN), nor when the
+    /// writer pushes before sleeping.
+    fn nagle_holds(&self, len: u32) -> bool {
+        self.cfg.nagle
+            && !self.nagle_push
+            && !self.app.all_written()
+            && self
+                .nagle
+                .holds(len, self.cfg.mss, self.tcb.snd_una, self.high_water)
     }
 
     /// Sends what the windows allow: new data, or after a timeout the segments
@@ -326,9 +386,9 @@ impl TcpSender {
                     None => 0,
                 }
             } else {
-                mss.min(self.app_limit.saturating_sub(seq))
+                mss.min(self.app.written().saturating_sub(seq))
             };
-            if len == 0 {
+            if len == 0 || (seq >= self.high_water && self.nagle_holds(len as u32)) {
                 self.tcb.cwnd_limited = false;
                 break;
             }
@@ -356,7 +416,7 @@ impl TcpSender {
     /// Rate estimation §3.4 (Linux `tcp_rate_check_app_limited`): less than a segment
     /// of new data, cwnd not filled and every lost segment resent.
     fn check_app_limited(&mut self) {
-        let unsent = self.app_limit.saturating_sub(self.high_water);
+        let unsent = self.app.written().saturating_sub(self.high_water);
         if unsent >= u64::from(self.cfg.mss) {
             return;
         }
@@ -387,13 +447,13 @@ impl TcpSender {
         counted.saturating_sub(left)
     }
 
-    /// Length of the next new segment, if the application and the receive window
-    /// allow one.
+    /// Length of the next new segment, if the application, the receive window
+    /// and Nagle's algorithm allow one.
     pub(super) fn new_data_len(&self) -> Option<u32> {
         let seq = self.high_water;
-        let len = (self.cfg.mss as u64).min(self.app_limit.saturating_sub(seq));
+        let len = (self.cfg.mss as u64).min(self.app.written().saturating_sub(seq));
         let fits = seq + len - self.tcb.snd_una <= self.peer_window;
-        (len > 0 && fits).then_some(len as u32)
+        (len > 0 && fits && !self.nagle_holds(len as u32)).then_some(len as u32)
     }
 
     pub(super) fn segment_at(&self, seq: u64) -> Option<&SentSegment> {
@@ -437,6 +497,7 @@ impl TcpSender {
                 tx,
             });
             self.high_water = seq + len as u64;
+            self.nagle.on_sent(seq, len, self.cfg.mss);
         }
         self.stats.segments_sent += 1;
         self.stats.bytes_sent += len as u64;
@@ -601,9 +662,14 @@ impl TcpSender {
         }
         if self.finished_at.is_none()
             && self.cfg.app_bytes.is_some()
-            && self.tcb.snd_una >= self.app_limit
+            && self.app.all_written()
+            && self.tcb.snd_una >= self.app.written()
         {
             self.finished_at = Some(now);
+        }
+        // Freed space wakes a writer asleep on a full buffer (`tcp_check_space`).
+        if self.app.on_ack(self.tcb.snd_una) {
+            self.run_application(now, out);
         }
     }
 

@@ -1,0 +1,147 @@
+//! What a scenario asks for that can never happen in its run: not errors (the run
+//! is well defined), but almost surely not what its author meant, so `cwnd check`,
+//! `cwnd run` and the Python API say so. Each warning names the field, the value
+//! and why it has no effect.
+
+use super::impairment_spec::ImpairmentSpec;
+use super::plan::Plan;
+use super::spec::{AppSpec, FlowSpec, Scenario, TransportSpec};
+use crate::time::SimTime;
+
+impl Plan {
+    /// The scenario's silent no-ops, in scenario order.
+    pub fn warnings(&self) -> Vec<String> {
+        let spec = self.spec();
+        let mut out = Vec::new();
+        let links = spec.links.iter().map(|l| &l.impairments);
+        let air = spec.wireless.iter().map(|w| &w.impairments);
+        let hops = links.enumerate().map(|(i, s)| (format!("links[{i}]"), s));
+        let air = air.enumerate().map(|(i, s)| (format!("wireless[{i}]"), s));
+        for (at, stages) in hops.chain(air) {
+            for (j, imp) in stages.iter().enumerate() {
+                stage_warnings(spec, &format!("{at}.impairments[{j}]"), imp, &mut out);
+            }
+        }
+        out
+    }
+}
+
+fn stage_warnings(spec: &Scenario, path: &str, imp: &ImpairmentSpec, out: &mut Vec<String>) {
+    let Ok((common, _)) = imp.parse() else {
+        return; // checked when the plan was made
+    };
+    let end = spec.duration.0;
+    if let Some(start) = common.start.filter(|s| s.0 >= end) {
+        out.push(format!(
+            "{path}.start: \"{}\" is not before the run's end (\"{}\"): the stage never starts",
+            seconds(start.0),
+            seconds(end)
+        ));
+    }
+    let Some(trigger) = common.start_on else {
+        return;
+    };
+    let Some(flow) = spec
+        .flows
+        .iter()
+        .find(|f| f.name.as_deref() == Some(trigger.flow.as_str()))
+    else {
+        return;
+    };
+    if let Some(segments) = transfer_segments(flow) {
+        if trigger.segment > segments {
+            out.push(format!(
+                "{path}.start_on.segment: {} is beyond flow '{}''s transfer ({segments} \
+                 segments): the stage never starts",
+                trigger.segment, trigger.flow
+            ));
+        }
+    }
+}
+
+/// Data segments a TCP transfer sends once each (`None`: bulk, or not TCP).
+fn transfer_segments(f: &FlowSpec) -> Option<u64> {
+    if f.transport != TransportSpec::Tcp {
+        return None;
+    }
+    match &f.app {
+        AppSpec::Bulk => None,
+        AppSpec::Transfer {
+            segments: Some(n), ..
+        } => Some(*n),
+        AppSpec::Transfer { bytes: Some(b), .. } => {
+            Some(b.0.div_ceil(u64::from(f.tcp.payload_mss())))
+        }
+        AppSpec::Transfer { .. } => None,
+    }
+}
+
+/// A time as a scenario writes it: "90s", "2.5s".
+fn seconds(t: SimTime) -> String {
+    format!("{}s", t.as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::load;
+
+    fn warnings(flow: &str, stage: &str) -> Vec<String> {
+        let toml = format!(
+            r#"
+            name = "w"
+            duration = "60s"
+            [[links]]
+            between = ["a", "b"]
+            bandwidth = "10Mbps"
+            delay = "10ms"
+            impairments = [{stage}]
+            [[flows]]
+            name = "f"
+            from = "a"
+            to = "b"
+            {flow}
+            "#
+        );
+        load(&toml, None).expect("a valid scenario").warnings()
+    }
+
+    #[test]
+    fn a_trigger_beyond_a_transfer_is_named() {
+        // 3000 segments of 1000 B: segment 3001 is never sent.
+        let flow = r#"app = { kind = "transfer", segments = 3000 }"#;
+        let stage = |n| {
+            format!(
+                r#"{{ kind = "outage", start_on = {{ flow = "f", segment = {n} }}, duration = "5s" }}"#
+            )
+        };
+        assert!(warnings(flow, &stage(3000)).is_empty());
+        let w = warnings(flow, &stage(3001));
+        assert_eq!(w.len(), 1);
+        assert!(w[0].starts_with("links[0].impairments[0].start_on.segment: 3001 is beyond flow 'f''s transfer (3000 segments)"), "{}", w[0]);
+        // 2 MB in segments of 1460 B: ⌈2 000 000 / 1460⌉ = 1370 segments.
+        let bytes = r#"app = { kind = "transfer", bytes = "2MB" }"#;
+        assert!(warnings(bytes, &stage(1370)).is_empty());
+        assert!(warnings(bytes, &stage(1371))[0].contains("(1370 segments)"));
+        // A bulk flow sends for ever: no warning.
+        assert!(warnings("", &stage(1_000_000)).is_empty());
+    }
+
+    #[test]
+    fn a_stage_starting_at_or_after_the_end_is_named() {
+        let late = r#"{ kind = "outage", start = "60s", duration = "1s" }"#;
+        let w = warnings("", late);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(
+            w[0].starts_with(
+                r#"links[0].impairments[0].start: "60s" is not before the run's end ("60s")"#
+            ),
+            "{}",
+            w[0]
+        );
+        assert!(warnings(
+            "",
+            r#"{ kind = "outage", start = "59.5s", duration = "5s" }"#
+        )
+        .is_empty());
+    }
+}

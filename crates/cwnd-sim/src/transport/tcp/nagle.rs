@@ -1,0 +1,69 @@
+//! Nagle's algorithm as Linux implements it (TCP_NODELAY off, the default).
+//!
+//! RFC 896 holds a segment smaller than the MSS while any data is unacknowledged;
+//! RFC 1122 §4.2.3.4 makes that the sender's SWS avoidance. Linux uses Minshall's
+//! variant (`tcp_output.c`, `tcp_nagle_check`, `tcp_minshall_check`): a sub-MSS
+//! segment waits only while a previously sent *sub-MSS* segment is
+//! unacknowledged (`snd_sml`, the end of the last small segment sent, is above
+//! `snd_una`), so full segments never make a small one wait. It applies to the
+//! last segment of the send queue only (the others are full), and not when the
+//! segment carries a FIN (`tcp_nagle_test`): here, once the application has
+//! written all it will write. A writer that blocks on a full send buffer pushes
+//! with Nagle off (`tcp_sendmsg`, `wait_for_sndbuf`: `TCP_NAGLE_PUSH`); the
+//! sender handles that case.
+
+/// Minshall's state: the end of the last sub-MSS segment sent (`tp->snd_sml`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Nagle {
+    snd_sml: u64,
+}
+
+impl Nagle {
+    /// Whether a new segment of `len` bytes must wait (`tcp_nagle_check` with
+    /// `nonagle` = 0): it is smaller than `mss`, data is outstanding
+    /// (`packets_out`), and the last small segment sent is not yet acknowledged.
+    pub fn holds(&self, len: u32, mss: u32, snd_una: u64, high_water: u64) -> bool {
+        len < mss && high_water > snd_una && self.snd_sml > snd_una
+    }
+
+    /// A new segment [seq, seq + len) left (`tcp_minshall_update`).
+    pub fn on_sent(&mut self, seq: u64, len: u32, mss: u32) {
+        if len < mss {
+            self.snd_sml = seq + u64::from(len);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_small_segment_waits_for_the_previous_small_one() {
+        let mss = 1460;
+        let mut n = Nagle::default();
+        // Nothing outstanding: a 100 B segment goes.
+        assert!(!n.holds(100, mss, 0, 0));
+        n.on_sent(0, 100, mss);
+        // [0, 100) unacknowledged: the next 100 B waits; a full segment does not.
+        assert!(n.holds(100, mss, 0, 100));
+        assert!(!n.holds(1460, mss, 0, 100));
+        // ACK 100 acknowledges the small segment: the next may go.
+        assert!(!n.holds(100, mss, 100, 100));
+    }
+
+    #[test]
+    fn full_segments_outstanding_do_not_hold_a_small_one() {
+        // Minshall: [0, 2920) is two full segments, unacknowledged, and no small
+        // segment was ever sent; RFC 896 would hold the 500 B, Linux sends it.
+        let mss = 1460;
+        let mut n = Nagle::default();
+        n.on_sent(0, 1460, mss);
+        n.on_sent(1460, 1460, mss);
+        assert!(!n.holds(500, mss, 0, 2920));
+        n.on_sent(2920, 500, mss);
+        // Now [2920, 3420) is small and outstanding until ACK 3420.
+        assert!(n.holds(500, mss, 2920, 3420));
+        assert!(!n.holds(500, mss, 3420, 3420));
+    }
+}
