@@ -25,9 +25,10 @@ build: venv
 	PIP_QUIET=1 PIP_DISABLE_PIP_VERSION_CHECK=1 $(BIN)/maturin develop --release
 	@echo "== cwnd: built; the command is $(BIN)/cwnd (or 'source $(BIN)/activate', then cwnd)"
 
+# The scenarios first, so that the studies' report (results/index.html) links their page.
 run: build
-	$(BIN)/cwnd reproduce all --out results
 	$(BIN)/cwnd run-all scenarios --out results/scenarios
+	$(BIN)/cwnd reproduce all --out results
 
 test: build
 	@echo "== cwnd: Rust tests (profile fasttest: optimised, no LTO)"
@@ -44,6 +45,7 @@ lint: venv
 	cargo clippy --workspace --all-targets -- -D warnings
 	$(BIN)/ruff check python tests tools examples
 	$(BIN)/ruff format --check python tests tools examples
+	$(BIN)/mypy
 
 bench: build
 	cargo bench -p cwnd-sim --bench engine

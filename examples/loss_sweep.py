@@ -57,24 +57,19 @@ def main(out: Path) -> None:
     sweep = cwnd.sweep(
         scenario(), grid={LOSS: RATES}, seeds=SEEDS, progress=False, cache=out / "cache"
     )
-    table = sweep.table
-    stats = table.groupby(LOSS)["goodput_bps"].agg(["mean", "std", "count"])
-    # 95 % confidence half-width with Student's t for n − 1 = 4 degrees of freedom.
-    t_95 = 2.776
-    stats["ci95"] = t_95 * stats["std"] / stats["count"].pow(0.5)
+    # Mean and Student-t 95 % interval over the seeds at each loss rate.
+    stats = sweep.summary("goodput_bps").set_index("p")
     stats["mathis"] = [MSS_BITS / RTT * math.sqrt(3 / (2 * p)) for p in stats.index]
-    measured = table.groupby(LOSS)[["mean_rtt", "mean_rto"]].mean()
-    stats["pftk"] = [
-        MSS_BITS * pftk_segments_per_s(p, measured.loc[p, "mean_rtt"], measured.loc[p, "mean_rto"])
-        for p in stats.index
-    ]
+    rtt = sweep.summary("mean_rtt").set_index("p")["mean"]
+    rto = sweep.summary("mean_rto").set_index("p")["mean"]
+    stats["pftk"] = [MSS_BITS * pftk_segments_per_s(p, rtt[p], rto[p]) for p in stats.index]
     print(stats)
 
     fig, ax = plt.subplots(figsize=(6, 3.5))
     ax.errorbar(
         stats.index,
         stats["mean"] / 1e6,
-        yerr=stats["ci95"] / 1e6,
+        yerr=[(stats["mean"] - stats["ci_low"]) / 1e6, (stats["ci_high"] - stats["mean"]) / 1e6],
         fmt="o-",
         capsize=3,
         label="cwnd, Reno (mean ± 95 % CI, 5 seeds)",

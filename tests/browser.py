@@ -8,6 +8,7 @@ profile and `--remote-debugging-port=0`, it writes the port it chose to the prof
 
 from __future__ import annotations
 
+import base64
 import json
 import shutil
 import subprocess
@@ -28,15 +29,21 @@ def chromium() -> str | None:
     return None
 
 
+#: The window the page is laid out in: a laptop screen, in CSS pixels.
+VIEWPORT = (1280, 900)
+
+
 @dataclass
 class PageReport:
+    #: Per image: src, complete, naturalWidth, and its width on the page (CSS px).
     images: list[dict[str, Any]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     title: str = ""
 
 
-def load(page: Path, timeout: float = 60.0) -> PageReport:
-    """Opens `page` (a local file) and waits for its load event."""
+def load(page: Path, timeout: float = 60.0, screenshot: Path | None = None) -> PageReport:
+    """Opens `page` (a local file) in a `VIEWPORT`-sized window and waits for its load
+    event; with `screenshot`, saves the whole page there as PNG."""
     import websocket
 
     exe = chromium()
@@ -64,7 +71,7 @@ def load(page: Path, timeout: float = 60.0) -> PageReport:
             url = next(t for t in targets if t["type"] == "page")["webSocketDebuggerUrl"]
             ws = websocket.create_connection(url, timeout=timeout)
             try:
-                return _inspect(ws, page.resolve().as_uri(), timeout)
+                return _inspect(ws, page.resolve().as_uri(), timeout, screenshot)
             finally:
                 ws.close()
         finally:
@@ -84,7 +91,7 @@ def _devtools_port(profile: Path, proc: subprocess.Popen[bytes], timeout: float)
     raise TimeoutError("chromium did not open its DevTools port")
 
 
-def _inspect(ws: Any, url: str, timeout: float) -> PageReport:
+def _inspect(ws: Any, url: str, timeout: float, screenshot: Path | None) -> PageReport:
     report = PageReport()
     next_id = iter(range(1, 1_000_000))
 
@@ -101,6 +108,9 @@ def _inspect(ws: Any, url: str, timeout: float) -> PageReport:
 
     for domain in ("Page", "Runtime", "Log"):
         call(f"{domain}.enable")
+    width, height = VIEWPORT
+    call("Emulation.setDeviceMetricsOverride", width=width, height=height,
+         deviceScaleFactor=1, mobile=False)  # fmt: skip
     call("Page.navigate", url=url)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -112,11 +122,15 @@ def _inspect(ws: Any, url: str, timeout: float) -> PageReport:
         raise TimeoutError(f"{url} did not finish loading")
     script = (
         "JSON.stringify({title: document.title, images: Array.from(document.images, i => "
-        "({src: i.getAttribute('src'), complete: i.complete, naturalWidth: i.naturalWidth}))})"
+        "({src: i.getAttribute('src'), complete: i.complete, naturalWidth: i.naturalWidth, "
+        "width: i.getBoundingClientRect().width}))})"
     )
     result = call("Runtime.evaluate", expression=script, returnByValue=True)
     page = json.loads(result["result"]["value"])
     report.images, report.title = page["images"], page["title"]
+    if screenshot is not None:
+        shot = call("Page.captureScreenshot", format="png", captureBeyondViewport=True)
+        screenshot.write_bytes(base64.b64decode(shot["data"]))
     return report
 
 

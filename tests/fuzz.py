@@ -237,17 +237,21 @@ class CappedRunner:
 
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
+        self._children_before: set[multiprocessing.process.BaseProcess] = set()
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
+            self._children_before = set(multiprocessing.active_children())
             self._pool = ProcessPoolExecutor(1, mp_context=context, initializer=_limit_memory)
         return self._pool
 
     def _discard(self) -> None:
+        """Kills the pool's worker: the child that was not there before the pool."""
         if self._pool is not None:
-            for process in list(getattr(self._pool, "_processes", {}).values()):
-                process.kill()
+            for process in multiprocessing.active_children():
+                if process not in self._children_before:
+                    process.kill()
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 

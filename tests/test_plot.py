@@ -63,3 +63,35 @@ def test_a_many_flow_run_draws_its_figures(tmp_path: Path) -> None:
     for name in ("cwnd.png", "sequence.png", "throughput.png"):
         assert (tmp_path / name) in written
         assert (tmp_path / name).stat().st_size > 10_000
+
+
+def _one_link(queue_packets: int, loss: float | None) -> cwnd.Scenario:
+    return (
+        cwnd.Scenario(duration="4s", name="rate")
+        .link("s", "r", bandwidth="100Mbps", delay="1ms")
+        .link("r", "d", bandwidth="10Mbps", delay="20ms", queue_packets=queue_packets, loss=loss)
+        .flow("s", "d", cc="newreno", name="f", sack=True)
+    )
+
+
+def test_goodput_above_the_slowest_link_is_explained_on_the_figure() -> None:
+    import matplotlib.pyplot as plt
+
+    from cwnd.plot import slowest_link_note, slowest_rate
+
+    # 1 % loss with SACK: segments above a hole wait at the receiver and are delivered
+    # together when the retransmission arrives, in one 100 ms bin.
+    lossy = cwnd.run(_one_link(100, 0.01), seed=3)
+    assert slowest_rate(lossy) == 10e6
+    # A queue that never fills in 4 s and no loss: every segment in order, no bin
+    # above 10 Mb/s + one 1500-byte packet per 100 ms bin (10.12 Mb/s).
+    clean = cwnd.run(_one_link(10_000, None), seed=3)
+    assert clean.summary["segments_retransmitted"].iloc[0] == 0
+    for results, drawn in ((lossy, True), (clean, False)):
+        fig, ax = plt.subplots()
+        try:
+            assert slowest_link_note(ax, results) is drawn
+            labels = ax.get_legend_handles_labels()[1]
+            assert any(label.startswith("slowest link (10 Mb/s)") for label in labels) is drawn
+        finally:
+            plt.close(fig)

@@ -11,8 +11,10 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from PIL import Image
 
-from browser import chromium, load
+from browser import VIEWPORT, chromium, load
+from cwnd.report import QUICK_TITLE
 from cwnd.studies import STUDIES, arq, outage, stats
 from cwnd.studies.study import StudyData, Verdict
 
@@ -252,12 +254,27 @@ def cwnd_cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+#: The figures are drawn at 150 dpi with text of 7 pt and more: 7 / 72 · 150 = 14.6 px
+#: in the PNG. Shown at 0.6 of its size or more that is at least 8.75 CSS px (legends,
+#: 8 pt: 10 px; tick labels, 9 pt: 11.25 px), the smallest a reader reads without
+#: zooming; a figure in half the page's width (the old layout) was at 0.40 to 0.58.
+READABLE_SCALE = 0.6
+
+
 @pytest.fixture(scope="module")
 def quick_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of a quick reproduction of every study, `--out OUT`: OUT/quick."""
     out = tmp_path_factory.mktemp("results")
     proc = cwnd_cli("reproduce", "all", "--quick", "--out", out, "--cache", out / "cache")
     assert proc.returncode == 0, proc.stderr
-    return out
+    return out / "quick"
+
+
+def test_quick_results_have_a_folder_of_their_own(quick_report: Path) -> None:
+    # A full reproduction in OUT (results/ by default) is never overwritten by a quick one.
+    out = quick_report.parent
+    assert sorted(p.name for p in out.iterdir()) == ["cache", "quick"]
+    assert {"index.html", *STUDIES} <= {p.name for p in quick_report.iterdir()}
 
 
 def test_quick_reproduce_writes_claims_figures_and_data(quick_report: Path) -> None:
@@ -284,7 +301,7 @@ def test_quick_reproduce_writes_claims_figures_and_data(quick_report: Path) -> N
 
 def test_a_cached_reproduction_says_it_computed_nothing(quick_report: Path) -> None:
     # The fixture's run filled the cache; the same reproduction again computes no run.
-    out, cache = quick_report / "again", quick_report / "cache"
+    out, cache = quick_report / "again", quick_report.parent / "cache"
     proc = cwnd_cli("reproduce", "outage", "--quick", "--out", out, "--cache", cache)
     assert proc.returncode == 0, proc.stderr
     (line,) = [x for x in proc.stdout.splitlines() if x.startswith("outage: ") and "runs" in x]
@@ -307,11 +324,32 @@ def test_unknown_study_is_one_line_naming_the_known_ones(tmp_path: Path) -> None
 def test_html_report_shows_every_figure_without_errors(quick_report: Path) -> None:
     page = load(quick_report / "index.html")
     expected = sum(len(s.figures) for s in STUDIES.values())
-    assert page.title == "cwnd: reproduced studies"
+    assert page.title == QUICK_TITLE
     assert len(page.images) == expected, page.images
     broken: list[dict[str, Any]] = [i for i in page.images if i["naturalWidth"] <= 0]
     assert not broken, broken
     assert page.errors == []
+
+
+@pytest.mark.skipif(chromium() is None, reason="no chromium (apt-get install chromium)")
+def test_every_report_figure_is_shown_at_a_readable_size(
+    quick_report: Path, tmp_path: Path
+) -> None:
+    shot = tmp_path / "report.png"
+    page = load(quick_report / "index.html", screenshot=shot)
+    small = [i for i in page.images if i["width"] < READABLE_SCALE * i["naturalWidth"]]
+    assert not small, small
+    # The screenshot is the whole page as a reader's window lays it out (the window's
+    # width less its scroll bar, the page's full height).
+    with Image.open(shot) as image:
+        assert VIEWPORT[0] - 20 <= image.width <= VIEWPORT[0]
+        assert image.height > 5 * VIEWPORT[1]
+
+
+def test_a_quick_report_says_so_in_its_title_and_a_banner(quick_report: Path) -> None:
+    text = (quick_report / "index.html").read_text()
+    assert f"<title>{QUICK_TITLE}</title>" in text
+    assert '<p class="quick">Quick run: reduced grids' in text
 
 
 def test_reorder_paths_follow_the_papers_capacity_rule() -> None:

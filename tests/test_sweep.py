@@ -122,7 +122,7 @@ def test_a_run_that_kills_its_dask_worker_is_a_failed_point(
     with (
         dask.config.set(config),
         LocalCluster(
-            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster,
         Client(cluster) as client,
     ):
@@ -144,7 +144,7 @@ def test_local_cluster_gives_the_same_results_as_local(
     local = sweep(small_dict, grid=grid, seeds=[1, 2], cache=tmp_path / "a", progress=False)
     with (
         LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster,
         Client(cluster) as client,
     ):
@@ -386,7 +386,7 @@ def test_an_unusable_cluster_is_one_line_and_exit_2(
 def test_a_scheduler_without_workers_is_named(tmp_path: Path) -> None:
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=0, dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=0, dashboard_address=":0") as cluster:
         proc = _sweep_on(cluster.scheduler_address, tmp_path)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.splitlines() == [
@@ -463,7 +463,7 @@ def test_losing_the_scheduler_is_one_line(tmp_path: Path) -> None:
     slow = SLOW.replace('"8s"', '"600s"') + '[trace]\nsampling = "interval"\ninterval = "1s"\n'
     (tmp_path / "slow.toml").write_text(slow)
     (tmp_path / "sweep.toml").write_text('scenario = "slow.toml"\nseeds = 2\n')
-    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=":0") as cluster:
         address = cluster.scheduler_address
         args = ["--cluster", address, "--cache", str(tmp_path / "c"), "--out", str(tmp_path / "t")]
         proc = subprocess.Popen(

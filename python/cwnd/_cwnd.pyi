@@ -1,6 +1,11 @@
-"""Type stub of the native module (crates/cwnd-py)."""
+"""Type stub of the native module (crates/cwnd-py): its functions' real signatures and
+the exact shape of what they return. `tests/test_stubs.py` checks both against the
+built extension: every key and every column's dtype."""
 
-from typing import Any
+from typing import TypedDict
+
+import numpy as np
+from numpy.typing import NDArray
 
 __version__: str
 
@@ -8,20 +13,163 @@ class ScenarioError(ValueError):
     """A scenario that cannot run; the message names the field, the value and what is
     allowed, e.g. `links[0].bandwidth: "10Mbs" is not a rate; use e.g. "10Mbps"`."""
 
+#: A row of a record table (`flows`, `paths`, `links`, `channels`): one key per field
+#: of the Rust record (`cwnd_sim::results`), listed in docs/results.md.
+Row = dict[str, int | float | bool | str]
+
+class SeriesColumns(TypedDict):
+    flow: NDArray[np.uint32]
+    time: NDArray[np.float64]
+    cwnd: NDArray[np.float64]
+    ssthresh: NDArray[np.float64]
+    srtt: NDArray[np.float64]
+    rto: NDArray[np.float64]
+    snd_una: NDArray[np.uint64]
+    snd_nxt: NDArray[np.uint64]
+    delivered: NDArray[np.uint64]
+
+class ThroughputColumns(TypedDict):
+    flow: NDArray[np.uint32]
+    time: NDArray[np.float64]
+    goodput_bps: NDArray[np.float64]
+    throughput_bps: NDArray[np.float64]
+
+class SegmentColumns(TypedDict):
+    flow: NDArray[np.uint32]
+    time: NDArray[np.float64]
+    seq: NDArray[np.uint64]
+    len: NDArray[np.uint32]
+    retransmission: NDArray[np.bool_]
+
+class CcMetricColumns(TypedDict):
+    flow: NDArray[np.uint32]
+    time: NDArray[np.float64]
+    metric: NDArray[np.uint32]
+    value: NDArray[np.float64]
+    metric_names: list[str]
+
+class QueueColumns(TypedDict):
+    link: NDArray[np.uint32]
+    time: NDArray[np.float64]
+    packets: NDArray[np.uint32]
+    bytes: NDArray[np.uint64]
+
+class AssociationSeriesColumns(TypedDict):
+    association: NDArray[np.uint32]
+    time: NDArray[np.float64]
+    cumulative_tsn: NDArray[np.uint64]
+    highest_tsn: NDArray[np.uint64]
+    delivered: NDArray[np.uint64]
+    dupthresh: NDArray[np.uint32]
+    fast_recovery: NDArray[np.bool_]
+
+class PathSeriesColumns(TypedDict):
+    association: NDArray[np.uint32]
+    time: NDArray[np.float64]
+    path: NDArray[np.uint8]
+    cwnd: NDArray[np.float64]
+    ssthresh: NDArray[np.float64]
+    flight: NDArray[np.float64]
+    cwnd_bytes: NDArray[np.uint64]
+    ssthresh_bytes: NDArray[np.uint64]
+    flight_bytes: NDArray[np.uint64]
+    srtt: NDArray[np.float64]
+    rto: NDArray[np.float64]
+    active: NDArray[np.bool_]
+
+class ChunkColumns(TypedDict):
+    association: NDArray[np.uint32]
+    time: NDArray[np.float64]
+    tsn: NDArray[np.uint64]
+    path: NDArray[np.uint8]
+    len: NDArray[np.uint32]
+    copy: NDArray[np.uint8]
+    retransmission: NDArray[np.bool_]
+    spurious: NDArray[np.bool_]
+
+class SctpEventColumns(TypedDict):
+    association: NDArray[np.uint32]
+    time: NDArray[np.float64]
+    kind: list[str]
+    path: NDArray[np.uint8]
+    chunks: NDArray[np.uint64]
+    spurious: NDArray[np.bool_]
+    detected: NDArray[np.bool_]
+    detected_time: NDArray[np.float64]
+
+class RunResults(TypedDict):
+    """What `run` returns: summaries as rows, time series as numpy columns (flows and
+    associations by index: TCP flows first, then SCTP associations)."""
+
+    name: str
+    seed: int
+    fingerprint: int
+    events: int
+    duration: float
+    throughput_bin: float
+    flows: list[Row]
+    paths: list[Row]
+    association_series: AssociationSeriesColumns
+    path_series: PathSeriesColumns
+    chunks: ChunkColumns
+    sctp_events: SctpEventColumns
+    series: SeriesColumns
+    throughput: ThroughputColumns
+    segments: SegmentColumns
+    cc_metrics: CcMetricColumns
+    links: list[Row]
+    channels: list[Row]
+    queues: QueueColumns
+    pcaps: dict[str, bytes]
+
+class RelayFlowCounts(TypedDict):
+    injected_packets: int
+    injected_bytes: int
+    injected_data_packets: int
+    delivered_packets: int
+    delivered_bytes: int
+    delivered_data_packets: int
+
+class RelayReport(TypedDict):
+    flows: list[RelayFlowCounts]
+    unmatched: int
+    overruns: int
+    uncaptured: int
+    write_errors: int
+    packets_timed: int
+    late_p50: float
+    late_p99: float
+    late_max: float
+    seconds: float
+    cpu_seconds: float
+    carried_bps: float
+    pinned: bool
+    realtime: bool
+    stopped: bool
+
+class LiveResults(RunResults):
+    """What `live_relay` returns: the world's results and the relay's report."""
+
+    relay: RelayReport
+
+class EngineBench(TypedDict):
+    events: int
+    seconds: float
+
 def load(text: str, base_dir: str | None = None, warnings: list[str] | None = None) -> str:
     """Loads a scenario, TOML or JSON text, into its plan (canonical JSON text):
     checked once, the files it names (`p_file`) read once, relative to `base_dir` when
     given, and put in it. Raises ScenarioError; errors in TOML carry line numbers. With a
     list as `warnings`, appends what the scenario asks for that can never happen."""
 
-def run(plan_json: str, seed: int) -> dict[str, Any]:
+def run(plan_json: str, seed: int) -> RunResults:
     """Runs a plan (the JSON text `load` gives) with `seed`; returns summaries and
     numpy columns.
 
     Raises ScenarioError; on the main thread, a signal handler's exception (Ctrl-C's
     KeyboardInterrupt) stops the run within about 50 ms and is raised."""
 
-def bench_engine(events: int) -> dict[str, float]:
+def bench_engine(events: int) -> EngineBench:
     """Times `events` pops and pushes of the event queue: {"events", "seconds"}."""
 
 def open_tun(name: str) -> int:
@@ -36,7 +184,7 @@ def live_relay(
     epoch_ns: int,
     stop_fd: int,
     pin_cpu: int | None = None,
-) -> dict[str, Any]:
+) -> LiveResults:
     """Relays the scenario's network between TUN devices from `epoch_ns`
     (CLOCK_MONOTONIC) until its end or until `stop_fd` is readable. hosts: (node, TUN
     fd, IPv4 address as an integer); flows: (flow index, sender address, receiver

@@ -140,6 +140,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_run_all(args: argparse.Namespace) -> int:
+    from cwnd.report import write_scenarios_index
+
     folder = Path(args.folder)
     files = sorted(folder.glob("*.toml"))
     if not files:
@@ -149,6 +151,7 @@ def cmd_run_all(args: argparse.Namespace) -> int:
     lines = ["# cwnd: example scenarios", "", "| scenario | flows | goodput (Mb/s) | fingerprint |"]
     lines.append("|---|---|---|---|")
     failures: list[str] = []
+    done: list[tuple[Path, cwnd.Results]] = []
     for path in files:
         try:
             results = _run_one(str(path), args.seed, out / path.stem)
@@ -162,14 +165,16 @@ def cmd_run_all(args: argparse.Namespace) -> int:
             f"| `{results.fingerprint:016x}` |"
         )
         print(f"{path.stem}: done ({out / path.stem}/)")
+        done.append((out / path.stem, results))
     atomic.write_text(out / "index.md", "\n".join(lines) + "\n")
+    print(f"report: {write_scenarios_index(done, out)}")
     if failures:
         print(f"cwnd: {len(failures)} of {len(files)} scenarios failed", file=sys.stderr)
         return EXIT_BAD_INPUT
     return EXIT_OK
 
 
-SWEEP_KEYS = {"scenario", "seeds", "grid", "points", "out"}
+SWEEP_KEYS = {"scenario", "seeds", "grid", "points", "out", "names"}
 
 
 def _read_text(path: Path, what: str) -> str:
@@ -187,7 +192,8 @@ def _read_text(path: Path, what: str) -> str:
 
 def load_sweep(path: str) -> dict[str, Any]:
     """Reads a sweep file: `scenario` (relative to the file), `seeds` (a count or a
-    list), and `[grid]` (field path → list of values) or `[[points]]`."""
+    list), `[grid]` (field path → list of values) or `[[points]]`, and optionally
+    `[names]` (short name → field path) for the summary and the figure."""
     import tomllib
 
     from cwnd.sweep_arguments import MAX_SEEDS
@@ -207,6 +213,7 @@ def load_sweep(path: str) -> dict[str, Any]:
         ("out", str, "a file name"),
         ("grid", dict, "a table of field = [values]"),
         ("points", list, "an array of tables ([[points]])"),
+        ("names", dict, 'a table of short name = "field path"'),
     ]:
         if key in sweep and not isinstance(sweep[key], kind):
             raise BadInput(f"{path}: {key}: {sweep[key]!r} is not {name}")
@@ -218,6 +225,9 @@ def load_sweep(path: str) -> dict[str, Any]:
     elif not isinstance(seeds, list):
         raise BadInput(f"{path}: seeds: {seeds!r} is not a count or a list of integers")
     sweep["seeds"] = seeds
+    for name, field in sweep.get("names", {}).items():
+        if not isinstance(field, str):
+            raise BadInput(f"{path}: names.{name}: {field!r} is not a field path (a string)")
     sweep["base"] = _load(str(p.parent / sweep["scenario"]))
     return sweep
 
@@ -273,6 +283,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         raise BadInput(f"--out: {out} is a folder; name the table's file (e.g. {out}/t.parquet)")
     _writable("--out", out.parent)
     _writable("--cache", Path(args.cache) if args.cache else default_cache_dir())
+    _check_figure_options(args, spec)
     _quiet_dask(args.cluster)
     try:
         results = sweep(
@@ -296,6 +307,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             with atomic.replacing(path) as tmp:
                 results.frame(name).to_parquet(tmp, index=False)
             print(f"{name} of every run written to {path}")
+        _summarize_sweep(results, args, spec.get("names"), out)
     print(
         f"runs: {results.computed} computed, {results.cached} from the cache, "
         f"{len(results.failures)} failed"
@@ -303,6 +315,50 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     for f in results.failures:
         print(f"cwnd: failed: point {f.point} seed {f.seed}: {f.error}", file=sys.stderr)
     return EXIT_BAD_INPUT if results.failures else EXIT_OK
+
+
+def _check_figure_options(args: argparse.Namespace, spec: dict[str, Any]) -> None:
+    """Refuses `[names]`, `--x` and `--hue` that name no swept field before anything
+    runs."""
+    from cwnd.sweep_summary import SummaryError, axis_names, resolve
+
+    points = spec.get("points") or [spec.get("grid") or {}]
+    paths = list(dict.fromkeys(p for point in points if isinstance(point, dict) for p in point))
+    try:
+        axes = axis_names(paths, spec.get("names"))
+        for option, value in (("--x", args.x), ("--hue", args.hue)):
+            if value is not None:
+                resolve(option, value, {**axes, "flow": "flow"} if option == "--hue" else axes)
+    except SummaryError as e:
+        raise BadInput(f"{args.sweep}: {e}") from None
+
+
+def _summarize_sweep(
+    results: Any, args: argparse.Namespace, names: dict[str, str] | None, out: Path
+) -> None:
+    """Prints the mean and 95 % interval of the metric at every point, writes them as
+    CSV beside the table, and draws the metric against the swept field."""
+    from cwnd.sweep_summary import SummaryError, format_summary
+
+    try:
+        summary = results.summary(args.metric, names=names)
+        figure = None
+        if results.fields:
+            figure = results.plot(
+                out.with_suffix(".png"),
+                args.metric,
+                x=args.x,
+                hue=args.hue,
+                names=names,
+                title=Path(args.sweep).stem,
+            )
+    except SummaryError as e:
+        raise BadInput(f"{args.sweep}: {e}") from None
+    print(format_summary(summary))
+    atomic.write_text(out.with_suffix(".summary.csv"), summary.to_csv(index=False))
+    print(f"summary written to {out.with_suffix('.summary.csv')}")
+    if figure is not None:
+        print(f"figure written to {figure}")
 
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
@@ -317,7 +373,8 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     else:
         allowed = ", ".join([*STUDIES, "all"])
         raise BadInput(f"study: {args.study!r} is not a study; known: {allowed}")
-    out = Path(args.out)
+    # A quick reproduction never replaces a full one: it has a folder of its own.
+    out = Path(args.out) / "quick" if args.quick else Path(args.out)
     _writable("--out", out)
     _writable("--cache", Path(args.cache) if args.cache else default_cache_dir())
     _quiet_dask(args.cluster)
@@ -431,7 +488,11 @@ def parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run one scenario; write tables and figures")
     run.add_argument("scenario", metavar="SCENARIO.toml")
     run.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
-    run.add_argument("--out", metavar="DIR", help="output folder (default results/<name>)")
+    run.add_argument(
+        "--out",
+        metavar="DIR",
+        help="output folder (default results/SCENARIO: the file name less .toml)",
+    )
     run.set_defaults(handler=cmd_run)
 
     live = sub.add_parser(
@@ -474,6 +535,17 @@ def parser() -> argparse.ArgumentParser:
         help="per-run tables to keep and write beside the table: series, throughput, "
         "segments, association_series, path_series, chunks, sctp_events",
     )
+    sw.add_argument(
+        "--metric",
+        default="goodput_bps",
+        help="summary column to summarize and draw (default goodput_bps)",
+    )
+    sw.add_argument(
+        "--x", metavar="FIELD", help="swept field on the x axis (default: the numeric one)"
+    )
+    sw.add_argument(
+        "--hue", metavar="FIELD", help="swept field that names the lines (default: the others)"
+    )
     sw.add_argument("--workers", type=_positive, help="local processes (default: all cores)")
     sw.add_argument(
         "--cluster",
@@ -489,7 +561,11 @@ def parser() -> argparse.ArgumentParser:
         "reproduce", help="reproduce a published study: figures, data and claims table"
     )
     rep.add_argument("study", metavar="STUDY", help="outage, arq, reorder, or all")
-    rep.add_argument("--quick", action="store_true", help="reduced grid (fewer seeds/points)")
+    rep.add_argument(
+        "--quick",
+        action="store_true",
+        help="reduced grid (fewer seeds/points), written under OUT/quick/",
+    )
     rep.add_argument("--out", metavar="DIR", default="results")
     rep.add_argument("--fresh", action="store_true", help="ignore cached runs")
     rep.add_argument("--workers", type=_positive, help="local processes (default: all cores)")

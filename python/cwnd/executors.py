@@ -15,7 +15,7 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -90,8 +90,13 @@ class LocalPool:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
+        # This process's children before the pool existed: the pool's workers are
+        # the children that are not in it (`_kill`).
+        self._children_before: set[multiprocessing.process.BaseProcess] = set()
 
-    def results(self, fn: Callable[..., Any], jobs: Sequence[Job]) -> Iterator[Outcome]:
+    def results(
+        self, fn: Callable[..., Any], jobs: Sequence[Job]
+    ) -> Generator[Outcome, None, None]:
         waiting = deque(enumerate(jobs))
         while waiting:
             suspects = yield from self._until_a_worker_dies(fn, waiting)
@@ -100,13 +105,14 @@ class LocalPool:
 
     def _until_a_worker_dies(
         self, fn: Callable[..., Any], waiting: deque[tuple[int, Job]]
-    ) -> Iterator[Outcome]:
+    ) -> Generator[Outcome, None, list[tuple[int, Job]]]:
         """Runs waiting jobs until none is left or a worker dies; returns the jobs in
         flight when it died (the generator's return value). Raises `RuntimeError` if
         the pool breaks before any job ends: its workers cannot start."""
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
         from concurrent.futures.process import BrokenProcessPool
 
+        self._children_before = set(multiprocessing.active_children())
         pool = ProcessPoolExecutor(self.workers, initializer=worker_setup, initargs=(os.getpid(),))
         self._pool = pool
         running: dict[Any, tuple[int, Job]] = {}
@@ -142,14 +148,15 @@ class LocalPool:
         """Kills the pool in use, if any (idle workers after a sweep that finished,
         busy ones after a sweep that stopped early)."""
         if self._pool is not None:
-            _kill(self._pool)
+            _kill(self._pool, self._children_before)
             self._pool = None
 
 
-def _kill(pool: ProcessPoolExecutor) -> None:
-    """Cancels the pool's jobs not started and kills its workers. Python 3.14 has
-    `ProcessPoolExecutor.kill_workers`; before it, the process table is private."""
-    processes = list((pool._processes or {}).values())
+def _kill(pool: ProcessPoolExecutor, before: set[multiprocessing.process.BaseProcess]) -> None:
+    """Cancels the pool's jobs not started and kills its workers: the children this
+    process has now and did not have `before` the pool (the pool's process table is
+    private; Python 3.14's `kill_workers` is not in 3.11)."""
+    processes = [p for p in multiprocessing.active_children() if p not in before]
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.kill()
@@ -188,7 +195,9 @@ class DaskCluster:
         self.client = client
         self.owned = owned
 
-    def results(self, fn: Callable[..., Any], jobs: Sequence[Job]) -> Iterator[Outcome]:
+    def results(
+        self, fn: Callable[..., Any], jobs: Sequence[Job]
+    ) -> Generator[Outcome, None, None]:
         from distributed import as_completed
         from distributed.scheduler import KilledWorker
 

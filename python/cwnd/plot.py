@@ -14,14 +14,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cwnd.atomic import replacing
+from cwnd.impairment_windows import seconds, shade
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+    from matplotlib.typing import RcKeyType
 
     from cwnd.results import Results
 
-STYLE = {
+STYLE: dict[RcKeyType, Any] = {
     "figure.figsize": (6.4, 3.6),
     "figure.dpi": 150,
     "savefig.dpi": 150,
@@ -149,7 +151,8 @@ def spread(mean: Any, low: Any, high: Any) -> np.ndarray:
     seeds), as matplotlib's `yerr`; clipped at 0, since a mean of equal values can land
     a rounding error outside them."""
     mean, low, high = (np.asarray(v, dtype=float) for v in (mean, low, high))
-    return np.clip(np.vstack([mean - low, high - mean]), 0.0, None)
+    bars: np.ndarray = np.clip(np.vstack([mean - low, high - mean]), 0.0, None)
+    return bars
 
 
 def colors(n: int) -> list[tuple[float, float, float, float]]:
@@ -167,6 +170,7 @@ def cwnd(results: Results, path: Path) -> Path:
     names = [n for n in results.flow_names if n not in sctp]
     rows = by_flow(wide, names)
     with figure(path, f"{results.name}: congestion window", "time (s)", "segments") as ax:
+        shade(ax, results)
         for name, color in zip(names, colors(len(names)), strict=True):
             if name not in rows:
                 continue
@@ -219,6 +223,7 @@ def sequence(results: Results, path: Path) -> Path:
     title = f"{results.name}: sequence numbers"
     if len(segs) or len(results.chunks):
         with figure(path, title, "time (s)", "segment number (SCTP: TSN)") as ax:
+            shade(ax, results)
             _sctp_tsns(results, ax)
             for name, color in zip(names, colors(len(names)), strict=True):
                 s = segs[segs["flow"] == name]
@@ -241,6 +246,7 @@ def sequence(results: Results, path: Path) -> Path:
         return path
     rows = by_flow(results.series_wide, names)
     with figure(path, title, "time (s)", "sequence number (kB)") as ax:
+        shade(ax, results)
         for name, color in zip(names, colors(len(names)), strict=True):
             if name not in rows:
                 continue
@@ -265,14 +271,44 @@ def throughput(results: Results, path: Path) -> Path:
     tp = results.throughput
     names = results.flow_names
     with figure(path, f"{results.name}: goodput", "time (s)", "goodput (Mb/s)") as ax:
+        shade(ax, results)
         rows = by_flow(tp, names)
         for name, color in zip(names, colors(len(names)), strict=True):
             if name in rows:
                 t, goodput = thin(rows[name]["time"], rows[name]["goodput_bps"])
                 ax.step(t, goodput / 1e6, where="post", color=color, label=name)
+        slowest_link_note(ax, results)
         ax.set_xlim(0, results.duration)
         ax.set_ylim(bottom=0)
     return path
+
+
+def slowest_rate(results: Results) -> float | None:
+    """The slowest link's or 802.11 channel's rate (bit/s); None with an 802.16 cell,
+    whose rate depends on its modulation."""
+    plan = results.spec
+    if plan.get("wimax"):
+        return None
+    rates = [link["bandwidth"] for link in plan.get("links", [])]
+    rates += [medium["rate"] for medium in plan.get("wireless", [])]
+    return min(float(str(r).removesuffix("bps")) for r in rates) if rates else None
+
+
+def slowest_link_note(ax: Axes, results: Results) -> bool:
+    """When a goodput bin exceeds every link's rate by more than one 1500-byte packet
+    (a bin's share of a packet that straddles its edge), draws the slowest rate and
+    says why: data that waited at the receiver behind a hole (out of order) is
+    delivered at once when the retransmission fills the hole. Returns whether it drew."""
+    rate = slowest_rate(results)
+    tp = results.throughput
+    if rate is None or not len(tp):
+        return False
+    bin_seconds = seconds(results.spec["trace"]["throughput_bin"])
+    if tp["goodput_bps"].max() <= rate + 1500 * 8 / bin_seconds:
+        return False
+    label = f"slowest link ({rate / 1e6:g} Mb/s): bins above it deliver data held out of order"
+    ax.axhline(rate / 1e6, color="0.3", ls="--", lw=0.8, label=label)
+    return True
 
 
 def queues(results: Results, path: Path) -> Path | None:
@@ -284,6 +320,7 @@ def queues(results: Results, path: Path) -> Path | None:
     if not busy:
         return None
     with figure(path, f"{results.name}: queues", "time (s)", "packets waiting") as ax:
+        shade(ax, results)
         for name, color in zip(busy, colors(len(busy)), strict=True):
             g = q[q["link"] == name]
             ax.step(g["time"], g["packets"], where="post", color=color, label=name)

@@ -23,23 +23,39 @@ th, td { border: 1px solid #ddd; padding: 4px 6px; vertical-align: top; text-ali
 th { background: #f4f4f4; }
 td.agree { background: #e3f5e1; } td.disagree { background: #fbe3e1; }
 td.not-measurable { background: #f1f1f1; }
-figure { display: inline-block; margin: 0.6em; width: 46%; vertical-align: top; }
-figure img { width: 100%; height: auto; border: 1px solid #eee; }
+figure { display: block; margin: 1.2em 0; }
+figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
+.quick { background: #fff3cd; border: 2px solid #e0a800; padding: 0.6em 1em;
+         font-weight: bold; }
 figcaption { font-size: 0.88em; color: #444; }
 .quote { font-style: italic; } .muted { color: #666; font-size: 0.9em; }
 """
 
 
+#: The title of a quick reproduction's page, and the banner that says why.
+QUICK_TITLE = "cwnd: reproduced studies — QUICK RUN"
+QUICK_BANNER = (
+    "Quick run: reduced grids and fewer seeds, to check that everything works. The "
+    "numbers and verdicts below are not the reproduction; run <code>cwnd reproduce all"
+    "</code> without <code>--quick</code> (it writes <code>results/index.html</code>)."
+)
+
+
 def write_index(reports: list[StudyReport], out: Path) -> Path:
-    """Writes `out/index.html` for the studies of `reports` (paths relative to `out`)."""
+    """Writes `out/index.html` for the studies of `reports` (paths relative to `out`).
+    A quick reproduction says so in its title and in a banner; example scenarios run
+    into `out/scenarios/` (`cwnd run-all`) are linked."""
     e = html.escape
+    quick = any(r.quick for r in reports)
+    title = QUICK_TITLE if quick else "cwnd: reproduced studies"
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        "<title>cwnd: reproduced studies</title>",
+        f"<title>{e(title)}</title>",
         f"<style>{CSS}</style></head><body>",
-        "<h1>cwnd: reproduced studies</h1>",
+        f"<h1>{e(title)}</h1>",
+        *([f'<p class="quick">{QUICK_BANNER}</p>'] if quick else []),
         f'<p class="muted">cwnd {e(cwnd.__version__)}. Every figure and number below comes '
         "from runs named in the Parquet tables beside it (run key = scenario hash + seed + "
         "version). A claim is quoted from its paper; the rule says when a measurement "
@@ -47,6 +63,8 @@ def write_index(reports: list[StudyReport], out: Path) -> Path:
         "<ul>",
     ]
     parts += [f'<li><a href="#{e(r.study.name)}">{e(r.study.title)}</a></li>' for r in reports]
+    if (out / "scenarios" / "index.html").is_file():
+        parts.append('<li><a href="scenarios/index.html">Example scenarios</a> (one run each)</li>')
     parts.append("</ul>")
     for report in reports:
         parts += _study_section(report, out)
@@ -104,8 +122,9 @@ def _study_section(report: StudyReport, out: Path) -> list[str]:
         src = rel / png.name
         svg = src.with_suffix(".svg")
         lines.append(
-            f'<figure><a href="{e(str(svg))}"><img src="{e(str(src))}" '
-            f'alt="{e(spec.caption)}"></a><figcaption>{e(spec.caption)}</figcaption></figure>'
+            f'<figure><a href="{e(str(svg))}" title="click to enlarge (SVG)">'
+            f'<img src="{e(str(src))}" alt="{e(spec.caption)}"></a>'
+            f"<figcaption>{e(spec.caption)}</figcaption></figure>"
         )
     lines += [
         "<h3>Parameters</h3>",
@@ -123,3 +142,50 @@ def _study_section(report: StudyReport, out: Path) -> list[str]:
         ]
         lines.append("</ul>")
     return lines
+
+
+def write_scenarios_index(runs: list[tuple[Path, cwnd.Results]], out: Path) -> Path:
+    """Writes `out/index.html` for example scenarios run into `out/<stem>/` (`cwnd
+    run-all`): per scenario its description, each flow's goodput, the run's
+    fingerprint and its figures, full width."""
+    e = html.escape
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        "<title>cwnd: example scenarios</title>",
+        f"<style>{CSS}</style></head><body>",
+        "<h1>cwnd: example scenarios</h1>",
+        f'<p class="muted">cwnd {e(cwnd.__version__)}. One run of each scenario; its '
+        "tables (CSV, Parquet) are in its folder. Fingerprint: the hash of every event of "
+        "the run, in hex.</p>",
+        "<table><tr><th>scenario</th><th>flows: goodput (Mb/s)</th><th>fingerprint</th></tr>",
+    ]
+    for folder, results in runs:
+        goodputs = ", ".join(
+            f"{name}: {bps / 1e6:.2f}"
+            for name, bps in zip(
+                results.summary["name"], results.summary["goodput_bps"], strict=True
+            )
+        )
+        parts.append(
+            f'<tr><td><a href="#{e(folder.name)}">{e(folder.name)}</a></td><td>{e(goodputs)}</td>'
+            f"<td><code>{results.fingerprint:016x}</code></td></tr>"
+        )
+    parts.append("</table>")
+    for folder, results in runs:
+        description = str(results.spec.get("description") or "")
+        parts += [
+            f'<h2 id="{e(folder.name)}">{e(folder.name)}</h2>',
+            f'<p>{e(description)} <a href="{e(folder.name)}/">files</a></p>',
+        ]
+        for png in sorted(folder.glob("*.png")):
+            src = f"{folder.name}/{png.name}"
+            parts.append(
+                f'<figure><a href="{e(src)}" title="click to enlarge"><img src="{e(src)}" '
+                f'alt="{e(folder.name)}: {e(png.stem)}"></a></figure>'
+            )
+    parts.append("</body></html>")
+    path = out / "index.html"
+    atomic.write_text(path, "\n".join(parts) + "\n")
+    return path

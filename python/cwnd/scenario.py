@@ -39,7 +39,8 @@ def load_scenario(source: str | Path) -> dict[str, Any]:
         base = Path(source).resolve().parent
     else:
         text = source
-    return json.loads(_cwnd.load(text, None if base is None else str(base)))
+    plan: dict[str, Any] = json.loads(_cwnd.load(text, None if base is None else str(base)))
+    return plan
 
 
 def _looks_like_path(text: str) -> bool:

@@ -39,6 +39,7 @@ from cwnd import _cwnd
 from cwnd.atomic import replacing, write_text
 from cwnd.executors import LocalPool, WorkerDied, connect
 from cwnd.sweep_arguments import SweepError, checked_grid, checked_points, checked_seeds
+from cwnd.sweep_summary import DEFAULT_METRIC, axis_names, draw, resolve, summarize
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -58,6 +59,9 @@ TABLE_KEYS = {
     "sctp_events": "association",
 }
 TABLES = tuple(TABLE_KEYS)
+
+#: The quotes `str(KeyError(...))` puts around its message.
+QUOTES = "'\""
 
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
@@ -88,6 +92,34 @@ def set_field(spec: dict[str, Any], path: str, value: Any) -> None:
     if isinstance(node, list) and isinstance(last, int) and last >= len(node):
         raise IndexError(f"{path}: index {last} is beyond the list's {len(node)} entries")
     node[last] = value
+
+
+def check_fields(plan: dict[str, Any], points: Sequence[Point], argument: str) -> None:
+    """Refuses, before anything runs, a point's field that the scenario does not have.
+
+    `plan` is the base scenario's plan, which writes out every field with its default:
+    a field the scenario file left out can be swept. A path that reaches no table or
+    list of the plan, or whose last name the simulator calls an unknown field (stages
+    of impairments, for one, write out only the fields they were given), is refused
+    with a `SweepError` naming it and the sweep's `argument` (`grid` or `points`).
+    Each path is tried once, with its first value.
+    """
+    tried: set[str] = set()
+    for point in points:
+        for path, value in point.items():
+            if path in tried:
+                continue
+            tried.add(path)
+            spec = copy.deepcopy(plan)
+            try:
+                set_field(spec, path, value)
+            except (KeyError, IndexError) as e:
+                raise SweepError(f"{argument}: {str(e).strip(QUOTES)}") from None
+            try:
+                _cwnd.load(json.dumps(spec))
+            except _cwnd.ScenarioError as e:
+                if str(e).startswith(f"{path}: unknown field"):
+                    raise SweepError(f"{argument}: {e}") from None
 
 
 def grid_points(grid: Mapping[str, Sequence[Any]]) -> list[Point]:
@@ -138,12 +170,13 @@ def run_one(plan_json: str, seed: int, tables: Sequence[str] = ()) -> dict[str, 
         raw = _cwnd.run(plan_json, seed)
     except Exception as e:
         return {"ok": False, "error": f"{type(e).__name__}: {e}"}
+    columns: Mapping[str, object] = raw
     return {
         "ok": True,
         "fingerprint": raw["fingerprint"],
         "events": raw["events"],
         "flows": raw["flows"],
-        "tables": {name: raw[name] for name in tables},
+        "tables": {name: columns[name] for name in tables},
     }
 
 
@@ -210,6 +243,39 @@ class SweepResults:
             frames.append(frame)
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
+    @property
+    def fields(self) -> list[str]:
+        """The swept fields (the points' keys), in the order of the points."""
+        ordered = sorted(self.runs, key=lambda r: r.order)
+        return list(dict.fromkeys(path for run in ordered for path in run.point))
+
+    def summary(
+        self, metric: str = DEFAULT_METRIC, *, names: Mapping[str, str] | None = None
+    ) -> pd.DataFrame:
+        """The mean of `metric` (a summary column) over seeds at every point, with its
+        95 % confidence interval (`cwnd.sweep_summary.summarize`); swept fields under
+        short names, or the `names` given (short name → field path)."""
+        return summarize(self.table, self.fields, metric, names=names)
+
+    def plot(
+        self,
+        path: str | Path,
+        metric: str = DEFAULT_METRIC,
+        *,
+        x: str | None = None,
+        hue: str | None = None,
+        names: Mapping[str, str] | None = None,
+        title: str | None = None,
+    ) -> Path:
+        """Draws `summary(metric)` against swept field `x` (a short name or a path),
+        one line per value of the others, `hue` first, with 95 % error bars
+        (`cwnd.sweep_summary.draw`); writes a PNG to `path`."""
+        axes = axis_names(self.fields, names)
+        x = None if x is None else resolve("x", x, axes)
+        hue = None if hue is None else resolve("hue", hue, {**axes, "flow": "flow"})
+        summary = self.summary(metric, names=names)
+        return draw(summary, Path(path), x=x, hue=hue, title=title)
+
     def write(self, path: str | Path) -> Path:
         """Writes the table as Parquet (atomically: `cwnd.atomic`)."""
         path = Path(path)
@@ -271,7 +337,8 @@ class RunCache:
         path.parent.mkdir(parents=True, exist_ok=True)
         for name, columns in value.get("tables", {}).items():
             with replacing(self._table_path(key, name)) as tmp, tmp.open("wb") as file:
-                np.savez_compressed(file, **{_KEY_COLUMN: np.array(key)}, **columns)
+                # numpy's stub cannot tell the column names from its `allow_pickle`.
+                np.savez_compressed(file, **{_KEY_COLUMN: np.array(key)}, **columns)  # type: ignore[arg-type]
         summary = {k: v for k, v in value.items() if k != "tables"}
         entry = {"key": key, "sha256": _digest(summary), "run": summary}
         write_text(path, json.dumps(entry, allow_nan=True))
@@ -351,7 +418,8 @@ def sweep(
     """Runs every point of `grid` (or `points`) with every seed.
 
     `base` is a scenario (anything `cwnd.run` accepts) or a function from a point to
-    a scenario dict. `cluster` is a Dask scheduler address (`tcp://host:8786`), a
+    a scenario dict; a scenario is swept from its plan, so a field it leaves at its
+    default can be set. `cluster` is a Dask scheduler address (`tcp://host:8786`), a
     `distributed.Client` or a cluster object; without it `CWND_DASK_SCHEDULER` is
     used, else a local process pool with `workers` processes (default: all cores).
     Finished runs are cached in `cache` (default `default_cache_dir()`); `fresh`
@@ -361,7 +429,8 @@ def sweep(
 
     Raises, before running anything: `SweepError` (a `ValueError`) for arguments that
     cannot run, naming the argument (a bare number as `seeds`, a string as a grid's
-    values, `grid` and `points` together, a repeated seed, a path that is not a file);
+    values, `grid` and `points` together, a repeated seed, a path that is not a file,
+    a field path the base scenario does not have: `check_fields`);
     `ScenarioError` for a base scenario that cannot be read; `ClusterError` for a Dask
     cluster that cannot be reached or has no workers (or is lost during the sweep).
     `KeyboardInterrupt` (Ctrl-C) stops the sweep and its runs; finished runs stay in
@@ -369,7 +438,7 @@ def sweep(
     raised: it is in `SweepResults.failures`. A damaged cache entry is reported with
     a `CacheWarning` and computed again.
     """
-    from cwnd.run import to_spec
+    from cwnd.run import to_plan
 
     unknown = sorted(set(tables) - set(TABLES))
     if unknown:
@@ -379,24 +448,24 @@ def sweep(
     seeds = checked_seeds(seeds)
     if isinstance(base, Path) and not base.is_file():
         raise SweepError(f"base: {base} is not a scenario file")
-    if not callable(base):
-        base = to_spec(base)
     if points is not None:
         all_points = checked_points(points)
     else:
         all_points = grid_points(checked_grid(grid or {}))
     if not all_points:
         all_points = [{}]
+    source: dict[str, Any] | SpecBuilder
+    if isinstance(base, dict | str | Path | cwnd.Scenario):
+        base_plan: dict[str, Any] = json.loads(to_plan(base))
+        check_fields(base_plan, all_points, "grid" if points is None else "points")
+        source = base_plan
+    else:
+        source = base
     store = RunCache(Path(cache) if cache else default_cache_dir())
     results = SweepResults(store=store)
     todo: list[tuple[int, Point, int, str, str]] = []
     for order, point in enumerate(all_points):
-        try:
-            spec = spec_for(base, point)
-        except (KeyError, IndexError) as e:
-            for seed in seeds:
-                results.failures.append(Failure(point, seed, str(e).strip("'\"")))
-            continue
+        spec = spec_for(source, point)
         try:
             plan = _cwnd.load(json.dumps(spec))
         except _cwnd.ScenarioError as e:
