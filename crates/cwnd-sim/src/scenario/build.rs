@@ -303,21 +303,21 @@ fn build_stages(
 }
 
 fn distribution(d: &DelaySpec) -> DelayDistribution {
-    match *d {
-        DelaySpec::Constant { value } => DelayDistribution::Constant(value.0),
-        DelaySpec::Uniform { min, max } => DelayDistribution::Uniform {
-            min: min.0,
-            max: max.0,
+    match d {
+        DelaySpec::Constant(c) => DelayDistribution::Constant(c.value.0),
+        DelaySpec::Uniform(u) => DelayDistribution::Uniform {
+            min: u.min.0,
+            max: u.max.0,
         },
-        DelaySpec::Normal { mean, sd } => DelayDistribution::Normal {
-            mean: mean.0,
-            sd: sd.0,
+        DelaySpec::Normal(n) => DelayDistribution::Normal {
+            mean: n.mean.0,
+            sd: n.sd.0,
         },
-        DelaySpec::Exponential { mean } => DelayDistribution::Exponential { mean: mean.0 },
-        DelaySpec::Empirical {
-            ref values,
-            ref weights,
-        } => DelayDistribution::empirical(values.iter().map(|v| v.0).collect(), weights.as_deref()),
+        DelaySpec::Exponential(e) => DelayDistribution::Exponential { mean: e.mean.0 },
+        DelaySpec::Empirical(e) => DelayDistribution::empirical(
+            e.values.iter().map(|v| v.0).collect(),
+            e.weights.as_deref(),
+        ),
     }
 }
 

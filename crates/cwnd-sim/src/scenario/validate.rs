@@ -10,7 +10,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
-use super::impairment_spec::{ArqStage, DelaySpec, ReorderSpec, StageSpec};
+use super::impairment_spec::{ArqStage, DelaySpec, EmpiricalDelay, ReorderSpec, StageSpec};
 use super::plan::{StagePlan, StageWindow, WirelessPlan};
 use super::spec::{
     AppSpec, AppliesToSpec, ImpairmentSpec, PreambleSpec, RecoverySpec, RedSpec, RtoSpec, Scenario,
@@ -911,18 +911,17 @@ fn check_schedule(path: &str, schedule: &[(Duration, f64)]) -> Result<(), Scenar
 
 fn check_delay(path: &str, delay: &DelaySpec) -> Result<(), ScenarioError> {
     match delay {
-        DelaySpec::Uniform { min, max } if min.0 > max.0 => Err(ScenarioError::new(
+        DelaySpec::Uniform(u) if u.min.0 > u.max.0 => Err(ScenarioError::new(
             format!("{path}.min"),
-            format!("{} is larger than max ({})", min.0, max.0),
+            format!("{} is larger than max ({})", u.min.0, u.max.0),
         )),
-        DelaySpec::Empirical { values, .. } if values.is_empty() => Err(ScenarioError::new(
-            format!("{path}.values"),
-            "needs at least one delay",
-        )),
-        DelaySpec::Empirical {
+        DelaySpec::Empirical(EmpiricalDelay { values, .. }) if values.is_empty() => Err(
+            ScenarioError::new(format!("{path}.values"), "needs at least one delay"),
+        ),
+        DelaySpec::Empirical(EmpiricalDelay {
             values,
             weights: Some(w),
-        } => {
+        }) => {
             if w.len() != values.len() {
                 return Err(ScenarioError::new(
                     format!("{path}.weights"),

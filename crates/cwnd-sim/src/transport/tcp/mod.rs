@@ -17,6 +17,8 @@ mod spurious;
 pub mod tcb;
 
 #[cfg(test)]
+mod app_tests;
+#[cfg(test)]
 mod sack_tests;
 #[cfg(test)]
 mod script_tests;

@@ -1,0 +1,160 @@
+"""The `wimax` study: Linux 2.6.20's socket options by hand, the claims' rules on
+hand-made tables (each able to say agree, disagree and indistinguishable), and the quick
+reproduction end to end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from cwnd.studies import wimax
+from cwnd.studies.study import StudyData, Verdict, reproduce
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def test_mss_is_clamped_as_linux_clamps_tcp_maxseg() -> None:
+    # min(user_mss, 1500 − 40); 65536 is EINVAL in 2.6.20, whose default is also 1460.
+    assert [wimax.wire_mss(s) for s in wimax.SIZES] == [64, 256, 1024, 1460, 1460, 1460]
+    # Timestamps take 12 B of each segment: 64 − 12 = 52, 1460 − 12 = 1448.
+    assert (wimax.payload(64), wimax.payload(1460)) == (52, 1448)
+
+
+def test_the_flow_is_a_linux_2_6_20_iperf_flow() -> None:
+    spec = wimax.build({"cc": "cubic", "size": 65536, "buffer": 2, "profile": "nlos_snr10"},
+                       seconds=wimax.SECONDS)  # fmt: skip
+    flow, tcp = spec["flows"][0], spec["flows"][0]["tcp"]
+    assert flow["cc"]["beta"] == 0.8  # 819/1024 rounded, 2.6.20's tcp_cubic.c
+    # -M 65536 -w 2K with iperf's 8 KB writes; cwnd clamps the MSS to the MTU.
+    assert (tcp["mss"], tcp["mtu"], tcp["write_size"]) == ("65536B", 1500, "8192B")
+    assert (tcp["rcvbuf"], tcp["sndbuf"]) == ("2048B", "2048B")
+    assert tcp["rto"]["initial"] == "3s" and tcp["sack"] and tcp["nagle"]
+    assert spec["duration"] == "120s" and spec["wimax"][0]["preset"] == "nlos_snr10"
+
+
+def test_buffers_are_capped_at_rmem_max_and_the_other_reading_writes() -> None:
+    # -w 512K asks 524288 B; 2.6.20 keeps min(524288, 131071) before doubling.
+    tcp = wimax.linux_tcp(4096, 512)
+    assert (tcp["rcvbuf"], tcp["sndbuf"]) == ("131071B", "131071B")
+    # 128 KB = 131072 B is capped the same way: the two largest buffers are one socket.
+    assert wimax.linux_tcp(4096, 128)["rcvbuf"] == "131071B"
+    # The -l reading: 256-byte writes, the MTU's MSS.
+    write = wimax.linux_tcp(256, 8, reading="write")
+    assert (write["write_size"], write["mss"]) == ("256B", "1460B")
+    with pytest.raises(ValueError, match="reading"):
+        wimax.linux_tcp(256, 8, reading="both")
+
+
+def test_link_ceiling_by_hand() -> None:
+    # 170 symbols × 108 B × 8 / 5 ms = 29.376 Mb/s of PDUs; × 1448/1510 = 28.170 Mb/s.
+    assert wimax.link_ceiling_mbps() == pytest.approx(28.170, abs=1e-3)
+
+
+def runs(rows: list[dict[str, object]], seeds: int = 3, spread: float = 0.01) -> StudyData:
+    """Study data whose per-run table is `rows` repeated over seeds, seed k adding
+    spread·(k − 2) to goodput_mbps, cv and lost (a spread equal for every row)."""
+    base = {"timeouts": 10.0, "fast_retransmits": 5.0, "drops_queue": 0.0, "mean_rtt": 0.02,
+            "cv": 0.5, "lost": 0.0}  # fmt: skip
+    frame = pd.DataFrame(
+        [
+            {**base, **row, "seed": k,
+             **{c: float(row.get(c, base.get(c, 0.0))) + spread * (k - 2)  # type: ignore[arg-type]
+                for c in ("goodput_mbps", "cv", "lost")}}
+            for row in rows
+            for k in range(1, seeds + 1)
+        ]
+    )  # fmt: skip
+    data = StudyData({}, quick=False)
+    data.derived("per_run", lambda: frame)
+    return data
+
+
+def cell(cc: str, profile: str, size: int, buffer: int, **values: float) -> dict[str, object]:
+    return {"cc": cc, "profile": profile, "size": size, "buffer": buffer, **values}
+
+
+def test_fills_the_link_needs_every_variant_above_the_bar() -> None:
+    # The bar is 0.9 × 28.17 = 25.35 Mb/s.
+    above = [cell(cc, "nlos_snr30", 4096, 512, goodput_mbps=26.0) for cc in ("reno", "bic")]
+    assert wimax.claim_fills_link(runs(above)).verdict is Verdict.AGREE
+    below = [*above[:1], cell("bic", "nlos_snr30", 4096, 512, goodput_mbps=25.0)]
+    assert wimax.claim_fills_link(runs(below)).verdict is Verdict.DISAGREE
+
+
+def test_best_from_1024_needs_every_large_size_distinctly_above_every_small() -> None:
+    def goodputs(at: dict[int, float]) -> StudyData:
+        return runs([cell("reno", "nlos_snr30", s, 512, goodput_mbps=g) for s, g in at.items()])
+
+    assert wimax.claim_best_from_1024(goodputs({256: 20.0, 1024: 25.0, 4096: 26.0})).verdict \
+        is Verdict.AGREE  # fmt: skip
+    assert wimax.claim_best_from_1024(goodputs({256: 27.0, 1024: 25.0, 4096: 26.0})).verdict \
+        is Verdict.DISAGREE  # fmt: skip
+    # 256 B within the seeds' spread of 1024 B: neither.
+    assert wimax.claim_best_from_1024(goodputs({256: 25.0, 1024: 25.0, 4096: 26.0})).verdict \
+        is Verdict.NOT_MEASURABLE  # fmt: skip
+
+
+def test_loss_claim_needs_more_than_10_percent_and_a_lossless_snr30() -> None:
+    def losses(snr10: float, snr30: float) -> StudyData:
+        return runs([cell("reno", "nlos_snr10", 4096, 512, lost=snr10),
+                     cell("reno", "nlos_snr30", 4096, 512, lost=snr30)], spread=0.0001)  # fmt: skip
+
+    assert wimax.claim_loss_snr10(losses(0.13, 0.0001)).verdict is Verdict.AGREE
+    assert wimax.claim_loss_snr10(losses(0.05, 0.0001)).verdict is Verdict.DISAGREE
+    assert wimax.claim_loss_snr10(losses(0.13, 0.01)).verdict is Verdict.DISAGREE
+
+
+def test_westwood_and_bic_best_rule() -> None:
+    def rule(**means: float) -> Verdict:
+        return wimax.westwood_bic_best(
+            {cc: [m - 0.01, m, m + 0.01] for cc, m in means.items()}
+        ).verdict
+
+    assert rule(westwood=0.5, bic=0.45, reno=0.3) is Verdict.AGREE
+    assert rule(westwood=0.5, bic=0.2, reno=0.3) is Verdict.DISAGREE
+    assert rule(westwood=0.5, bic=0.3, reno=0.295) is Verdict.NOT_MEASURABLE
+
+
+def test_westwood_gain_rule() -> None:
+    def rule(westwood: list[float]) -> Verdict:
+        by_cc = {"westwood": pd.Series(westwood), "reno": pd.Series([0.1, 0.1, 0.1]),
+                 "bic": pd.Series([0.2, 0.2, 0.2])}  # fmt: skip
+        return wimax.westwood_gain(by_cc).verdict
+
+    # Westwood over the worst (Reno, 0.1): 0.39/0.1 − 1 = 290 %, ±10 points over seeds.
+    assert rule([0.38, 0.39, 0.40]) is Verdict.AGREE
+    # 0.15/0.1 − 1 = 50 %: wholly below 200 %.
+    assert rule([0.14, 0.15, 0.16]) is Verdict.DISAGREE
+    # 190 … 210 % straddles the band's edge.
+    assert rule([0.29, 0.30, 0.31]) is Verdict.NOT_MEASURABLE
+
+
+def test_bic_most_stable_rule() -> None:
+    def rule(**cv: float) -> Verdict:
+        return wimax.bic_most_stable({cc: [v - 0.01, v, v + 0.01] for cc, v in cv.items()}).verdict
+
+    assert rule(bic=0.3, reno=0.5, westwood=0.6) is Verdict.AGREE
+    assert rule(bic=0.5, reno=0.3, westwood=0.6) is Verdict.DISAGREE
+    assert rule(bic=0.3, reno=0.305, westwood=0.6) is Verdict.NOT_MEASURABLE
+
+
+def test_quick_reproduction_end_to_end(tmp_path: Path) -> None:
+    report = reproduce(wimax.STUDY, tmp_path, quick=True, cache=tmp_path / "cache",
+                       progress=False)  # fmt: skip
+    assert report.failures == []
+    folder = tmp_path / "wimax"
+    table = pd.read_parquet(folder / "cells.parquet")
+    axes = wimax.grid(quick=True)
+    expected = 1
+    for axis in axes.values():
+        expected *= len(axis)
+    assert len(table) == expected and (table["goodput_mbps"] > 0).all()
+    for spec in wimax.FIGURES:
+        png = (folder / f"{spec.stem}.png").read_bytes()
+        assert png[:8] == PNG_MAGIC and len(png) > 10_000, spec.stem
+    claims = (folder / "claims.md").read_text()
+    for claim in wimax.CLAIMS:
+        assert claim.quote in claims and claim.english and claim.english in claims
+    assert {r.measured.verdict for r in report.claims} <= set(Verdict)
