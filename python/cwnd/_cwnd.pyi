@@ -99,7 +99,7 @@ class SctpEventColumns(TypedDict):
 
 class RunResults(TypedDict):
     """What `run` returns: summaries as rows, time series as numpy columns (flows and
-    associations by index: TCP flows first, then SCTP associations)."""
+    associations by index: TCP flows first, then SCTP associations, then UDP flows)."""
 
     name: str
     seed: int

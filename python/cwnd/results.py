@@ -48,7 +48,7 @@ class Results:
 
     @property
     def flow_names(self) -> list[str]:
-        """Every flow: the TCP flows, then the SCTP associations."""
+        """Every flow: the TCP flows, then the SCTP associations, then the UDP flows."""
         return [f["name"] for f in self._raw["flows"]]
 
     @property

@@ -188,9 +188,10 @@ class Scenario:
         impairments: list[dict[str, Any]] | None = None,
         **fields: Any,
     ) -> Scenario:
-        """Adds an 802.11b channel shared by `stations` (one collision domain). Other
-        keywords are the `[[wireless]]` fields (`basic_rate`, `queue_packets`, `per`,
-        `radio`, `preamble`, `rts_threshold`)."""
+        """Adds an 802.11b or 802.11a/g channel (which one follows from `rate`) shared
+        by `stations` (one collision domain). Other keywords are the `[[wireless]]`
+        fields (`basic_rate`, `queue_packets`, `per`, `radio`, `preamble`,
+        `rts_threshold`, `msdu_lifetime`)."""
         channel: dict[str, Any] = {"stations": list(stations), "rate": rate, **fields}
         if name is not None:
             channel["name"] = name

@@ -92,6 +92,15 @@ pub struct TcpAck {
     pub sack: SackBlocks,
 }
 
+/// A SYN (from the sender) or SYN-ACK (from the receiver) of a connection that
+/// opens with a handshake (`transport::tcp::handshake`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TcpSyn {
+    pub syn_ack: bool,
+    /// Carries the timestamps option (RFC 7323 §3.2: negotiated on the SYN).
+    pub timestamps: bool,
+}
+
 /// A UDP datagram (`transport::udp`): its number in the flow, from 0 (not on the
 /// wire: UDP has no sequence numbers; the simulator uses it to name datagrams).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,6 +136,7 @@ pub struct ExternalRef {
 pub enum Payload {
     TcpData(TcpData),
     TcpAck(TcpAck),
+    TcpSyn(TcpSyn),
     Sctp(SctpRef),
     External(ExternalRef),
     Udp(UdpDatagram),
@@ -159,7 +169,7 @@ impl Packet {
     pub fn class(&self) -> PacketClass {
         match self.payload {
             Payload::TcpData(_) => PacketClass::Data,
-            Payload::TcpAck(_) => PacketClass::Ack,
+            Payload::TcpAck(_) | Payload::TcpSyn(_) => PacketClass::Ack,
             Payload::Sctp(r) if r.data => PacketClass::Data,
             Payload::Sctp(_) => PacketClass::Ack,
             Payload::External(x) if x.data => PacketClass::Data,

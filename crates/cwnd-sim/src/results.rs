@@ -44,6 +44,11 @@ pub struct FlowSummary {
     /// Time from start until every byte of a transfer was acknowledged.
     #[serde(serialize_with = "secs_or_nan")]
     pub completion_time: Option<SimTime>,
+    /// With `tcp.handshake`: from start until the SYN-ACK arrived (NaN without a
+    /// handshake or when it failed), and the SYNs sent again.
+    #[serde(serialize_with = "secs_or_nan")]
+    pub setup_time: Option<SimTime>,
+    pub syn_retransmissions: u64,
     /// dupthresh at the end: the configured one, or as RR-TCP's adaptation left it.
     pub dupthresh: u32,
     #[serde(flatten)]
@@ -121,7 +126,7 @@ pub struct LinkResult {
 #[derive(serde::Serialize)]
 pub struct ChannelResult {
     pub name: String,
-    /// "802.11b" or "802.16".
+    /// "802.11b", "802.11a/g" or "802.16".
     pub kind: &'static str,
     /// (counter, value), in a fixed order per kind: one column each.
     #[serde(flatten, serialize_with = "serialize::counters")]

@@ -112,6 +112,11 @@ pub fn parse_size(text: &str) -> Option<u64> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct Duration(pub SimTime);
 
+/// A duration written with a unit, or `"off"` for none (e.g. a lifetime that never
+/// ends).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DurationOrOff(pub Option<SimTime>);
+
 /// A bit rate written with a unit in a scenario file, in bits per second.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct Rate(pub u64);
@@ -172,6 +177,19 @@ impl<'de> Deserialize<'de> for Duration {
     }
 }
 
+impl<'de> Deserialize<'de> for DurationOrOff {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(UnitVisitor {
+            what: "duration or \"off\"",
+            example: "500ms",
+            parse: |s| match s {
+                "off" => Some(DurationOrOff(None)),
+                _ => parse_duration(s).map(|t| DurationOrOff(Some(t))),
+            },
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for Rate {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         d.deserialize_any(UnitVisitor {
@@ -195,6 +213,15 @@ impl<'de> Deserialize<'de> for Size {
 impl Serialize for Duration {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&format!("{}ns", self.0.as_nanos()))
+    }
+}
+
+impl Serialize for DurationOrOff {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Some(t) => Duration(t).serialize(s),
+            None => s.serialize_str("off"),
+        }
     }
 }
 

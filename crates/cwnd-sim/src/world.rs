@@ -21,12 +21,14 @@ use crate::trace::Sampling;
 use crate::trace::{FlowSnapshot, Recorder};
 use crate::transport::sctp::sender::Outgoing;
 use crate::transport::sctp::store::PacketStore;
+use crate::transport::tcp::handshake::Handshake;
 use crate::transport::tcp::receiver::TcpReceiver;
 use crate::transport::tcp::sender::TcpSender;
 use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 mod external;
+mod handshake;
 mod interrupt;
 mod report;
 mod sctp;
@@ -97,6 +99,8 @@ pub struct Flow {
     pub timestamps: bool,
     pub drops_queue: u64,
     pub drops_impairment: u64,
+    /// The connection's set-up, when it opens with one (`tcp.handshake`).
+    pub handshake: Option<Handshake>,
     sender_timer: LazyTimer,
     pacing_timer: LazyTimer,
     receiver_timer: LazyTimer,
@@ -127,6 +131,7 @@ impl Flow {
             timestamps,
             drops_queue: 0,
             drops_impairment: 0,
+            handshake: None,
             sender_timer: LazyTimer::default(),
             pacing_timer: LazyTimer::default(),
             receiver_timer: LazyTimer::default(),
@@ -358,6 +363,7 @@ impl World {
     fn dispatch(&mut self, now: SimTime, event: Event) {
         match event {
             Event::Arrival(l) => self.on_arrival(now, l as usize),
+            Event::SenderTimer(f) if self.opening(f) => self.on_syn_timer(now, f),
             Event::SenderTimer(f) => {
                 let flow = &mut self.flows[f as usize];
                 if flow.sender_timer.fire(now) {
@@ -383,6 +389,7 @@ impl World {
                     self.arm_receiver_timer(f);
                 }
             }
+            Event::FlowStart(f) if self.opening(f) => self.on_open_start(now, f),
             Event::FlowStart(f) => {
                 let mut out = std::mem::take(&mut self.data_out);
                 self.flows[f as usize].sender.start(now, &mut out);
@@ -492,6 +499,7 @@ impl World {
                 self.flows[f as usize].sender.on_ack(now, &ack, &mut out);
                 self.flush_sender(now, f, out);
             }
+            Payload::TcpSyn(syn) => self.on_syn_segment(now, f, syn),
             Payload::Sctp(r) => self.on_sctp_packet(now, at, packet.src, f, r),
             Payload::External(x) => self.delivered_out.push(Delivery::new(now, at, f, x)),
             Payload::Udp(d) => {

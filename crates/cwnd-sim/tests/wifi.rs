@@ -150,3 +150,52 @@ fn distance_sets_the_frame_errors_and_the_channel_counts_them() {
             < goodput_between(&near, &near.flows[0], 10.0, 60.0)
     );
 }
+
+#[test]
+fn frames_queued_through_an_outage_are_discarded_by_their_lifetime() {
+    // The outage study's 5 s disconnection at 2 Mb/s. Frames that wait at the base
+    // station longer than dot11MaxTransmitMSDULifetime (512 TU = 524.288 ms) are
+    // discarded when their turn comes (ns-3's WifiMacQueue does the same with its
+    // 500 ms), so the first frame after the outage is a fresh one; with the
+    // lifetime off (ns-2's MAC) none is, and the queue drains only through the
+    // retry limits. A frame's 8 tries at 2 Mb/s take 8 × (192 + 6144 + 51) µs =
+    // 51.1 ms of airtime plus on average (31 + 63 + 127 + 255 + 511 + 3·1023)/2 =
+    // 2028 slots = 40.6 ms of backoff: 91.7 ms, so 524.288 / 91.7 ≈ 5.7 frames reach
+    // their retry limit before the lifetime takes the rest.
+    let s = over_wifi("2Mbps", 0.0).replace(
+        "per = 0\n",
+        "per = 0\nimpairments = [{ kind = \"outage\", start_on = { flow = \"f\", segment = 1000 }, duration = \"5s\" }]\n",
+    );
+    let off = s.replace("per = 0\n", "per = 0\nmsdu_lifetime = \"off\"\n");
+    let counter = |r: &cwnd_sim::results::RunResults, name: &str| {
+        let c = &r.channels[0];
+        c.counters.iter().find(|(n, _)| *n == name).unwrap().1
+    };
+    let (with, without) = (run(&s, 1), run(&off, 1));
+    let drops = |r| (counter(r, "lifetime_drops"), counter(r, "retry_drops"));
+    println!(
+        "lifetime 512 TU: {:?}, off: {:?}",
+        drops(&with),
+        drops(&without)
+    );
+    assert!(counter(&with, "lifetime_drops") > 0);
+    assert_eq!(counter(&without, "lifetime_drops"), 0);
+    assert!((4..=7).contains(&counter(&with, "retry_drops")));
+    assert!(counter(&with, "retry_drops") < counter(&without, "retry_drops"));
+}
+
+#[test]
+fn one_tcp_flow_over_802_11a_at_54_mbps_gets_the_airtime_share() {
+    // 802.11a/g at 54 Mb/s, ACKs at 6 Mb/s, behind a 100 Mb/s link. Per cycle of two
+    // data frames and one delayed TCP ACK frame, each access after the mean backoff
+    // of 7.5 slots (67.5 µs): data exchange 344 µs (timing.rs); TCP ACK frame (76 B
+    // MPDU: 16 + 608 + 6 = 630 bits, 3 symbols) 32 µs + 16 + 1 + 44 (MAC ACK) + 34 +
+    // 1 = 128 µs: 2·344 + 128 + 3·67.5 = 1018.5 µs for 2 · 1460 B, 22.93 Mb/s.
+    // Collisions between the two stations take a little (within 8 %).
+    let s = over_wifi("54Mbps", 0.0).replace("bandwidth = \"10Mbps\"", "bandwidth = \"100Mbps\"");
+    let r = run(&s, 1);
+    let g = goodput_between(&r, &r.flows[0], 10.0, 60.0);
+    assert_eq!(r.channels[0].kind, "802.11a/g");
+    println!("802.11a at 54 Mb/s: {:.3} Mb/s", g / 1e6);
+    assert!((g / 22.93e6 - 1.0).abs() < 0.08, "{g}");
+}

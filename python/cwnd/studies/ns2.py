@@ -61,7 +61,8 @@ def ns2_tcp(mss: int, window_segments: int) -> dict[str, Any]:
 def ns2_wireless(name: str, stations: list[str], rate: str) -> dict[str, Any]:
     """An 802.11 channel as ns-2's `Mac/802_11` sets one up by default: RTS/CTS before
     every unicast frame (`RTSThreshold_ 0`), long preamble, MAC ACKs at the 1 Mb/s
-    basic rate, an interface queue of 50 packets."""
+    basic rate, an interface queue of 50 packets, and no MSDU lifetime (ns-2's
+    `MAC_MIB` has only `RTSThreshold_`, `ShortRetryLimit_` and `LongRetryLimit_`)."""
     return {
         "name": name,
         "stations": stations,
@@ -70,6 +71,7 @@ def ns2_wireless(name: str, stations: list[str], rate: str) -> dict[str, Any]:
         "preamble": "long",
         "queue_packets": 50,
         "rts_threshold": "0B",
+        "msdu_lifetime": "off",
     }
 
 

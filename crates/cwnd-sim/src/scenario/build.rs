@@ -8,9 +8,7 @@
 
 use super::impairment_spec::{DelaySpec, PvSpec, ReorderSpec, StageSpec};
 use super::plan::{FlowPlan, Plan, StagePlan, StageWindow};
-use super::spec::{
-    AppSpec, Direction, LinkSpec, PathLossSpec, PreambleSpec, RepeatedTimeoutSpec, Scenario,
-};
+use super::spec::{AppSpec, Direction, LinkSpec, PathLossSpec, RepeatedTimeoutSpec, Scenario};
 use super::validate::ScenarioError;
 use crate::net::impair::{
     ArqDelay, BernoulliLoss, DelayDistribution, DelayStep, DropList, GilbertElliott, Impairment,
@@ -21,7 +19,6 @@ use crate::net::queue::QueueLimit;
 use crate::net::red::Red;
 use crate::net::wifi::channel::{ChannelConfig, FrameErrors, WifiChannel};
 use crate::net::wifi::propagation::{PathLoss, RadioLink};
-use crate::net::wifi::timing::Phy;
 use crate::net::wimax::cell::WimaxCell;
 use crate::packet::{FlowId, NodeId, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION};
 use crate::rng;
@@ -29,6 +26,7 @@ use crate::scenario::spec::FlowSpec;
 use crate::trace::pcap::Captures;
 use crate::trace::Recorder;
 use crate::transport::tcp::cc::CcConfig;
+use crate::transport::tcp::handshake::Handshake;
 use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
 use crate::transport::tcp::recovery::{Recovery, RepeatedTimeout};
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};
@@ -84,10 +82,6 @@ pub fn build(plan: &Plan, seed: u64) -> World {
                 stage,
             });
         }
-        let mut phy = Phy::dsss(wplan.rate, wplan.basic_rate);
-        if w.preamble == PreambleSpec::Short {
-            phy = phy.with_short_preamble();
-        }
         let errors = match &w.radio {
             None => FrameErrors::Fixed(w.per),
             Some(r) => FrameErrors::Snr(RadioLink {
@@ -104,10 +98,11 @@ pub fn build(plan: &Plan, seed: u64) -> World {
             }),
         };
         let config = ChannelConfig {
-            phy,
+            phy: wplan.phy,
             queue_limit: w.queue_packets as usize,
             errors,
             rts_threshold: w.rts_threshold.map(|s| s.0.min(u32::MAX as u64) as u32),
+            msdu_lifetime: w.msdu_lifetime.0,
         };
         let mut channel = WifiChannel::new(
             spec.wireless_name(c),
@@ -303,21 +298,21 @@ fn build_stages(
 }
 
 fn distribution(d: &DelaySpec) -> DelayDistribution {
-    match *d {
-        DelaySpec::Constant { value } => DelayDistribution::Constant(value.0),
-        DelaySpec::Uniform { min, max } => DelayDistribution::Uniform {
-            min: min.0,
-            max: max.0,
+    match d {
+        DelaySpec::Constant(c) => DelayDistribution::Constant(c.value.0),
+        DelaySpec::Uniform(u) => DelayDistribution::Uniform {
+            min: u.min.0,
+            max: u.max.0,
         },
-        DelaySpec::Normal { mean, sd } => DelayDistribution::Normal {
-            mean: mean.0,
-            sd: sd.0,
+        DelaySpec::Normal(n) => DelayDistribution::Normal {
+            mean: n.mean.0,
+            sd: n.sd.0,
         },
-        DelaySpec::Exponential { mean } => DelayDistribution::Exponential { mean: mean.0 },
-        DelaySpec::Empirical {
-            ref values,
-            ref weights,
-        } => DelayDistribution::empirical(values.iter().map(|v| v.0).collect(), weights.as_deref()),
+        DelaySpec::Exponential(e) => DelayDistribution::Exponential { mean: e.mean.0 },
+        DelaySpec::Empirical(e) => DelayDistribution::empirical(
+            e.values.iter().map(|v| v.0).collect(),
+            e.weights.as_deref(),
+        ),
     }
 }
 
@@ -390,7 +385,8 @@ fn tcp_flow(
         dsack: t.dsack,
         timestamps: t.timestamps,
     };
-    Flow::new(
+    let rto = t.rto.config();
+    let flow = Flow::new(
         spec.flow_name(i),
         cc.name().to_string(),
         src,
@@ -400,7 +396,12 @@ fn tcp_flow(
         f.start.0,
         f.stop.map(|s| s.0.min(spec.duration.0)),
         t.timestamps,
-    )
+    );
+    if t.handshake {
+        flow.with_handshake(Handshake::new(rto))
+    } else {
+        flow
+    }
 }
 
 /// Loads (files relative to the working directory), builds and runs a scenario

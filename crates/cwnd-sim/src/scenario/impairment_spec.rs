@@ -49,30 +49,97 @@ pub struct TriggerSpec {
     pub segment: u64,
 }
 
-/// Extra-delay distribution of the reordering and ARQ stages.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(tag = "distribution", rename_all = "snake_case", deny_unknown_fields)]
+/// Extra-delay distribution of the reordering and ARQ stages, written as a table
+/// `{ distribution = "…", <its fields> }` (read by `DelaySpec::parse`).
+#[derive(Clone, Debug, PartialEq)]
 pub enum DelaySpec {
-    Constant {
-        value: Duration,
-    },
-    Uniform {
-        min: Duration,
-        max: Duration,
-    },
-    Normal {
-        mean: Duration,
-        sd: Duration,
-    },
-    Exponential {
-        mean: Duration,
-    },
+    Constant(ConstantDelay),
+    Uniform(UniformDelay),
+    Normal(NormalDelay),
+    Exponential(ExponentialDelay),
     /// A table of delays, drawn with the given weights (equal by default).
-    Empirical {
-        values: Vec<Duration>,
-        #[serde(default)]
-        weights: Option<Vec<f64>>,
-    },
+    Empirical(EmpiricalDelay),
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ConstantDelay {
+    pub value: Duration,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct UniformDelay {
+    pub min: Duration,
+    pub max: Duration,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct NormalDelay {
+    pub mean: Duration,
+    pub sd: Duration,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ExponentialDelay {
+    pub mean: Duration,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct EmpiricalDelay {
+    pub values: Vec<Duration>,
+    #[serde(default)]
+    pub weights: Option<Vec<f64>>,
+}
+
+const DISTRIBUTIONS: &str = "constant, uniform, normal, exponential, empirical";
+
+impl DelaySpec {
+    /// Reads a delay table. The tag picks the variant and the rest is read as that
+    /// variant's fields, so that an error names the field inside the table
+    /// (`weights[1]`), which serde loses inside an internally tagged enum.
+    pub fn parse(value: &Value) -> Result<DelaySpec, FieldError> {
+        let Value::Object(table) = value else {
+            return Err((
+                String::new(),
+                format!(
+                    "{value} is not a delay distribution; use a table such as \
+                     {{ distribution = \"exponential\", mean = \"20ms\" }}"
+                ),
+            ));
+        };
+        let mut own = table.clone();
+        let tag = own.remove("distribution");
+        Ok(match tag.as_ref().and_then(Value::as_str) {
+            Some("constant") => DelaySpec::Constant(parse_params(&own)?),
+            Some("uniform") => DelaySpec::Uniform(parse_params(&own)?),
+            Some("normal") => DelaySpec::Normal(parse_params(&own)?),
+            Some("exponential") => DelaySpec::Exponential(parse_params(&own)?),
+            Some("empirical") => DelaySpec::Empirical(parse_params(&own)?),
+            _ => {
+                let given = tag.map_or("missing".to_string(), |t| {
+                    format!("{t} is not a distribution")
+                });
+                return Err((
+                    "distribution".into(),
+                    format!("{given}; use one of {DISTRIBUTIONS}"),
+                ));
+            }
+        })
+    }
+}
+
+/// A delay table's field error, with `delay` in front of its path.
+fn in_delay((field, message): FieldError) -> FieldError {
+    let path = if field.is_empty() {
+        "delay".to_string()
+    } else {
+        format!("delay.{field}")
+    };
+    (path, message)
 }
 
 /// The kind-specific parameters; `F` names a flow: its name as written, then
@@ -150,7 +217,8 @@ struct ArqParams {
     pv: Option<f64>,
     #[serde(default)]
     pv_schedule: Option<Vec<(Duration, f64)>>,
-    delay: DelaySpec,
+    /// A delay table (`DelaySpec::parse`).
+    delay: Value,
     #[serde(default = "yes")]
     in_order: bool,
     #[serde(default)]
@@ -230,8 +298,9 @@ struct OutageParams {
 struct ReorderParams {
     #[serde(default)]
     r: Option<f64>,
+    /// A delay table (`DelaySpec::parse`).
     #[serde(default)]
-    delay: Option<DelaySpec>,
+    delay: Option<Value>,
     #[serde(default)]
     packet: Option<u64>,
     #[serde(default)]
@@ -329,6 +398,7 @@ impl ImpairmentSpec {
                 let p: ReorderParams = parse_params(&own)?;
                 match (p.r, p.delay, p.packet, p.positions) {
                     (Some(r), Some(delay), None, None) => {
+                        let delay = DelaySpec::parse(&delay).map_err(in_delay)?;
                         StageSpec::Reorder(ReorderSpec::Random { r, delay })
                     }
                     (None, None, Some(packet), Some(positions)) => {
@@ -353,7 +423,7 @@ impl ImpairmentSpec {
                 };
                 StageSpec::Arq(ArqStage {
                     pv,
-                    delay: p.delay,
+                    delay: DelaySpec::parse(&p.delay).map_err(in_delay)?,
                     in_order: p.in_order,
                     residual_loss: p.residual_loss,
                 })
@@ -482,5 +552,39 @@ mod tests {
         assert!(e.1.contains("either `r` and `delay`"), "{e:?}");
         let e = parse(r#"{"kind": "warp"}"#).unwrap_err();
         assert!(e.1.contains("\"warp\" is not an impairment"), "{e:?}");
+    }
+
+    #[test]
+    fn a_delay_tables_errors_name_the_field_inside_it() {
+        let reorder = |delay: &str| {
+            parse(&format!(
+                r#"{{"kind": "reorder", "r": 0.1, "delay": {delay}}}"#
+            ))
+        };
+        let e = reorder(
+            r#"{"distribution": "empirical", "values": ["1ms", "2ms"], "weights": [1, "x"]}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.0, "delay.weights[1]");
+        assert!(e.1.contains("\"x\""), "{e:?}");
+        let e = reorder(r#"{"distribution": "uniform", "min": "1ms", "maxi": "2ms"}"#).unwrap_err();
+        assert_eq!(e.0, "delay.maxi");
+        let e = reorder(r#"{"distribution": "gamma", "mean": "1ms"}"#).unwrap_err();
+        assert_eq!(e.0, "delay.distribution");
+        assert!(
+            e.1.starts_with("\"gamma\" is not a distribution; use one of constant"),
+            "{e:?}"
+        );
+        let e = reorder(r#"{"mean": "1ms"}"#).unwrap_err();
+        assert_eq!(
+            (e.0.as_str(), e.1.starts_with("missing;")),
+            ("delay.distribution", true)
+        );
+        let e = reorder(r#""20ms""#).unwrap_err();
+        assert_eq!(e.0, "delay");
+        let arq = parse(
+            r#"{"kind": "arq", "pv": 0.1, "delay": {"distribution": "constant", "value": 5}}"#,
+        );
+        assert_eq!(arq.unwrap_err().0, "delay.value");
     }
 }

@@ -16,7 +16,7 @@ use super::udp_spec::SourcePlan;
 use super::validate::{CheckedFlow, ScenarioError};
 use crate::net::impair::AppliesTo;
 use crate::net::routing::RoutingTable;
-use crate::net::wifi::frame_errors::DsssRate;
+use crate::net::wifi::timing::Phy;
 use crate::net::wimax::cell::CellParams;
 use crate::packet::{FlowId, NodeId};
 use crate::time::SimTime;
@@ -63,11 +63,11 @@ pub enum StageWindow {
     },
 }
 
-/// A wireless channel: its 802.11b data and basic rates, and its stages.
+/// A wireless channel: its PHY (802.11b or 802.11a/g, rates and preamble), and
+/// its stages.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WirelessPlan {
-    pub rate: DsssRate,
-    pub basic_rate: DsssRate,
+    pub phy: Phy,
     pub stages: Vec<StagePlan>,
 }
 

@@ -11,9 +11,10 @@ pub use super::impairment_spec::ImpairmentSpec;
 pub use super::sctp_spec::{Endpoint, SctpSpec, TransportSpec};
 pub use super::udp_spec::SourceSpec;
 pub use super::wimax_spec::WimaxSpec;
+use crate::net::wifi::channel::DEFAULT_MSDU_LIFETIME;
 pub use crate::trace::Sampling;
 use crate::trace::TraceConfig;
-use crate::units::{Duration, Rate, Size};
+use crate::units::{Duration, DurationOrOff, Rate, Size};
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -69,7 +70,7 @@ pub struct LinkSpec {
     pub impairments: Vec<ImpairmentSpec>,
 }
 
-/// One 802.11b collision domain (DCF, basic access, long preamble).
+/// One 802.11 collision domain (DCF): 802.11b or 802.11a/g, by its rate.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WirelessSpec {
@@ -77,11 +78,13 @@ pub struct WirelessSpec {
     pub name: Option<String>,
     /// The nodes that share the channel (at least two).
     pub stations: Vec<String>,
-    /// Data rate: 1, 2, 5.5 or 11 Mb/s.
+    /// Data rate: 1, 2, 5.5 or 11 Mb/s (802.11b) or 6, 9, 12, 18, 24, 36, 48 or
+    /// 54 Mb/s (802.11a/g).
     pub rate: Rate,
-    /// Rate of MAC ACKs (default 1 Mb/s).
-    #[serde(default = "one_mbps")]
-    pub basic_rate: Rate,
+    /// Rate of MAC ACKs, RTS and CTS, of the same PHY (default 1 Mb/s for 802.11b,
+    /// 6 Mb/s for 802.11a/g).
+    #[serde(default)]
+    pub basic_rate: Option<Rate>,
     /// Interface queue of each station, in packets (default 50, as ns-2's IFQ).
     #[serde(default = "ifq_packets")]
     pub queue_packets: u32,
@@ -97,6 +100,10 @@ pub struct WirelessSpec {
     /// Frames whose MPDU (IP packet + 36 B) is longer use RTS/CTS; off by default.
     #[serde(default)]
     pub rts_threshold: Option<Size>,
+    /// A frame still queued this long after it reached the MAC is discarded
+    /// (dot11MaxTransmitMSDULifetime, default 512 TU = 524.288 ms); "off" for never.
+    #[serde(default = "msdu_lifetime")]
+    pub msdu_lifetime: DurationOrOff,
     /// Stages applied to the frames sent over the air (`bernoulli`,
     /// `gilbert_elliott`, `drop_list`, `outage`; a dropped frame is retried by the MAC).
     #[serde(default)]
@@ -157,12 +164,12 @@ fn seven() -> f64 {
     7.0
 }
 
-fn one_mbps() -> Rate {
-    Rate(1_000_000)
-}
-
 fn ifq_packets() -> u32 {
     50
+}
+
+fn msdu_lifetime() -> DurationOrOff {
+    DurationOrOff(Some(DEFAULT_MSDU_LIFETIME))
 }
 
 /// Output queue: its limit, `{ packets = 100 }` or `{ bytes = "64KB" }` (default 100
@@ -394,6 +401,10 @@ pub struct TcpSpec {
     /// ACK at least every this many full-sized segments (default 2).
     pub delayed_ack_every: u32,
     pub rto: RtoSpec,
+    /// Open the connection with a SYN / SYN-ACK handshake first, with its own
+    /// losses and timer (`transport/tcp/handshake.rs`). Default off: ns-2's
+    /// one-way agents, which the studies follow, start sending at once.
+    pub handshake: bool,
 }
 
 impl Default for TcpSpec {
@@ -424,6 +435,7 @@ impl Default for TcpSpec {
             delayed_ack_timeout: Duration(crate::time::SimTime::from_millis(200)),
             delayed_ack_every: 2,
             rto: RtoSpec::default(),
+            handshake: false,
         }
     }
 }

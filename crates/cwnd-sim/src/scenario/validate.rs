@@ -10,15 +10,17 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use super::impairment_spec::{ArqStage, DelaySpec, ReorderSpec, StageSpec};
+use super::impairment_spec::{ArqStage, DelaySpec, EmpiricalDelay, ReorderSpec, StageSpec};
 use super::plan::{StagePlan, StageWindow, WirelessPlan};
 use super::spec::{
     AppSpec, AppliesToSpec, ImpairmentSpec, PreambleSpec, RecoverySpec, RedSpec, RtoSpec, Scenario,
-    SctpSpec, TcpSpec, TransportSpec,
+    SctpSpec, TcpSpec, TransportSpec, WirelessSpec,
 };
 use super::udp_spec::SourcePlan;
 use crate::net::impair::AppliesTo;
 use crate::net::wifi::frame_errors::DsssRate;
+use crate::net::wifi::ofdm::OfdmRate;
+use crate::net::wifi::timing::Phy;
 use crate::net::wimax::cell::CellParams;
 use crate::packet::FlowId;
 use crate::time::SimTime;
@@ -262,15 +264,7 @@ impl Scenario {
                     ));
                 }
             }
-            let dsss = |field: &str, rate: u64| {
-                DsssRate::from_bps(rate).ok_or_else(|| {
-                    ScenarioError::new(
-                        at(field),
-                        format!("{rate} bit/s is not an 802.11b rate; use 1, 2, 5.5 or 11 Mbps"),
-                    )
-                })
-            };
-            let (rate, basic_rate) = (dsss("rate", w.rate.0)?, dsss("basic_rate", w.basic_rate.0)?);
+            let phy = wireless_phy(w).map_err(|(field, msg)| ScenarioError::new(at(field), msg))?;
             if w.queue_packets == 0 {
                 return Err(ScenarioError::new(
                     at("queue_packets"),
@@ -278,17 +272,13 @@ impl Scenario {
                 ));
             }
             probability(&at("per"), w.per)?;
-            if w.preamble == PreambleSpec::Short {
-                for (field, rate) in [("rate", w.rate.0), ("basic_rate", w.basic_rate.0)] {
-                    if rate == 1_000_000 {
-                        return Err(ScenarioError::new(
-                            at(field),
-                            "1 Mb/s frames need the long preamble; use 2, 5.5 or 11 Mbps with preamble = \"short\"",
-                        ));
-                    }
-                }
-            }
             if let Some(r) = &w.radio {
+                if phy.standard() != "802.11b" {
+                    return Err(ScenarioError::new(
+                        at("radio"),
+                        "frame errors from the SNR are modelled for 802.11b rates only; use `per` with an 802.11a/g rate",
+                    ));
+                }
                 if w.per != 0.0 {
                     return Err(ScenarioError::new(
                         at("per"),
@@ -316,6 +306,12 @@ impl Scenario {
                     "is at most 2347 B (802.11 dot11RTSThreshold); leave it out for no RTS/CTS",
                 ));
             }
+            if w.msdu_lifetime.0 == Some(SimTime::ZERO) {
+                return Err(ScenarioError::new(
+                    at("msdu_lifetime"),
+                    "must be longer than 0 s (every frame would be discarded); use \"off\" for no lifetime",
+                ));
+            }
             let mut stages = Vec::with_capacity(w.impairments.len());
             for (j, imp) in w.impairments.iter().enumerate() {
                 let path = format!("wireless[{i}].impairments[{j}]");
@@ -341,11 +337,7 @@ impl Scenario {
                 }
                 stages.push(plan);
             }
-            channels.push(WirelessPlan {
-                rate,
-                basic_rate,
-                stages,
-            });
+            channels.push(WirelessPlan { phy, stages });
         }
         Ok(channels)
     }
@@ -909,18 +901,17 @@ fn check_schedule(path: &str, schedule: &[(Duration, f64)]) -> Result<(), Scenar
 
 fn check_delay(path: &str, delay: &DelaySpec) -> Result<(), ScenarioError> {
     match delay {
-        DelaySpec::Uniform { min, max } if min.0 > max.0 => Err(ScenarioError::new(
+        DelaySpec::Uniform(u) if u.min.0 > u.max.0 => Err(ScenarioError::new(
             format!("{path}.min"),
-            format!("{} is larger than max ({})", min.0, max.0),
+            format!("{} is larger than max ({})", u.min.0, u.max.0),
         )),
-        DelaySpec::Empirical { values, .. } if values.is_empty() => Err(ScenarioError::new(
-            format!("{path}.values"),
-            "needs at least one delay",
-        )),
-        DelaySpec::Empirical {
+        DelaySpec::Empirical(EmpiricalDelay { values, .. }) if values.is_empty() => Err(
+            ScenarioError::new(format!("{path}.values"), "needs at least one delay"),
+        ),
+        DelaySpec::Empirical(EmpiricalDelay {
             values,
             weights: Some(w),
-        } => {
+        }) => {
             if w.len() != values.len() {
                 return Err(ScenarioError::new(
                     format!("{path}.weights"),
@@ -976,6 +967,51 @@ fn check_red(path: &str, red: &RedSpec) -> Result<(), ScenarioError> {
         return err("mean_packet", "must be positive, e.g. \"500B\"".to_string());
     }
     Ok(())
+}
+
+/// The PHY of a `[[wireless]]` entry: 802.11b if `rate` is one of its rates,
+/// 802.11a/g if it is an OFDM rate; `basic_rate` (default 1 or 6 Mb/s, the lowest
+/// rate of each) must be a rate of the same PHY. Errors: (field, message).
+fn wireless_phy(w: &WirelessSpec) -> Result<Phy, (&'static str, String)> {
+    const DSSS: &str = "1, 2, 5.5 or 11 Mbps";
+    const OFDM: &str = "6, 9, 12, 18, 24, 36, 48 or 54 Mbps";
+    let rate = w.rate.0;
+    let basic = |default: u64| w.basic_rate.map_or(default, |r| r.0);
+    if let Some(data) = DsssRate::from_bps(rate) {
+        let basic_bps = basic(1_000_000);
+        let control = DsssRate::from_bps(basic_bps).ok_or_else(|| {
+            let msg = format!("{basic_bps} bit/s is not an 802.11b rate, as `rate` is; use {DSSS}");
+            ("basic_rate", msg)
+        })?;
+        let phy = Phy::dsss(data, control);
+        if w.preamble == PreambleSpec::Long {
+            return Ok(phy);
+        }
+        for (field, bps) in [("rate", rate), ("basic_rate", basic_bps)] {
+            if bps == 1_000_000 {
+                let msg = "1 Mb/s frames need the long preamble; use 2, 5.5 or 11 Mbps with preamble = \"short\"";
+                return Err((field, msg.into()));
+            }
+        }
+        return Ok(phy.with_short_preamble());
+    }
+    if let Some(data) = OfdmRate::from_bps(rate) {
+        let basic_bps = basic(6_000_000);
+        let control = OfdmRate::from_bps(basic_bps).ok_or_else(|| {
+            let msg =
+                format!("{basic_bps} bit/s is not an 802.11a/g rate, as `rate` is; use {OFDM}");
+            ("basic_rate", msg)
+        })?;
+        if w.preamble == PreambleSpec::Short {
+            let msg = "802.11a/g has one preamble (20 µs); \"short\" is 802.11b's (use an 802.11b rate or leave `preamble` out)";
+            return Err(("preamble", msg.into()));
+        }
+        return Ok(Phy::ofdm(data, control));
+    }
+    Err((
+        "rate",
+        format!("{rate} bit/s is not an 802.11 rate; use {DSSS} (802.11b) or {OFDM} (802.11a/g)"),
+    ))
 }
 
 fn probability(path: &str, p: f64) -> Result<(), ScenarioError> {
@@ -1247,6 +1283,37 @@ mod tests {
         assert_eq!(
             error_of(&wlan("rts_threshold = \"3000B\"")),
             "wireless[0].rts_threshold: is at most 2347 B (802.11 dot11RTSThreshold); leave it out for no RTS/CTS"
+        );
+        assert!(Scenario::from_toml(&wlan("msdu_lifetime = \"off\"")).is_ok());
+        let ofdm = |fields: &str| wlan(fields).replace("rate = \"11Mbps\"", "rate = \"54Mbps\"");
+        assert!(Scenario::from_toml(&ofdm("basic_rate = \"24Mbps\"")).is_ok());
+        assert_eq!(
+            error_of(&ofdm("basic_rate = \"1Mbps\"")),
+            "wireless[0].basic_rate: 1000000 bit/s is not an 802.11a/g rate, as `rate` is; use 6, 9, 12, 18, 24, 36, 48 or 54 Mbps"
+        );
+        assert_eq!(
+            error_of(&wlan("basic_rate = \"6Mbps\"")),
+            "wireless[0].basic_rate: 6000000 bit/s is not an 802.11b rate, as `rate` is; use 1, 2, 5.5 or 11 Mbps"
+        );
+        assert_eq!(
+            error_of(&ofdm("preamble = \"short\"")),
+            "wireless[0].preamble: 802.11a/g has one preamble (20 µs); \"short\" is 802.11b's (use an 802.11b rate or leave `preamble` out)"
+        );
+        assert_eq!(
+            error_of(&ofdm("radio = { distance_m = 300 }")),
+            "wireless[0].radio: frame errors from the SNR are modelled for 802.11b rates only; use `per` with an 802.11a/g rate"
+        );
+        assert_eq!(
+            error_of(&wlan("").replace("rate = \"11Mbps\"", "rate = \"27Mbps\"")),
+            "wireless[0].rate: 27000000 bit/s is not an 802.11 rate; use 1, 2, 5.5 or 11 Mbps (802.11b) or 6, 9, 12, 18, 24, 36, 48 or 54 Mbps (802.11a/g)"
+        );
+        assert_eq!(
+            error_of(&wlan("msdu_lifetime = \"0s\"")),
+            "wireless[0].msdu_lifetime: must be longer than 0 s (every frame would be discarded); use \"off\" for no lifetime"
+        );
+        assert_eq!(
+            error_of(&wlan("msdu_lifetime = \"forever\"")),
+            "wireless[0].msdu_lifetime: \"forever\" is not a duration or \"off\"; use e.g. \"500ms\" (line 10)"
         );
         assert!(error_of(&wlan(
             "radio = { distance_m = 300, path_loss = \"shadowing\" }"

@@ -14,9 +14,10 @@
 //! * IPv4 (RFC 791): version 4, IHL 5, total length = the simulated datagram size, ID
 //!   = low 16 bits of the packet's uid, DF, TTL 64, protocol 6, header checksum;
 //!   addresses 10.0.0.0 + node index + 1 (node 0 is 10.0.0.1).
-//! * TCP (RFC 9293): ports 49152 + flow index (sender) and 5001 (receiver). No
-//!   handshake is simulated, so sequence numbers are those of a connection whose SYN
-//!   took ISN 0: byte k of the stream has sequence number k + 1, in both directions
+//! * TCP (RFC 9293): ports 49152 + flow index (sender) and 5001 (receiver).
+//!   Sequence numbers are those of a connection whose SYN took ISN 0 (the SYN and
+//!   SYN-ACK of `tcp.handshake` carry seq 0, the SYN-ACK ack 1; without it no
+//!   handshake is simulated): byte k of the stream has sequence number k + 1, in both directions
 //!   (the receiver sends no data: its segments carry sequence number 1). Data
 //!   segments carry ACK|PSH and acknowledge 1; ACKs carry ACK. Window: the ACK's
 //!   advertised window, clipped to 65535 (no window scaling without a SYN); data
@@ -37,7 +38,7 @@ mod sctp;
 
 pub use sctp::AssociationWire;
 
-use crate::packet::{FlowId, NodeId, Packet, Payload, TcpAck, TcpData};
+use crate::packet::{FlowId, NodeId, Packet, Payload, TcpAck, TcpData, TcpSyn};
 use crate::time::SimTime;
 use crate::transport::sctp::store::PacketStore;
 
@@ -168,7 +169,7 @@ impl Captures {
                     frame.resize(ETHERNET_HEADER + IPV4_HEADER + UDP_HEADER, 0);
                     encode_udp_frame(packet, frame);
                 }
-                Payload::TcpData(_) | Payload::TcpAck(_) => {
+                Payload::TcpData(_) | Payload::TcpAck(_) | Payload::TcpSyn(_) => {
                     frame.resize(TCP_SNAP, 0);
                     let captured = encode_frame(packet, frame);
                     frame.truncate(captured);
@@ -221,6 +222,7 @@ fn encode_frame(packet: &Packet, out: &mut [u8]) -> usize {
     let tcp_len = match packet.payload {
         Payload::TcpData(d) => encode_data(packet, &d, &mut ip[IPV4_HEADER..]),
         Payload::TcpAck(a) => encode_ack(packet, &a, &mut ip[IPV4_HEADER..]),
+        Payload::TcpSyn(s) => encode_syn(packet, &s, &mut ip[IPV4_HEADER..]),
         Payload::Sctp(_) | Payload::External(_) | Payload::Udp(_) => {
             unreachable!("Captures::record lays out SCTP and UDP apart and skips external packets")
         }
@@ -330,10 +332,38 @@ fn encode_ack(packet: &Packet, a: &TcpAck, tcp: &mut [u8]) -> usize {
     header.write(&options, tcp)
 }
 
+/// A SYN (ISN 0) or SYN-ACK (ISN 0, acknowledging the SYN): the sequence numbers
+/// the data segments' k + 1 presume.
+fn encode_syn(packet: &Packet, s: &TcpSyn, tcp: &mut [u8]) -> usize {
+    let mut options = Options::new();
+    if s.timestamps {
+        options.timestamps(millis(packet.created), 0);
+    }
+    let (src_port, dst_port) = if s.syn_ack {
+        (RECEIVER_PORT, sender_port(packet))
+    } else {
+        (sender_port(packet), RECEIVER_PORT)
+    };
+    let header = TcpHeader {
+        src_port,
+        dst_port,
+        seq: 0,
+        ack: if s.syn_ack { 1 } else { 0 },
+        flags: if s.syn_ack {
+            FLAG_SYN | FLAG_ACK
+        } else {
+            FLAG_SYN
+        },
+        window: u16::MAX,
+    };
+    header.write(&options, tcp)
+}
+
 fn millis(t: SimTime) -> u32 {
     (t.as_nanos() / 1_000_000) as u32
 }
 
+const FLAG_SYN: u8 = 0x02;
 const FLAG_PSH: u8 = 0x08;
 const FLAG_ACK: u8 = 0x10;
 
@@ -461,6 +491,31 @@ mod tests {
         let bytes = [0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7];
         assert_eq!(sum_words(0, &bytes), 0x2ddf0);
         assert_eq!(internet_checksum(sum_words(0, &bytes)), 0x220d);
+    }
+
+    #[test]
+    fn syn_and_syn_ack_carry_isn_0_and_their_flags() {
+        // SYN: 49152 → 5001, seq 0, ack 0, flags 0x02; SYN-ACK: 5001 → 49152, seq 0,
+        // ack 1, flags 0x12. 40 B: a 20 B TCP header, no options.
+        for (syn_ack, ports, ack, flags) in [
+            (false, (49152, 5001), 0, 0x02),
+            (true, (5001, 49152), 1, 0x12),
+        ] {
+            let mut p = data_packet();
+            p.size = 40;
+            p.payload = Payload::TcpSyn(TcpSyn {
+                syn_ack,
+                timestamps: false,
+            });
+            let mut frame = [0u8; TCP_SNAP];
+            assert_eq!(encode_frame(&p, &mut frame), 14 + 20 + 20);
+            let tcp = &frame[34..];
+            assert_eq!(u16::from_be_bytes([tcp[0], tcp[1]]), ports.0);
+            assert_eq!(u16::from_be_bytes([tcp[2], tcp[3]]), ports.1);
+            assert_eq!(u32::from_be_bytes([tcp[4], tcp[5], tcp[6], tcp[7]]), 0);
+            assert_eq!(u32::from_be_bytes([tcp[8], tcp[9], tcp[10], tcp[11]]), ack);
+            assert_eq!(tcp[13], flags);
+        }
     }
 
     #[test]

@@ -52,7 +52,7 @@ impl World {
             .collect();
         let wifi = self.channels.iter().map(|c| ChannelResult {
             name: c.name.clone(),
-            kind: "802.11b",
+            kind: c.standard(),
             counters: c.stats.counters(),
         });
         let wimax = self.cells.iter().map(|c| ChannelResult {
@@ -90,6 +90,7 @@ impl Flow {
         let end = finished
             .or(self.stop.map(|s| s.min(run_end)))
             .unwrap_or(run_end);
+        let h = self.handshake.as_ref();
         FlowSummary {
             name: self.name.clone(),
             from: node_names[self.src as usize].clone(),
@@ -99,6 +100,8 @@ impl Flow {
             start: self.start,
             end,
             completion_time: finished.map(|t| t - self.start),
+            setup_time: h.and_then(|h| h.established_at).map(|t| t - self.start),
+            syn_retransmissions: h.map_or(0, |h| h.syns_sent.saturating_sub(1) as u64),
             dupthresh: self.sender.dupthresh(),
             sender: self.sender.stats,
             receiver: self.receiver.stats,

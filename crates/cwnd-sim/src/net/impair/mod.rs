@@ -180,6 +180,17 @@ impl ImpairmentChain {
         Verdict::Pass { extra, hold }
     }
 
+    /// Whether a stage that cuts the medium (an outage: the peer is out of reach)
+    /// is active for this packet. An 802.11 sender asks before its RTS: an absent
+    /// peer answers no CTS. Draws no random numbers.
+    pub fn cuts(&self, packet: &PacketMeta) -> bool {
+        self.stages.iter().any(|imp| {
+            imp.stage.cuts_the_medium()
+                && imp.applies_to.matches(packet.class)
+                && imp.window.contains(packet.sent)
+        })
+    }
+
     /// If a holding stage is active at `t`, the end of its window: no transmission
     /// may start before then.
     pub fn held_until(&self, t: SimTime) -> Option<SimTime> {

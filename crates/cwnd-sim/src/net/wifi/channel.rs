@@ -20,6 +20,20 @@
 //! basic rate: they are not corrupted. A frame a stage of the channel's impairment
 //! chain drops (an outage: the peer is out of reach) is not acknowledged either, so
 //! the MAC retries it like a corrupted one. Delay stages do not apply to the air.
+//! With RTS/CTS, a peer out of reach (an outage stage is active) answers no CTS:
+//! the RTS fails, costs what an RTS collision costs and counts against the short
+//! retry limit (802.11-2016 §10.3.4.4, dot11ShortRetryLimit 7 for RTS frames; ns-2's
+//! `Mac802_11::RetransmitRTS` and ns-3's `WifiRemoteStationManager` count it so);
+//! the data frame and its long retry count are not reached.
+//!
+//! MSDU lifetime (dot11MaxTransmitMSDULifetime, default 512 TU = 524.288 ms): when
+//! a station wins a transmission slot, the frames at the head of its queue older
+//! than the lifetime are discarded; the station sends nothing in that slot and
+//! starts over with a fresh backoff for the next frame. A frame's age is counted from its arrival at the MAC
+//! queue, as ns-3's `WifiMacQueue` does (`MaxDelay`, 500 ms: "MPDU dropped because
+//! its lifetime expired"); the standard's DCF text starts the timer at the first
+//! transmission attempt, which the retry limits almost always end first. ns-2's
+//! `Mac/802_11` has no lifetime (`msdu_lifetime = "off"`).
 
 use std::collections::VecDeque;
 
@@ -28,7 +42,7 @@ use rand::RngExt;
 use super::dcf::{Contention, NextSlot, Retry};
 use super::frame_errors::frame_error_rate;
 use super::propagation::RadioLink;
-use super::timing::{Access, Phy, MAC_OVERHEAD, SLOT};
+use super::timing::{Access, Modulation, Phy, MAC_OVERHEAD};
 use crate::net::impair::{ImpairmentChain, PacketMeta, Verdict};
 use crate::packet::{NodeId, Packet};
 use crate::rng::RngStream;
@@ -45,6 +59,10 @@ pub struct ChannelStats {
     pub retries: u64,
     /// Frames dropped after the retry limit.
     pub retry_drops: u64,
+    /// RTS frames a peer out of reach did not answer.
+    pub rts_failures: u64,
+    /// Frames discarded because their lifetime had passed.
+    pub lifetime_drops: u64,
     pub queue_drops: u64,
 }
 
@@ -57,6 +75,8 @@ impl ChannelStats {
             ("corrupted", self.corrupted),
             ("retries", self.retries),
             ("retry_drops", self.retry_drops),
+            ("rts_failures", self.rts_failures),
+            ("lifetime_drops", self.lifetime_drops),
             ("queue_drops", self.queue_drops),
         ]
     }
@@ -80,6 +100,21 @@ pub struct ChannelConfig {
     pub errors: FrameErrors,
     /// Frames whose MPDU is longer than this many bytes use RTS/CTS.
     pub rts_threshold: Option<u32>,
+    /// Frames older than this when their turn comes are discarded (`None`: never).
+    pub msdu_lifetime: Option<SimTime>,
+}
+
+/// The MSDU lifetime the standard sets by default: dot11MaxTransmitMSDULifetime =
+/// 512 TU, 1 TU = 1024 µs (802.11-2016 Annex C), 512 · 1024 µs = 524.288 ms.
+pub const DEFAULT_MSDU_LIFETIME: SimTime = SimTime::from_micros(512 * 1024);
+
+/// A packet waiting in a station's queue.
+struct Queued {
+    packet: Packet,
+    /// Index of the destination station.
+    to: usize,
+    /// When it reached the MAC.
+    since: SimTime,
 }
 
 /// What became of a packet handed to a station.
@@ -95,12 +130,13 @@ pub struct WifiChannel {
     pub stations: Vec<NodeId>,
     phy: Phy,
     queue_limit: usize,
-    /// Per station: packets waiting, with the index of the destination station.
-    queues: Vec<VecDeque<(Packet, usize)>>,
+    /// Per station: packets waiting.
+    queues: Vec<VecDeque<Queued>>,
     contention: Contention,
     errors: FrameErrors,
     /// Frames whose MPDU is longer than this many bytes use RTS/CTS.
     rts_threshold: Option<u32>,
+    msdu_lifetime: Option<SimTime>,
     rng: RngStream,
     /// When the medium is free for the next decision; `None` while nobody contends.
     next_decision: Option<SimTime>,
@@ -115,6 +151,11 @@ pub struct WifiChannel {
 }
 
 impl WifiChannel {
+    /// The standard's name for the channel's PHY, for results.
+    pub fn standard(&self) -> &'static str {
+        self.phy.standard()
+    }
+
     pub fn new(
         name: String,
         stations: Vec<NodeId>,
@@ -127,6 +168,7 @@ impl WifiChannel {
             queue_limit,
             errors,
             rts_threshold,
+            msdu_lifetime,
         } = config;
         let n = stations.len();
         WifiChannel {
@@ -134,10 +176,11 @@ impl WifiChannel {
             stations,
             phy,
             queue_limit,
-            queues: vec![VecDeque::new(); n],
-            contention: Contention::new(n, contention_rng),
+            queues: (0..n).map(|_| VecDeque::new()).collect(),
+            contention: Contention::new(n, phy.cw_min, contention_rng),
             errors,
             rts_threshold,
+            msdu_lifetime,
             rng: error_rng,
             next_decision: None,
             arriving: None,
@@ -161,13 +204,17 @@ impl WifiChannel {
             self.stats.queue_drops += 1;
             return Enqueued::QueueFull;
         }
-        self.queues[i].push_back((packet, j));
+        self.queues[i].push_back(Queued {
+            packet,
+            to: j,
+            since: now,
+        });
         if !self.contention.contending(i) {
             self.contention.ready(i);
         }
         if self.next_decision.is_none() {
             // The medium was idle: contention starts after DIFS.
-            self.next_decision = Some(now + super::timing::DIFS);
+            self.next_decision = Some(now + self.phy.difs());
         }
         Enqueued::Accepted
     }
@@ -206,61 +253,107 @@ impl WifiChannel {
         }
         match self.contention.next_slot() {
             NextSlot::Idle(k) => {
-                self.next_decision = Some(t + SLOT.saturating_mul(k as u64));
+                self.next_decision = Some(t + self.phy.slot.saturating_mul(k as u64));
             }
-            NextSlot::Transmit(tx) if tx.len() == 1 => {
-                let i = tx[0];
-                let size = self.queues[i].front().map_or(0, |(p, _)| p.size);
-                let access = self.access(size);
-                let lost = self.queues[i].front().is_some_and(|(p, _)| {
-                    let meta = PacketMeta {
-                        flow: p.flow,
-                        class: p.class(),
-                        size: p.size,
-                        sent: t + self.phy.data_arrival(p.size, access),
-                    };
-                    self.impairments.apply(&meta) == Verdict::Drop
+            NextSlot::Transmit(mut tx) => {
+                tx.retain(|&i| !self.discard_expired(i, t));
+                self.next_decision = Some(match tx[..] {
+                    [] => t + self.phy.slot,
+                    [i] => self.attempt(i, t),
+                    _ => self.collide(&tx, t),
                 });
-                let per = match self.errors {
-                    FrameErrors::Fixed(per) => per,
-                    FrameErrors::Snr(radio) => frame_error_rate(
-                        self.phy.rate,
-                        self.phy.header_rate,
-                        size + MAC_OVERHEAD,
-                        radio.snr(),
-                    ),
-                };
-                if lost || (per > 0.0 && self.rng.random::<f64>() < per) {
-                    self.stats.corrupted += 1;
-                    let retry = match access {
-                        Access::Basic => Retry::Short,
-                        Access::RtsCts => Retry::Long,
-                    };
-                    self.fail(i, retry);
-                    self.next_decision = Some(t + self.phy.failure_time(size, access));
-                } else {
-                    let (packet, j) = self.queues[i].pop_front().unwrap_or_else(|| unreachable!());
-                    let arrival = t + self.phy.data_arrival(size, access);
-                    self.arriving = Some((arrival, self.stations[j], packet));
-                    let more = !self.queues[i].is_empty();
-                    self.contention.success(i, more);
-                    self.next_decision = Some(t + self.phy.success_time(size, access));
-                }
-            }
-            NextSlot::Transmit(tx) => {
-                self.stats.collisions += 1;
-                let busy = tx
-                    .iter()
-                    .filter_map(|&i| self.queues[i].front().map(|(p, _)| p.size))
-                    .map(|size| self.phy.collision_time(size, self.access(size)))
-                    .max()
-                    .unwrap_or_default();
-                for i in tx {
-                    self.fail(i, Retry::Short);
-                }
-                self.next_decision = Some(t + busy);
             }
         }
+    }
+
+    /// Station `i` alone transmits its head frame at `t`; returns when the medium
+    /// is free again.
+    fn attempt(&mut self, i: usize, t: SimTime) -> SimTime {
+        let Some(head) = self.queues[i].front() else {
+            unreachable!("only stations with a frame contend");
+        };
+        let size = head.packet.size;
+        let access = self.access(size);
+        let meta = |sent| PacketMeta {
+            flow: head.packet.flow,
+            class: head.packet.class(),
+            size,
+            sent,
+        };
+        if access == Access::RtsCts && self.impairments.cuts(&meta(t + self.phy.rts_arrival())) {
+            self.stats.rts_failures += 1;
+            self.fail(i, Retry::Short);
+            return t + self.phy.collision_time(size, access);
+        }
+        let lost = self
+            .impairments
+            .apply(&meta(t + self.phy.data_arrival(size, access)))
+            == Verdict::Drop;
+        let per = match self.errors {
+            FrameErrors::Fixed(per) => per,
+            FrameErrors::Snr(radio) => match self.phy.modulation {
+                Modulation::Dsss {
+                    rate, header_rate, ..
+                } => frame_error_rate(rate, header_rate, size + MAC_OVERHEAD, radio.snr()),
+                Modulation::Ofdm { .. } => {
+                    unreachable!("the scenario check allows the SNR model with 802.11b only")
+                }
+            },
+        };
+        if lost || (per > 0.0 && self.rng.random::<f64>() < per) {
+            self.stats.corrupted += 1;
+            let retry = match access {
+                Access::Basic => Retry::Short,
+                Access::RtsCts => Retry::Long,
+            };
+            self.fail(i, retry);
+            return t + self.phy.failure_time(size, access);
+        }
+        let sent = self.queues[i].pop_front().unwrap_or_else(|| unreachable!());
+        let arrival = t + self.phy.data_arrival(size, access);
+        self.arriving = Some((arrival, self.stations[sent.to], sent.packet));
+        let more = !self.queues[i].is_empty();
+        self.contention.done(i, more);
+        t + self.phy.success_time(size, access)
+    }
+
+    /// Several stations transmit at `t`: their frames (or RTS frames) collide.
+    fn collide(&mut self, tx: &[usize], t: SimTime) -> SimTime {
+        self.stats.collisions += 1;
+        let busy = tx
+            .iter()
+            .filter_map(|&i| self.queues[i].front().map(|q| q.packet.size))
+            .map(|size| self.phy.collision_time(size, self.access(size)))
+            .max()
+            .unwrap_or_default();
+        for &i in tx {
+            self.fail(i, Retry::Short);
+        }
+        t + busy
+    }
+
+    /// Discards the frames at the head of station `i`'s queue whose lifetime has
+    /// passed at `t`; the station then starts over with a fresh backoff. Returns
+    /// whether any was discarded.
+    fn discard_expired(&mut self, i: usize, t: SimTime) -> bool {
+        let Some(lifetime) = self.msdu_lifetime else {
+            return false;
+        };
+        let mut discarded = false;
+        while self.queues[i]
+            .front()
+            .is_some_and(|q| t - q.since > lifetime)
+        {
+            let q = self.queues[i].pop_front().unwrap_or_else(|| unreachable!());
+            self.stats.lifetime_drops += 1;
+            self.dropped.push(q.packet);
+            discarded = true;
+        }
+        if discarded {
+            let more = !self.queues[i].is_empty();
+            self.contention.done(i, more);
+        }
+        discarded
     }
 
     /// Whether a frame carrying `ip_bytes` is preceded by RTS/CTS.
@@ -276,8 +369,8 @@ impl WifiChannel {
         let more_after_drop = || queues[i].len() > 1;
         if self.contention.failure(i, retry, more_after_drop) {
             self.stats.retry_drops += 1;
-            if let Some((p, _)) = self.queues[i].pop_front() {
-                self.dropped.push(p);
+            if let Some(q) = self.queues[i].pop_front() {
+                self.dropped.push(q.packet);
             }
         } else {
             self.stats.retries += 1;
@@ -290,6 +383,7 @@ mod tests {
     use super::super::frame_errors::DsssRate;
     use super::super::propagation::PathLoss;
     use super::*;
+    use crate::net::impair::{AppliesTo, Impairment, Outage, Window};
     use crate::packet::{Payload, TcpData};
     use crate::rng::stream;
 
@@ -310,21 +404,32 @@ mod tests {
         }
     }
 
-    /// One station sends `n` 1500-byte packets to the other; returns the stats.
-    fn send_all(errors: FrameErrors, rts_threshold: Option<u32>, n: u64) -> ChannelStats {
+    /// Two stations at 11 Mb/s, 1 Mb/s ACKs, long preamble, room for `queue` packets.
+    fn channel(
+        errors: FrameErrors,
+        rts_threshold: Option<u32>,
+        msdu_lifetime: Option<SimTime>,
+        queue: usize,
+    ) -> WifiChannel {
         let config = ChannelConfig {
             phy: Phy::dsss(DsssRate::Mbps11, DsssRate::Mbps1),
-            queue_limit: n as usize,
+            queue_limit: queue,
             errors,
             rts_threshold,
+            msdu_lifetime,
         };
-        let mut c = WifiChannel::new(
+        WifiChannel::new(
             "w".into(),
             vec![0, 1],
             config,
             stream(3, "c"),
             stream(3, "e"),
-        );
+        )
+    }
+
+    /// Station 0 sends `n` 1500-byte packets, all queued at time 0, to station 1;
+    /// returns the stats once the channel is idle.
+    fn drain(mut c: WifiChannel, n: u64) -> ChannelStats {
         for uid in 0..n {
             c.enqueue(SimTime::ZERO, 0, 1, packet(uid));
         }
@@ -332,8 +437,24 @@ mod tests {
         while let Some(t) = c.event_to_schedule() {
             c.on_event(t, &mut out);
         }
-        assert_eq!(out.len() as u64 + c.stats.retry_drops, n);
-        c.stats
+        let s = c.stats;
+        assert_eq!(out.len() as u64, s.frames_delivered);
+        assert_eq!(s.frames_delivered + s.retry_drops + s.lifetime_drops, n);
+        s
+    }
+
+    fn send_all(errors: FrameErrors, rts_threshold: Option<u32>, n: u64) -> ChannelStats {
+        drain(channel(errors, rts_threshold, None, n as usize), n)
+    }
+
+    /// A channel whose peer is out of reach for good: an outage stage always active.
+    fn out_of_reach(mut c: WifiChannel) -> WifiChannel {
+        c.impairments.push(Impairment {
+            applies_to: AppliesTo::All,
+            window: Window::Always,
+            stage: Box::new(Outage::default()),
+        });
+        c
     }
 
     #[test]
@@ -363,5 +484,103 @@ mod tests {
         assert_eq!((s.corrupted, s.retries, s.retry_drops), (50, 40, 10));
         let s = send_all(FrameErrors::Fixed(1.0), None, 10);
         assert_eq!((s.corrupted, s.retries, s.retry_drops), (80, 70, 10));
+    }
+
+    #[test]
+    fn an_rts_to_a_peer_out_of_reach_fails_against_the_short_limit() {
+        // No CTS comes back: each attempt is a failed RTS, counted against the short
+        // retry limit (7): 1 + 7 = 8 RTS frames, 7 retries, then the frame is dropped.
+        // The data frame is never sent, so nothing counts as corrupted and the long
+        // limit (which would drop it after 1 + 4 = 5 data frames) is not reached.
+        let c = out_of_reach(channel(FrameErrors::Fixed(0.0), Some(500), None, 1));
+        let s = drain(c, 1);
+        assert_eq!(
+            (s.rts_failures, s.corrupted, s.retries, s.retry_drops),
+            (8, 0, 7, 1)
+        );
+        // Without RTS/CTS the data frame itself is lost: 8 tries, short limit too.
+        let c = out_of_reach(channel(FrameErrors::Fixed(0.0), None, None, 1));
+        let s = drain(c, 1);
+        assert_eq!(
+            (s.rts_failures, s.corrupted, s.retries, s.retry_drops),
+            (0, 8, 7, 1)
+        );
+    }
+
+    #[test]
+    fn a_failed_rts_holds_the_medium_for_an_rts_collision() {
+        // 802.11b at 11 Mb/s, 1 Mb/s control frames: RTS 192 + 160 = 352 µs, then
+        // the CTS timeout, taken as DIFS (50 µs) + δ (1 µs): 403 µs, what an RTS
+        // collision costs (timing.rs), not the 2038.091 µs of a failed data frame
+        // after a handshake. The first decision is at DIFS (50 µs) after the
+        // enqueue; the first attempt is after k idle slots (20 µs each), so the
+        // next decision is 50 + 20k + 403 µs.
+        let mut c = out_of_reach(channel(FrameErrors::Fixed(0.0), Some(500), None, 1));
+        c.enqueue(SimTime::ZERO, 0, 1, packet(0));
+        let mut out = Vec::new();
+        let first = c.event_to_schedule().unwrap();
+        assert_eq!(first, SimTime::from_micros(50));
+        c.on_event(first, &mut out);
+        let mut t = c.event_to_schedule().unwrap();
+        let idle = t - first;
+        assert_eq!(idle.as_nanos() % 20_000, 0, "{idle}");
+        c.on_event(t, &mut out);
+        t = c.event_to_schedule().unwrap();
+        assert_eq!(c.stats.rts_failures, 1);
+        assert_eq!(t - first - idle, SimTime::from_micros(403));
+    }
+
+    #[test]
+    fn a_frame_older_than_its_lifetime_is_discarded_when_its_turn_comes() {
+        // Two frames queued at 0. The first goes at 50 µs (DIFS) + k₁ slots,
+        // k₁ ≤ 31: at most 50 + 620 = 670 µs, within a 1 ms lifetime. The second's
+        // turn is after the first exchange, T_s = 1675.091 µs (timing.rs), plus
+        // k₂ ≤ 31 slots: between 50 + 1675.091 = 1725.091 µs (past 1 ms, so it is
+        // discarded) and 670 + 1675.091 + 620 = 2965.091 µs (within 3 ms, so with a
+        // 3 ms lifetime it is sent).
+        let one_ms = channel(
+            FrameErrors::Fixed(0.0),
+            None,
+            Some(SimTime::from_millis(1)),
+            2,
+        );
+        let s = drain(one_ms, 2);
+        assert_eq!((s.frames_delivered, s.lifetime_drops), (1, 1));
+        let three_ms = channel(
+            FrameErrors::Fixed(0.0),
+            None,
+            Some(SimTime::from_millis(3)),
+            2,
+        );
+        let s = drain(three_ms, 2);
+        assert_eq!((s.frames_delivered, s.lifetime_drops), (2, 0));
+    }
+
+    #[test]
+    fn the_default_lifetime_is_512_time_units() {
+        // 802.11-2016 Annex C: dot11MaxTransmitMSDULifetime 512 TU; 1 TU = 1024 µs.
+        assert_eq!(DEFAULT_MSDU_LIFETIME, SimTime(524_288_000));
+    }
+
+    #[test]
+    fn during_an_outage_the_lifetime_empties_the_queue_before_the_retry_limits() {
+        // 50 frames queued at 0, peer out of reach, basic access: each frame takes
+        // 8 tries of 1360.091 µs (data 1309.091 + DIFS 50 + δ 1) plus its backoff,
+        // on average (31 + 63 + 127 + 255 + 511 + 1023·3)/2 = 2028 slots = 40.56 ms:
+        // ~51.4 ms a frame, so about 524.288 / 51.4 ≈ 10 frames reach their retry
+        // limit within the lifetime and the other ~40 are discarded by it.
+        let c = out_of_reach(channel(
+            FrameErrors::Fixed(0.0),
+            None,
+            Some(DEFAULT_MSDU_LIFETIME),
+            50,
+        ));
+        let s = drain(c, 50);
+        println!(
+            "{} retry drops, {} lifetime drops",
+            s.retry_drops, s.lifetime_drops
+        );
+        assert!((6..=15).contains(&s.retry_drops), "{s:?}");
+        assert_eq!(s.lifetime_drops, 50 - s.retry_drops);
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! Time advances in *virtual slots* (Bianchi 2000): an idle slot σ, a successful
 //! exchange T_s or a collision T_c. A station with a frame draws a backoff counter
-//! uniformly in [0, W_i − 1], W_i = 2^min(i, m)·W, W = CWmin + 1 = 32, m = 5; the
+//! uniformly in [0, W_i − 1], W_i = 2^min(i, m)·W, W = CWmin + 1 and 2^m·W =
+//! CWmax + 1 (802.11b: W = 32, m = 5; 802.11a/g: W = 16, m = 6); the
 //! counter is decremented once per virtual slot in which the station does not
 //! transmit (frozen during a busy period, resuming after DIFS); the station transmits
 //! when it reaches zero. A collision moves every colliding station to the next backoff
@@ -19,11 +20,9 @@
 
 use rand::RngExt;
 
-use super::timing::CW_MIN;
+use super::timing::CW_MAX;
 use crate::rng::RngStream;
 
-/// Backoff stages beyond which the window stops doubling (CWmax = 1023).
-pub const MAX_STAGE: u32 = 5;
 pub const SHORT_RETRY_LIMIT: u32 = 7;
 pub const LONG_RETRY_LIMIT: u32 = 4;
 
@@ -56,19 +55,27 @@ pub enum NextSlot {
 pub struct Contention {
     /// `None` for a station with nothing to send.
     stations: Vec<Option<Backoff>>,
+    /// W = CWmin + 1.
+    window: u32,
+    /// m: the backoff stage at which the window reaches CWmax + 1.
+    max_stage: u32,
     rng: RngStream,
 }
 
 impl Contention {
-    pub fn new(stations: usize, rng: RngStream) -> Self {
+    /// `stations` contending with the PHY's `cw_min` (15 or 31; CWmax is 1023).
+    pub fn new(stations: usize, cw_min: u32, rng: RngStream) -> Self {
+        let window = cw_min + 1;
         Contention {
             stations: vec![None; stations],
+            window,
+            max_stage: ((CW_MAX + 1) / window).ilog2(),
             rng,
         }
     }
 
     fn draw(&mut self, stage: u32) -> u32 {
-        let w = (CW_MIN + 1) << stage.min(MAX_STAGE);
+        let w = self.window << stage.min(self.max_stage);
         self.rng.random_range(0..w)
     }
 
@@ -125,8 +132,9 @@ impl Contention {
         }
     }
 
-    /// Station `i`'s frame was acknowledged; `more`: another frame is queued.
-    pub fn success(&mut self, i: usize, more: bool) {
+    /// Station `i` is done with its frame (acknowledged, or discarded because its
+    /// lifetime passed); `more`: another frame is queued, with a fresh backoff.
+    pub fn done(&mut self, i: usize, more: bool) {
         self.stations[i] = None;
         if more {
             self.ready(i);
@@ -149,7 +157,7 @@ impl Contention {
             }
             return true;
         }
-        b.stage = (b.stage + 1).min(MAX_STAGE);
+        b.stage = (b.stage + 1).min(self.max_stage);
         b.counter = self.draw(b.stage);
         self.stations[i] = Some(b);
         false
@@ -159,8 +167,9 @@ impl Contention {
 #[cfg(test)]
 mod tests {
     use super::super::frame_errors::DsssRate;
+    use super::super::ofdm::OfdmRate;
     use super::super::saturation::saturation_throughput;
-    use super::super::timing::{Access, Phy, SLOT};
+    use super::super::timing::{Access, Phy};
     use super::*;
     use crate::rng::stream;
 
@@ -168,7 +177,9 @@ mod tests {
     /// Coordination Function", JSAC 18(3): eqs. (7), (9), (13), solved by bisection
     /// on τ — written from the paper, independently of the simulator.
     fn bianchi(n: usize, phy: &Phy, access: Access) -> f64 {
-        let (w, m) = (32.0f64, 5i32);
+        // W = CWmin + 1; m such that 2^m·W = CWmax + 1 = 1024.
+        let w = phy.cw_min as f64 + 1.0;
+        let m = (1024.0 / w).log2().round() as i32;
         let tau_of_p = |p: f64| {
             2.0 * (1.0 - 2.0 * p)
                 / ((1.0 - 2.0 * p) * (w + 1.0) + p * w * (1.0 - (2.0 * p).powi(m)))
@@ -187,7 +198,7 @@ mod tests {
         let p_tr = 1.0 - (1.0 - tau).powi(n as i32);
         let p_s = n as f64 * tau * (1.0 - tau).powi(n as i32 - 1) / p_tr;
         let (sigma, ts, tc) = (
-            SLOT.as_secs_f64(),
+            phy.slot.as_secs_f64(),
             phy.success_time(1500, access).as_secs_f64(),
             phy.collision_time(1500, access).as_secs_f64(),
         );
@@ -217,13 +228,56 @@ mod tests {
     }
 
     #[test]
+    fn ofdm_saturation_throughput_matches_bianchi_within_one_percent() {
+        // 802.11a/g at 54 Mb/s with 6 Mb/s control frames and at 6 Mb/s: slot 9 µs,
+        // SIFS 16 µs, CWmin 15 (W = 16, m = 6), T_s and T_c from timing.rs
+        // (344 and 283 µs at 54 Mb/s, by hand there). A lone station: τ = 2/(W + 1)
+        // = 2/17, so S = 12000 / (7.5·9 + 344) µs = 29.16 Mb/s; at 6 Mb/s T_s = 2072 +
+        // 16 + 1 + 44 + 34 + 1 = 2168 µs: S = 12000 / 2235.5 µs = 5.368 Mb/s.
+        for (rate, expected_lone) in [
+            (OfdmRate::Mbps54, 12_000.0 / 411.5e-6),
+            (OfdmRate::Mbps6, 12_000.0 / 2235.5e-6),
+        ] {
+            let phy = Phy::ofdm(rate, OfdmRate::Mbps6);
+            assert!((bianchi(1, &phy, Access::Basic) / expected_lone - 1.0).abs() < 1e-9);
+        }
+        for rate in [OfdmRate::Mbps54, OfdmRate::Mbps6] {
+            let phy = Phy::ofdm(rate, OfdmRate::Mbps6);
+            for access in [Access::Basic, Access::RtsCts] {
+                for n in [1, 5, 10, 20] {
+                    let sim = saturation_throughput(n, &phy, access, 100, 11);
+                    let model = bianchi(n, &phy, access);
+                    let err = sim / model - 1.0;
+                    println!(
+                        "{rate:?} {access:?} n = {n:2}: simulated {:.3} Mb/s, Bianchi {:.3} Mb/s ({:+.2} %)",
+                        sim / 1e6,
+                        model / 1e6,
+                        100.0 * err
+                    );
+                    assert!(
+                        err.abs() < 0.01,
+                        "{rate:?} {access:?} n = {n}: {sim} vs {model}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_window_doubles_up_to_cw_max() {
+        // 802.11b: 32 · 2^5 = 1024; 802.11a/g: 16 · 2^6 = 1024.
+        assert_eq!(Contention::new(1, 31, stream(1, "m")).max_stage, 5);
+        assert_eq!(Contention::new(1, 15, stream(1, "m")).max_stage, 6);
+    }
+
+    #[test]
     fn a_lone_station_never_collides() {
-        let mut c = Contention::new(1, stream(1, "x"));
+        let mut c = Contention::new(1, 31, stream(1, "x"));
         c.ready(0);
         for _ in 0..10_000 {
             if let NextSlot::Transmit(tx) = c.next_slot() {
                 assert_eq!(tx, vec![0]);
-                c.success(0, true);
+                c.done(0, true);
             }
         }
     }
@@ -231,7 +285,7 @@ mod tests {
     #[test]
     fn a_frame_is_dropped_after_the_retry_limit() {
         // Two stations forced to collide every time: after 7 retries both drop.
-        let mut c = Contention::new(2, stream(1, "y"));
+        let mut c = Contention::new(2, 31, stream(1, "y"));
         c.ready(0);
         c.ready(1);
         let mut collisions = 0;
@@ -257,7 +311,7 @@ mod tests {
     #[test]
     fn a_data_frame_after_rts_cts_is_dropped_after_the_long_limit() {
         // Four failed data frames are retried; the fifth failure drops the frame.
-        let mut c = Contention::new(1, stream(1, "z"));
+        let mut c = Contention::new(1, 31, stream(1, "z"));
         c.ready(0);
         for _ in 0..LONG_RETRY_LIMIT {
             assert!(!c.failure(0, Retry::Long, || false));

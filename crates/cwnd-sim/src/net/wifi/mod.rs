@@ -1,5 +1,6 @@
 //! IEEE 802.11 (Wi-Fi) DCF in one collision domain: timing and frame sizes
-//! (`timing`), the contention between stations (`dcf`), received power and SNR
+//! (`timing`; 802.11b's DSSS and 802.11a/g's OFDM frame durations in `ofdm`), the
+//! contention between stations (`dcf`), received power and SNR
 //! (`propagation`) and frame errors from the SNR (`frame_errors`).
 //!
 //! The contention model is checked against Bianchi's saturation throughput; the
@@ -9,6 +10,7 @@
 pub mod channel;
 pub mod dcf;
 pub mod frame_errors;
+pub mod ofdm;
 pub mod propagation;
 pub mod saturation;
 pub mod timing;

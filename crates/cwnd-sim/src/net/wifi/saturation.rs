@@ -4,14 +4,14 @@
 //! in docs/links.md.
 
 use super::dcf::{Contention, NextSlot, Retry};
-use super::timing::{Access, Phy, SLOT};
+use super::timing::{Access, Phy};
 use crate::rng::stream;
 use crate::time::SimTime;
 
 /// Bit/s of IP payload delivered by `n` saturated stations over `seconds` of
 /// channel time.
 pub fn saturation_throughput(n: usize, phy: &Phy, access: Access, seconds: u64, seed: u64) -> f64 {
-    let mut c = Contention::new(n, stream(seed, "dcf"));
+    let mut c = Contention::new(n, phy.cw_min, stream(seed, "dcf"));
     for i in 0..n {
         c.ready(i);
     }
@@ -22,9 +22,9 @@ pub fn saturation_throughput(n: usize, phy: &Phy, access: Access, seconds: u64, 
     let (mut t, mut delivered) = (SimTime::ZERO, 0u64);
     while t < SimTime::from_secs(seconds) {
         match c.next_slot() {
-            NextSlot::Idle(k) => t += SLOT.saturating_mul(k as u64),
+            NextSlot::Idle(k) => t += phy.slot.saturating_mul(k as u64),
             NextSlot::Transmit(tx) if tx.len() == 1 => {
-                c.success(tx[0], true);
+                c.done(tx[0], true);
                 t += ts;
                 delivered += 1500;
             }

@@ -1,13 +1,18 @@
-//! IEEE 802.11b (DSSS/CCK, clause 16/17 of IEEE 802.11-2016) timing and frame sizes.
+//! 802.11 timing and frame sizes, for the two PHYs the channel models:
 //!
 //! ```text
-//! slot σ = 20 µs, SIFS = 10 µs, DIFS = SIFS + 2σ = 50 µs
-//! PLCP preamble + header: 192 µs (long), 96 µs (short), sent at 1 Mb/s
-//! MAC data frame: 24 B header + 4 B FCS + 8 B LLC/SNAP around the IP packet
-//! ACK frame: 14 B, RTS 20 B, CTS 14 B, at the basic rate; CWmin = 31, CWmax = 1023
+//!                     802.11b (DSSS/CCK, clauses 15–16)   802.11a/g (OFDM, clause 17)
+//! slot σ              20 µs                                9 µs
+//! SIFS                10 µs                                16 µs
+//! DIFS = SIFS + 2σ    50 µs                                34 µs
+//! CWmin, CWmax        31, 1023                             15, 1023
+//! PLCP                192 µs (long), 96 µs (short),         20 µs preamble + SIGNAL,
+//!                     then the frame at its rate           then 4 µs symbols (ofdm.rs)
 //! ```
-//! The short preamble (§16.2.2.3 of 802.11b; 72 µs of preamble at 1 Mb/s and the
-//! header at 2 Mb/s) is not allowed with 1 Mb/s frames.
+//! (IEEE 802.11-2016 Tables 15-5, 16-4 and 17-21.) MAC data frame: 24 B header + 4 B
+//! FCS + 8 B LLC/SNAP around the IP packet; ACK 14 B, RTS 20 B, CTS 14 B, sent at the
+//! basic rate. The 802.11b short preamble (72 µs of preamble at 1 Mb/s and the header
+//! at 2 Mb/s) is not allowed with 1 Mb/s frames.
 //!
 //! A data exchange with basic access takes `T_s = DATA + SIFS + δ + ACK + DIFS + δ`,
 //! a collision `T_c = DATA + DIFS + δ`; with RTS/CTS the exchange is preceded by
@@ -18,12 +23,10 @@
 //! ACK timeout is taken as DIFS, as for collisions).
 
 use super::frame_errors::DsssRate;
+use super::ofdm::OfdmRate;
 use crate::time::SimTime;
 
-pub const SLOT: SimTime = SimTime::from_micros(20);
-pub const SIFS: SimTime = SimTime::from_micros(10);
-pub const DIFS: SimTime = SimTime::from_micros(50);
-pub const CW_MIN: u32 = 31;
+/// CWmax of both PHYs.
 pub const CW_MAX: u32 = 1023;
 /// MAC header (24 B) + FCS (4 B) + LLC/SNAP (8 B) added to each IP packet.
 pub const MAC_OVERHEAD: u32 = 36;
@@ -38,49 +41,125 @@ pub enum Access {
     RtsCts,
 }
 
+/// How frames are put on the air: the PHY and its rates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Modulation {
+    /// 802.11b.
+    Dsss {
+        /// Data rate.
+        rate: DsssRate,
+        /// Rate of control frames (ACK, RTS, CTS).
+        basic_rate: DsssRate,
+        /// PLCP preamble + header duration.
+        plcp: SimTime,
+        /// Rate of the PLCP header (1 Mb/s long preamble, 2 Mb/s short).
+        header_rate: DsssRate,
+    },
+    /// 802.11a, or 802.11g's ERP-OFDM with the short slot.
+    Ofdm {
+        rate: OfdmRate,
+        basic_rate: OfdmRate,
+    },
+}
+
 /// PHY configuration of a channel.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Phy {
-    /// Data rate.
-    pub rate: DsssRate,
-    /// Rate of control frames (ACK).
-    pub basic_rate: DsssRate,
-    /// PLCP preamble + header duration.
-    pub plcp: SimTime,
-    /// Rate of the PLCP header (1 Mb/s long preamble, 2 Mb/s short).
-    pub header_rate: DsssRate,
+    pub modulation: Modulation,
+    pub slot: SimTime,
+    pub sifs: SimTime,
+    /// CWmin: the first backoff is drawn in [0, CWmin].
+    pub cw_min: u32,
     /// Propagation delay δ.
     pub propagation: SimTime,
 }
 
 impl Phy {
-    /// 802.11b with the long preamble, ACKs at `basic` rate.
+    /// 802.11b with the long preamble, control frames at `basic` rate.
     pub fn dsss(rate: DsssRate, basic_rate: DsssRate) -> Phy {
         Phy {
-            rate,
-            basic_rate,
-            plcp: SimTime::from_micros(192),
-            header_rate: DsssRate::Mbps1,
+            modulation: Modulation::Dsss {
+                rate,
+                basic_rate,
+                plcp: SimTime::from_micros(192),
+                header_rate: DsssRate::Mbps1,
+            },
+            slot: SimTime::from_micros(20),
+            sifs: SimTime::from_micros(10),
+            cw_min: 31,
             propagation: SimTime::from_micros(1),
         }
     }
 
-    /// The same with the short preamble (96 µs, header at 2 Mb/s).
-    pub fn with_short_preamble(self) -> Phy {
+    /// 802.11a/g OFDM, control frames at `basic` rate.
+    pub fn ofdm(rate: OfdmRate, basic_rate: OfdmRate) -> Phy {
         Phy {
-            plcp: SimTime::from_micros(96),
-            header_rate: DsssRate::Mbps2,
-            ..self
+            modulation: Modulation::Ofdm { rate, basic_rate },
+            slot: SimTime::from_micros(9),
+            sifs: SimTime::from_micros(16),
+            cw_min: 15,
+            propagation: SimTime::from_micros(1),
+        }
+    }
+
+    /// The same with the 802.11b short preamble (96 µs, header at 2 Mb/s); an OFDM
+    /// PHY has one preamble and is returned unchanged.
+    pub fn with_short_preamble(self) -> Phy {
+        match self.modulation {
+            Modulation::Dsss {
+                rate, basic_rate, ..
+            } => Phy {
+                modulation: Modulation::Dsss {
+                    rate,
+                    basic_rate,
+                    plcp: SimTime::from_micros(96),
+                    header_rate: DsssRate::Mbps2,
+                },
+                ..self
+            },
+            Modulation::Ofdm { .. } => self,
+        }
+    }
+
+    /// The standard's name for the PHY, for results.
+    pub fn standard(&self) -> &'static str {
+        match self.modulation {
+            Modulation::Dsss { .. } => "802.11b",
+            Modulation::Ofdm { .. } => "802.11a/g",
+        }
+    }
+
+    /// DIFS = SIFS + 2 slots.
+    pub fn difs(&self) -> SimTime {
+        self.sifs + self.slot.saturating_mul(2)
+    }
+
+    /// Airtime of a frame of `bytes` (MAC frame) at the data rate, or at the basic
+    /// rate for `control` frames.
+    fn airtime(&self, bytes: u32, control: bool) -> SimTime {
+        match self.modulation {
+            Modulation::Dsss {
+                rate,
+                basic_rate,
+                plcp,
+                ..
+            } => {
+                let r = if control { basic_rate } else { rate };
+                plcp + SimTime::transmission(bytes as u64, r.bps())
+            }
+            Modulation::Ofdm { rate, basic_rate } => {
+                if control { basic_rate } else { rate }.txtime(bytes)
+            }
         }
     }
 
     /// Airtime of a data frame carrying an IP packet of `ip_bytes`.
     pub fn data_airtime(&self, ip_bytes: u32) -> SimTime {
-        self.plcp + SimTime::transmission((ip_bytes + MAC_OVERHEAD) as u64, self.rate.bps())
+        self.airtime(ip_bytes + MAC_OVERHEAD, false)
     }
 
     fn control_airtime(&self, bytes: u32) -> SimTime {
-        self.plcp + SimTime::transmission(bytes as u64, self.basic_rate.bps())
+        self.airtime(bytes, true)
     }
 
     pub fn ack_airtime(&self) -> SimTime {
@@ -93,13 +172,18 @@ impl Phy {
             Access::Basic => SimTime::ZERO,
             Access::RtsCts => {
                 self.control_airtime(RTS_BYTES)
-                    + SIFS
+                    + self.sifs
                     + self.propagation
                     + self.control_airtime(CTS_BYTES)
-                    + SIFS
+                    + self.sifs
                     + self.propagation
             }
         }
+    }
+
+    /// From the start of an RTS/CTS exchange to the RTS frame's arrival.
+    pub fn rts_arrival(&self) -> SimTime {
+        self.control_airtime(RTS_BYTES) + self.propagation
     }
 
     /// From the start of the exchange to the data frame's arrival.
@@ -111,10 +195,10 @@ impl Phy {
     pub fn success_time(&self, ip_bytes: u32, access: Access) -> SimTime {
         self.handshake(access)
             + self.data_airtime(ip_bytes)
-            + SIFS
+            + self.sifs
             + self.propagation
             + self.ack_airtime()
-            + DIFS
+            + self.difs()
             + self.propagation
     }
 
@@ -125,12 +209,12 @@ impl Phy {
             Access::Basic => self.data_airtime(ip_bytes),
             Access::RtsCts => self.control_airtime(RTS_BYTES),
         };
-        first + DIFS + self.propagation
+        first + self.difs() + self.propagation
     }
 
     /// Busy time of a data frame sent but not acknowledged (corrupted).
     pub fn failure_time(&self, ip_bytes: u32, access: Access) -> SimTime {
-        self.handshake(access) + self.data_airtime(ip_bytes) + DIFS + self.propagation
+        self.handshake(access) + self.data_airtime(ip_bytes) + self.difs() + self.propagation
     }
 }
 
@@ -167,5 +251,33 @@ mod tests {
             short.success_time(1500, Access::Basic),
             SimTime::from_micros(6_454)
         );
+    }
+
+    #[test]
+    fn an_802_11a_exchange_at_54_mbps_by_hand() {
+        // Data (1536-byte MPDU) 248 µs, ACK at 6 Mb/s 44 µs (ofdm.rs); SIFS 16 µs,
+        // DIFS 16 + 2·9 = 34 µs: T_s = 248 + 16 + 1 + 44 + 34 + 1 = 344 µs,
+        // T_c = 248 + 34 + 1 = 283 µs.
+        let phy = Phy::ofdm(OfdmRate::Mbps54, OfdmRate::Mbps6);
+        assert_eq!(phy.difs(), SimTime::from_micros(34));
+        assert_eq!(
+            phy.success_time(1500, Access::Basic),
+            SimTime::from_micros(344)
+        );
+        assert_eq!(
+            phy.collision_time(1500, Access::Basic),
+            SimTime::from_micros(283)
+        );
+        // RTS (20 B: 182 bits, ⌈7.58⌉ = 8 symbols) 52 µs, CTS (134 bits) 44 µs:
+        // handshake 52 + 16 + 1 + 44 + 16 + 1 = 130 µs; RTS collision 52 + 35 = 87 µs.
+        assert_eq!(
+            phy.success_time(1500, Access::RtsCts),
+            SimTime::from_micros(474)
+        );
+        assert_eq!(
+            phy.collision_time(1500, Access::RtsCts),
+            SimTime::from_micros(87)
+        );
+        assert_eq!(phy.with_short_preamble(), phy);
     }
 }

@@ -2,6 +2,7 @@
 //! control.
 
 pub mod cc;
+pub mod handshake;
 mod nagle;
 mod pacing;
 pub mod rate;
@@ -16,6 +17,8 @@ pub mod socket_options;
 mod spurious;
 pub mod tcb;
 
+#[cfg(test)]
+mod app_tests;
 #[cfg(test)]
 mod sack_tests;
 #[cfg(test)]

@@ -9,8 +9,9 @@
 //! last segment of the send queue only (the others are full), and not when the
 //! segment carries a FIN (`tcp_nagle_test`): here, once the application has
 //! written all it will write. A writer that blocks on a full send buffer pushes
-//! with Nagle off (`tcp_sendmsg`, `wait_for_sndbuf`: `TCP_NAGLE_PUSH`); the
-//! sender handles that case.
+//! with Nagle off (`tcp_sendmsg`, `wait_for_sndbuf`: `TCP_NAGLE_PUSH`), but it
+//! blocks only when it needs a new segment, its last one being full: Nagle would
+//! hold nothing there, so the model pushes with the rule on.
 
 /// Minshall's state: the end of the last sub-MSS segment sent (`tp->snd_sml`).
 #[derive(Clone, Copy, Debug, Default)]

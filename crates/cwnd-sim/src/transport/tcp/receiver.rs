@@ -5,10 +5,17 @@
 //!   (part of) a hole is acknowledged at once (RFC 5681 §4.2).
 //! * Delayed ACKs (RFC 1122 §4.2.3.2, RFC 5681 §4.2), when enabled: an ACK for at
 //!   least every second full-sized segment, and at most `timeout` after the first
-//!   unacknowledged one (default 200 ms).
+//!   unacknowledged one (default 200 ms). Counted in bytes as Linux does
+//!   (`__tcp_ack_snd_check`: more than one MSS received and not acknowledged), so
+//!   that a full segment and a short one (Nagle's, or a write's tail) are
+//!   acknowledged at once too; for full segments it is the RFC's rule. With
+//!   `every` = N: more than N − 1 MSS (our generalisation). Linux estimates the
+//!   sender's MSS from the segments it sees (`tcp_measure_rcv_mss`); here it is
+//!   the flow's MSS.
 //! * The application reads in-order data at once, so the advertised window is the
 //!   receive buffer size and never changes; data beyond `rcv_nxt + buffer` is
-//!   dropped. (A constant window also keeps RFC 5681's duplicate-ACK definition,
+//!   dropped. A scenario's `rcvbuf` (SO_RCVBUF) is turned into this window as Linux
+//!   does (`socket_options::receive_window`). (A constant window also keeps RFC 5681's duplicate-ACK definition,
 //!   which requires an unchanged window, exact.)
 //! * Timestamps (RFC 7323 §4.3): TS.Recent is taken from a segment that covers
 //!   Last.ACK.sent; every ACK echoes it.
@@ -71,7 +78,8 @@ pub struct TcpReceiver {
     /// blocks are reported most recent first.
     touched: Vec<u64>,
     clock: u64,
-    unacked_segments: u32,
+    /// In-order bytes received since the last ACK.
+    unacked_bytes: u64,
     delack_deadline: SimTime,
     ts_recent: Option<SimTime>,
     last_ack_sent: u64,
@@ -86,7 +94,7 @@ impl TcpReceiver {
             out_of_order: Vec::new(),
             touched: Vec::new(),
             clock: 0,
-            unacked_segments: 0,
+            unacked_bytes: 0,
             delack_deadline: SimTime::MAX,
             ts_recent: None,
             last_ack_sent: 0,
@@ -146,11 +154,10 @@ impl TcpReceiver {
         let ack_now = match self.cfg.delayed_ack {
             None => true,
             Some(d) => {
-                if seg.len >= self.cfg.mss {
-                    self.unacked_segments += 1;
-                }
+                self.unacked_bytes += delivered;
                 let dsack = duplicate.is_some() && self.cfg.sack && self.cfg.dsack;
-                filled_hole || dsack || self.unacked_segments >= d.every
+                let threshold = u64::from(d.every - 1) * u64::from(self.cfg.mss);
+                filled_hole || dsack || self.unacked_bytes > threshold
             }
         };
         if ack_now {
@@ -175,7 +182,7 @@ impl TcpReceiver {
     /// An ACK of everything in order, with SACK (and a D-SACK block for
     /// `duplicate`, when enabled).
     fn make_ack(&mut self, duplicate: Option<(u64, u64)>) -> TcpAck {
-        self.unacked_segments = 0;
+        self.unacked_bytes = 0;
         self.delack_deadline = SimTime::MAX;
         self.last_ack_sent = self.rcv_nxt;
         self.stats.acks_sent += 1;
@@ -499,6 +506,21 @@ mod tests {
             r.on_timer(SimTime::from_millis(200)).map(|a| a.ack),
             Some(3000)
         );
+    }
+
+    #[test]
+    fn delayed_ack_counts_bytes_as_linux() {
+        // MSS 1000. A short segment (300 B) then a full one: 1300 B > 1000 B
+        // unacknowledged, so the second is acknowledged at once (Linux
+        // `__tcp_ack_snd_check`); counting only full-sized segments it would wait
+        // for the timer. Three short ones: 900 B, not yet; the fourth, 1200 B.
+        let mut r = receiver(true);
+        assert_eq!(ack_of(&mut r, seg(0, 300)), None);
+        assert_eq!(ack_of(&mut r, seg(300, 1000)), Some(1300));
+        for k in 0..3 {
+            assert_eq!(ack_of(&mut r, seg(1300 + 300 * k, 300)), None);
+        }
+        assert_eq!(ack_of(&mut r, seg(2200, 300)), Some(2500));
     }
 
     #[test]

@@ -81,7 +81,7 @@
 //!
 //! Counting is in segments (see `tcb.rs`); "one SMSS" is one segment.
 
-use super::cc::CaEvent;
+use super::cc::{AckKind, CaEvent};
 use super::sender::TcpSender;
 use super::spurious::Frto;
 use super::tcb::CaState;
@@ -204,18 +204,20 @@ impl TcpSender {
         }
         match self.tcb.ca_state {
             CaState::Open | CaState::Disorder => {
-                if self.dupacks < self.dupthresh() {
+                // Only duplicates for data sent after the last episode began start
+                // a new one (RFC 6582 §3.2 step 2, with ns-2's `bug_fix_` reading:
+                // the ACK must cover a segment beyond `recover`).
+                let new_episode = self.recover.is_none_or(|r| self.tcb.snd_una > r);
+                // Before dupthresh, Vegas's fine-grained timer may start it early.
+                let early = self.dupacks < self.dupthresh()
+                    && new_episode
+                    && self.fine_grained_expired(now, AckKind::Duplicate);
+                if self.dupacks < self.dupthresh() && !early {
                     self.set_ca_state(now, CaState::Disorder);
                     self.limited_transmit(now, out);
                     return;
                 }
-                // Only duplicates for data sent after the last episode began start
-                // a new one (RFC 6582 §3.2 step 2, with ns-2's `bug_fix_` reading:
-                // the ACK must cover a segment beyond `recover`).
-                if self.recover.is_some_and(|r| self.tcb.snd_una <= r) {
-                    return;
-                }
-                if self.dupacks == self.dupthresh() {
+                if new_episode && (early || self.dupacks == self.dupthresh()) {
                     self.enter_fast_retransmit(now, out);
                 }
             }
@@ -276,7 +278,9 @@ impl TcpSender {
                 self.set_ca_state(now, CaState::Recovery);
                 if !self.model_based {
                     let base = self.tcb.ssthresh.min(self.tcb.prior_cwnd);
-                    self.tcb.cwnd = base + self.dupthresh();
+                    // Inflated by the duplicates so far: dupthresh, or fewer
+                    // when Vegas's fine-grained timer started the retransmit.
+                    self.tcb.cwnd = base + self.dupacks.min(self.dupthresh());
                 }
                 self.partial_ack_seen = false;
                 self.retransmit_first_unacked(now, out);
@@ -342,7 +346,22 @@ impl TcpSender {
                 self.set_ca_state(now, CaState::Open);
             }
         }
+        // Vegas checks the first ACKs after a retransmission: a second loss of the
+        // window is resent once the fine-grained timer says so, cwnd unchanged.
+        if self.cfg.recovery != Recovery::Sack && self.fine_grained_expired(now, AckKind::New) {
+            self.retransmit_first_unacked(now, out);
+        }
         true
+    }
+
+    /// Whether the controller's fine-grained timer (Vegas,
+    /// `CongestionControl::fine_grained_expired`) says the oldest unacknowledged
+    /// segment is to be resent now.
+    fn fine_grained_expired(&mut self, now: SimTime, ack: AckKind) -> bool {
+        let Some(sent) = self.sent.front().map(|s| s.sent) else {
+            return false;
+        };
+        self.cc.fine_grained_expired(now, sent, ack)
     }
 
     pub(super) fn on_retransmission_timeout(&mut self, now: SimTime, out: &mut Vec<TcpData>) {

@@ -108,6 +108,13 @@ impl RtoEstimator {
         self.backoffs = 0;
     }
 
+    /// Raises the timeout to `floor` if it is less and clears any backoff: RFC 6298
+    /// §5.7's 3 s when data begins after a SYN's timer expired.
+    pub fn reinitialize(&mut self, floor: SimTime) {
+        self.base = self.base.max(floor).min(self.cfg.max);
+        self.backoffs = 0;
+    }
+
     /// Doubles the timeout after an expiry, up to the maximum.
     pub fn back_off(&mut self) {
         self.backoffs = self.backoffs.saturating_add(1);

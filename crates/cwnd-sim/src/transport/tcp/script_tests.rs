@@ -1,7 +1,7 @@
 //! Packet-script tests of the sender's loss recovery: segments out, ACKs in, at
 //! chosen times, with the expected windows worked out by hand from the RFCs.
 
-use super::cc::{CongestionControl, Reno};
+use super::cc::{CongestionControl, Reno, Vegas, VegasConfig};
 use super::recovery::{Recovery, RepeatedTimeout};
 use super::rto::RtoConfig;
 use super::sender::{SenderConfig, TcpSender};
@@ -16,6 +16,15 @@ fn sender(recovery: Recovery, initial_window: u32) -> TcpSender {
 }
 
 fn sender_with(recovery: Recovery, initial_window: u32, dsack_undo: bool) -> TcpSender {
+    sender_cc(recovery, initial_window, dsack_undo, Box::new(Reno))
+}
+
+fn sender_cc(
+    recovery: Recovery,
+    initial_window: u32,
+    dsack_undo: bool,
+    cc: Box<dyn CongestionControl>,
+) -> TcpSender {
     let sack = recovery == Recovery::Sack;
     let cfg = SenderConfig {
         mss: MSS as u32,
@@ -38,7 +47,7 @@ fn sender_with(recovery: Recovery, initial_window: u32, dsack_undo: bool) -> Tcp
         nagle: true,
         adapt_dupthresh: None,
     };
-    TcpSender::new(cfg, Box::new(Reno))
+    TcpSender::new(cfg, cc)
 }
 
 fn ms(v: u64) -> SimTime {
@@ -267,6 +276,34 @@ fn reno_waits_for_the_timer_on_a_second_hole_in_the_same_window() {
     s.on_timer(ms(1200), &mut out);
     assert_eq!(segs(&out), vec![5]);
     assert_eq!(s.stats.timeouts, 1);
+}
+
+#[test]
+fn vegas_resends_on_the_first_duplicate_and_checks_the_next_ack() {
+    // Brakmo & Peterson's fine-grained retransmission (ns-2's Vegas), Reno recovery.
+    // Ten segments at 0; the ACK of segment 0 at 100 ms is the first RTT sample:
+    // fine-grained timeout (100·2 + 75)/2 · 17/16 = 146.09375 ms (vegas_timer.rs).
+    // Segments 1 and 6 are lost.
+    let vegas = Vegas::new(VegasConfig {
+        fine_grained_retransmission: true,
+        ..VegasConfig::default()
+    });
+    let mut s = sender_cc(Recovery::Reno, 10, false, Box::new(vegas));
+    start(&mut s);
+    ack(&mut s, ms(100), 1);
+    // The first duplicate, at 150 ms: segment 1, sent at 0, is 150 ≥ 146.09 ms old:
+    // resent now (Reno would wait for the third). ssthresh = FlightSize/2 = 12 − 1 =
+    // 11 segments → 5; cwnd = 5 + 1 duplicate = 6 < 11 outstanding: nothing new.
+    assert_eq!(segs(&ack(&mut s, ms(150), 1)), vec![1]);
+    assert_eq!(s.stats.fast_retransmits, 1);
+    assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (5, 6));
+    // The retransmission's ACK, at 250 ms, covers 1–5 and ends Reno's recovery
+    // (cwnd = 5). It is the first ACK after the retransmission: segment 6, sent at
+    // 0, has outlived the timeout (146.09 · 9/8 = 164.36 ms): resent at once,
+    // where Reno waits for the coarse timer (the test above).
+    let out = segs(&ack(&mut s, ms(250), 6));
+    assert_eq!(out.first(), Some(&6), "{out:?}");
+    assert_eq!((s.tcb.cwnd, s.stats.fast_retransmits), (5, 1));
 }
 
 /// An ACK for `seg` segments carrying SACK blocks given in segments [start, end).

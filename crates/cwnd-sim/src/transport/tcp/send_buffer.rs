@@ -35,7 +35,8 @@ pub enum WriteStep {
     /// (`tcp_push(.., tp->nonagle)`).
     Completed,
     /// The writer sleeps on a full buffer; `push`: this write copied something,
-    /// which the stack pushes with Nagle off first (`TCP_NAGLE_PUSH`).
+    /// which the stack pushes first (with Nagle off, `TCP_NAGLE_PUSH`; the last
+    /// segment is full then, so Nagle would hold nothing anyway).
     Blocked { push: bool },
     /// Nothing to write: asleep, or all written.
     Idle,

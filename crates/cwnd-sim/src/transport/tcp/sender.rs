@@ -27,6 +27,7 @@
 use std::collections::VecDeque;
 
 use super::cc::{AckEvent, AckSample, CaEvent, CongestionControl, RateSample};
+use super::handshake::{Opened, RTO_AFTER_LOST_SYN};
 use super::nagle::Nagle;
 use super::pacing::Pacer;
 use super::rate::{mark_app_limited, RateEstimator, TxStamp};
@@ -201,8 +202,6 @@ pub struct TcpSender {
     /// The application's writes and the send buffer.
     app: SendBuffer,
     pub(super) nagle: Nagle,
-    /// The writer is pushing before it sleeps: Nagle is off (`TCP_NAGLE_PUSH`).
-    nagle_push: bool,
     /// RTO deadline; `SimTime::MAX` when the timer is stopped.
     rto_deadline: SimTime,
     finished_at: Option<SimTime>,
@@ -235,7 +234,6 @@ impl TcpSender {
             rto: RtoEstimator::new(cfg.rto),
             app: SendBuffer::new(cfg.write_size, cfg.sndbuf),
             nagle: Nagle::default(),
-            nagle_push: false,
             tcb,
             cc,
             sent: VecDeque::new(),
@@ -296,6 +294,17 @@ impl TcpSender {
         self.run_application(now, out);
     }
 
+    /// The connection opened (`handshake`): data starts with the SYN's RTT as the
+    /// first measurement (RFC 6298 §2.2), or after a retransmitted SYN with an RTO
+    /// of 3 s (§5.7).
+    pub fn open(&mut self, now: SimTime, opened: Opened, out: &mut Vec<TcpData>) {
+        match opened {
+            Opened::Measured(rtt) => self.rto.sample(rtt),
+            Opened::AfterRetransmission => self.rto.reinitialize(RTO_AFTER_LOST_SYN),
+        }
+        self.start(now, out);
+    }
+
     /// The application stops: no new data beyond what was already sent.
     pub fn stop(&mut self) {
         self.app.stop(self.high_water);
@@ -317,9 +326,7 @@ impl TcpSender {
                 WriteStep::Completed => self.transmit(now, out),
                 WriteStep::Blocked { push } => {
                     if push {
-                        self.nagle_push = true;
                         self.transmit(now, out);
-                        self.nagle_push = false;
                     }
                     return;
                 }
@@ -329,11 +336,9 @@ impl TcpSender {
     }
 
     /// Whether Nagle's algorithm holds a new segment of `len` bytes (`nagle.rs`):
-    /// not once the application has written everything (the FIN), nor when the
-    /// writer pushes before sleeping.
+    /// not once the application has written everything (the FIN).
     fn nagle_holds(&self, len: u32) -> bool {
         self.cfg.nagle
-            && !self.nagle_push
             && !self.app.all_written()
             && self
                 .nagle
@@ -372,7 +377,6 @@ impl TcpSender {
             0
         };
         loop {
-            let window = ((self.tcb.cwnd + left) as u64 * mss).min(self.peer_window);
             let seq = self.tcb.snd_nxt;
             let len = if seq < self.high_water {
                 match self.segment_at(seq) {
@@ -392,7 +396,12 @@ impl TcpSender {
                 self.tcb.cwnd_limited = false;
                 break;
             }
-            if self.tcb.flight_bytes() + len > window {
+            // cwnd counts segments, whatever their size (Linux `tcp_cwnd_test`);
+            // the peer's window counts bytes (`tcp_snd_wnd_test`). With full
+            // segments this is the byte rule flight + len <= cwnd × MSS.
+            let in_flight = self.sent.partition_point(|s| s.seq < seq) as u32;
+            if in_flight >= self.tcb.cwnd + left || self.tcb.flight_bytes() + len > self.peer_window
+            {
                 self.tcb.cwnd_limited = (self.tcb.cwnd as u64 * mss) <= self.peer_window;
                 break;
             }

@@ -50,6 +50,7 @@ mod hybla;
 mod reno;
 mod scalable;
 mod vegas;
+mod vegas_timer;
 mod veno;
 mod westwood;
 mod windowed_max;
@@ -63,6 +64,7 @@ pub use hybla::{Hybla, HyblaConfig};
 pub use reno::Reno;
 pub use scalable::{Scalable, ScalableConfig};
 pub use vegas::{Vegas, VegasConfig};
+pub use vegas_timer::AckKind;
 pub use veno::{Veno, VenoConfig};
 pub use westwood::{Westwood, WestwoodConfig, WestwoodPlusConfig};
 
@@ -154,6 +156,15 @@ pub trait CongestionControl: Send {
     fn set_state(&mut self, _tcb: &Tcb, _now: SimTime, _new: CaState) {}
 
     fn cwnd_event(&mut self, _tcb: &mut Tcb, _now: SimTime, _event: CaEvent) {}
+
+    /// Vegas's fine-grained retransmission (`vegas_timer.rs`): whether the oldest
+    /// unacknowledged segment, last sent at `sent`, is to be resent now. Asked by a
+    /// sender without SACK on each duplicate ACK before dupthresh (true: fast
+    /// retransmit now) and on each ACK of new data (true: resend the new oldest
+    /// segment, cwnd unchanged). Other controllers: never.
+    fn fine_grained_expired(&mut self, _now: SimTime, _sent: SimTime, _ack: AckKind) -> bool {
+        false
+    }
 
     /// Whether this controller owns cwnd through `cong_control` (see the module
     /// header); Linux: the ops table has `.cong_control`.

@@ -23,7 +23,10 @@
 //! and halves after a timeout (ns-2 `VegasTcpAgent::timeout`:
 //! `slowdown(CLOSE_SSTHRESH_HALF)`, ssthresh = window/2; the coarse timeout was
 //! Reno's), applied on the timeout's `cwnd_event(Loss)`, the hook Linux Westwood sets
-//! its ssthresh from. ns-2 then restarts at cwnd = 2 (`v_slowstart_`); here at 1, as
+//! its ssthresh from. The halved value is computed with the 3/4 one, from the flight
+//! the sender passes to `ssthresh` (on a timeout with SACK the data actually in
+//! flight, `Tcb::flight_size`): by the Loss event the sender has dropped that figure
+//! and only snd_nxt − snd_una, SACKed data included, is left. ns-2 then restarts at cwnd = 2 (`v_slowstart_`); here at 1, as
 //! every controller.
 //!
 //! The thresholds are compared exactly, in integers: diff < α ⟺ cwnd·(RTT − BaseRTT) <
@@ -42,6 +45,11 @@
 //! standing queue that later flows mistake for their BaseRTT). Vegas is switched off
 //! outside the Open state and re-armed when it returns (Linux `tcp_vegas_state`).
 //!
+//! `fine_grained_retransmission = true` adds Brakmo & Peterson's fine-grained
+//! retransmission, as ns-2's agent has it (`vegas_timer.rs`; Linux has none, hence
+//! off by default); the sender asks through `fine_grained_expired` and only
+//! without SACK (ns-2's Vegas has none).
+//!
 //! Validation: unit tests below (increase/hold/decrease around α and β, the γ exit,
 //! BaseRTT tracking, the two loss reductions); end to end, the bottleneck backlog stays
 //! between α and β (tests/cc_vegas.rs).
@@ -50,6 +58,7 @@ use std::cmp::Ordering;
 
 use serde::Deserialize;
 
+use super::vegas_timer::{AckKind, FineTimer};
 use super::{reno_ssthresh, seconds_or_nan, AckSample, CaEvent, CongestionControl};
 use crate::time::SimTime;
 use crate::transport::tcp::tcb::{CaState, Tcb};
@@ -70,6 +79,8 @@ pub struct VegasConfig {
     pub beta: u32,
     pub gamma: u32,
     pub loss_reduction: LossReduction,
+    /// Brakmo & Peterson's fine-grained retransmission (ns-2's agent; not Linux).
+    pub fine_grained_retransmission: bool,
 }
 
 impl Default for VegasConfig {
@@ -79,6 +90,7 @@ impl Default for VegasConfig {
             beta: 4,
             gamma: 1,
             loss_reduction: LossReduction::Reno,
+            fine_grained_retransmission: false,
         }
     }
 }
@@ -104,8 +116,8 @@ pub struct Vegas {
     /// Smallest RTT ever seen.
     base_rtt: SimTime,
     /// `ssthresh` just applied the 3/4 reduction: a timeout that follows at once
-    /// (`cwnd_event(Loss)`) replaces it by Reno's halving.
-    three_quarters: bool,
+    /// (`cwnd_event(Loss)`) replaces it by this, Reno's halving of the same flight.
+    halving_on_timeout: Option<u32>,
     /// Smallest RTT in the current RTT.
     min_rtt: SimTime,
     /// Samples in the current RTT.
@@ -115,19 +127,22 @@ pub struct Vegas {
     enabled: bool,
     /// Slow start grows in alternate RTTs: true in a growing one.
     ss_growing: bool,
+    /// The fine-grained timer, when `fine_grained_retransmission` is on.
+    fine: Option<FineTimer>,
 }
 
 impl Vegas {
     pub fn new(cfg: VegasConfig) -> Self {
         Vegas {
-            cfg,
             base_rtt: SimTime::MAX,
-            three_quarters: false,
+            halving_on_timeout: None,
             min_rtt: SimTime::MAX,
             cnt_rtt: 0,
             beg_snd_nxt: 0,
             enabled: true,
             ss_growing: true,
+            fine: cfg.fine_grained_retransmission.then(FineTimer::default),
+            cfg,
         }
     }
 
@@ -159,7 +174,7 @@ impl CongestionControl for Vegas {
         match self.cfg.loss_reduction {
             LossReduction::Reno => reno_ssthresh(tcb),
             LossReduction::Vegas => {
-                self.three_quarters = true;
+                self.halving_on_timeout = Some(reno_ssthresh(tcb));
                 (tcb.cwnd * 3 / 4).max(2)
             }
         }
@@ -172,18 +187,34 @@ impl CongestionControl for Vegas {
             self.base_rtt = self.base_rtt.min(rtt);
             self.min_rtt = self.min_rtt.min(rtt);
             self.cnt_rtt += 1;
+            if let Some(fine) = &mut self.fine {
+                fine.sample(rtt);
+            }
         }
+    }
+
+    fn fine_grained_expired(&mut self, now: SimTime, sent: SimTime, ack: AckKind) -> bool {
+        self.fine
+            .as_mut()
+            .is_some_and(|fine| fine.expired(now, sent, ack))
     }
 
     fn set_state(&mut self, tcb: &Tcb, _now: SimTime, new: CaState) {
         if new != CaState::Loss {
-            self.three_quarters = false;
+            self.halving_on_timeout = None;
         }
         if new == CaState::Open {
             self.enabled = true;
             self.start_rtt(tcb);
         } else {
             self.enabled = false;
+        }
+        if let Some(fine) = &mut self.fine {
+            match new {
+                CaState::Recovery => fine.on_fast_retransmit(tcb.flight_segments()),
+                CaState::Loss => fine.on_timeout(),
+                CaState::Open | CaState::Disorder => {}
+            }
         }
     }
 
@@ -193,10 +224,11 @@ impl CongestionControl for Vegas {
                 self.enabled = true;
                 self.start_rtt(tcb);
             }
-            CaEvent::Loss if std::mem::take(&mut self.three_quarters) => {
-                // A coarse timeout: Reno's halving (the flight is still the one
-                // outstanding at the timeout).
-                tcb.ssthresh = reno_ssthresh(tcb);
+            CaEvent::Loss => {
+                // A coarse timeout: Reno's halving, if this timeout just reduced.
+                if let Some(halved) = self.halving_on_timeout.take() {
+                    tcb.ssthresh = halved;
+                }
             }
             _ => {}
         }
@@ -454,6 +486,49 @@ mod tests {
         t.ssthresh = 7;
         v.cwnd_event(&mut t, SimTime::ZERO, CaEvent::Loss);
         assert_eq!(t.ssthresh, 7);
+    }
+
+    #[test]
+    fn the_timeout_halving_takes_the_flight_given_to_ssthresh() {
+        // A timeout with SACK: 100 segments between snd_una and snd_nxt, most of them
+        // SACKed; 20 actually in flight (`loss_flight`, set by the sender for its
+        // ssthresh call and cleared after it). cwnd 40: 3/4 gives 30, then the Loss
+        // event halves the flight: 20/2 = 10, not (100 segments)/2 = 50.
+        let mut v = Vegas::new(VegasConfig {
+            loss_reduction: LossReduction::Vegas,
+            ..VegasConfig::default()
+        });
+        let mut t = Tcb::new(1000, 40);
+        t.snd_nxt = 100_000;
+        t.loss_flight = Some(20);
+        t.ssthresh = v.ssthresh(&t, SimTime::ZERO);
+        assert_eq!(t.ssthresh, 30);
+        t.loss_flight = None;
+        v.set_state(&t, SimTime::ZERO, CaState::Loss);
+        t.cwnd = 1;
+        v.cwnd_event(&mut t, SimTime::ZERO, CaEvent::Loss);
+        assert_eq!(t.ssthresh, 10);
+    }
+
+    #[test]
+    fn fine_grained_retransmission_is_asked_for() {
+        // One 100 ms sample: fine-grained timeout 146.09375 ms (vegas_timer.rs). A
+        // duplicate 150 ms after the oldest segment was sent: resend, if asked for.
+        let sample = AckSample {
+            acked: 1,
+            rtt: Some(SimTime(100 * MS)),
+            in_flight: 10,
+        };
+        let t = Tcb::new(1000, 10);
+        for (on, expected) in [(false, false), (true, true)] {
+            let mut v = Vegas::new(VegasConfig {
+                fine_grained_retransmission: on,
+                ..VegasConfig::default()
+            });
+            v.pkts_acked(&t, SimTime::ZERO, &sample);
+            let dup = v.fine_grained_expired(SimTime(150 * MS), SimTime::ZERO, AckKind::Duplicate);
+            assert_eq!(dup, expected);
+        }
     }
 
     #[test]

@@ -1,0 +1,94 @@
+//! TCP connection set-up in the world (`tcp.handshake = true`): the SYN leaves at
+//! the flow's start and again on its timer (`transport::tcp::handshake`), the
+//! receiver's node answers each SYN with a SYN-ACK, and the SYN-ACK opens the
+//! sender. SYN and SYN-ACK are packets like any other: queues and impairments see
+//! them (as acknowledgements, `PacketClass::Ack`: they carry no data) and may drop
+//! them. Their size is the flow's TCP/IP header (40 B, 52 B with timestamps).
+
+use super::{Event, Flow, World};
+use crate::packet::{FlowId, Payload, TcpSyn};
+use crate::time::SimTime;
+use crate::transport::tcp::handshake::Handshake;
+
+impl Flow {
+    /// The flow opens its connection with a handshake first.
+    pub fn with_handshake(mut self, handshake: Handshake) -> Self {
+        self.handshake = Some(handshake);
+        self
+    }
+}
+
+impl World {
+    /// Flow `f` is still opening its connection: its start and timer are the
+    /// handshake's.
+    pub(super) fn opening(&self, f: FlowId) -> bool {
+        self.flows[f as usize]
+            .handshake
+            .as_ref()
+            .is_some_and(Handshake::pending)
+    }
+
+    /// Flow `f` starts: its first SYN.
+    pub(super) fn on_open_start(&mut self, now: SimTime, f: FlowId) {
+        if let Some(h) = &mut self.flows[f as usize].handshake {
+            h.start(now);
+        }
+        self.send_syn(now, f, false);
+        self.arm_syn_timer(f);
+    }
+
+    /// The SYN's timer of flow `f` fired.
+    pub(super) fn on_syn_timer(&mut self, now: SimTime, f: FlowId) {
+        let flow = &mut self.flows[f as usize];
+        if !flow.sender_timer.fire(now) {
+            return;
+        }
+        if flow.handshake.as_mut().is_some_and(|h| h.on_timer(now)) {
+            self.send_syn(now, f, false);
+        }
+        self.arm_syn_timer(f);
+    }
+
+    /// A SYN reached the receiver (it answers), or a SYN-ACK the sender (it opens).
+    pub(super) fn on_syn_segment(&mut self, now: SimTime, f: FlowId, syn: TcpSyn) {
+        if !syn.syn_ack {
+            self.send_syn(now, f, true);
+            return;
+        }
+        let flow = &mut self.flows[f as usize];
+        let Some(opened) = flow.handshake.as_mut().and_then(|h| h.on_syn_ack(now)) else {
+            return;
+        };
+        let mut out = std::mem::take(&mut self.data_out);
+        flow.sender.open(now, opened, &mut out);
+        self.flush_sender(now, f, out);
+    }
+
+    /// A SYN from the sender, or a SYN-ACK from the receiver.
+    fn send_syn(&mut self, now: SimTime, f: FlowId, syn_ack: bool) {
+        let flow = &self.flows[f as usize];
+        let (from, to) = if syn_ack {
+            (flow.dst, flow.src)
+        } else {
+            (flow.src, flow.dst)
+        };
+        let syn = TcpSyn {
+            syn_ack,
+            timestamps: flow.timestamps,
+        };
+        let size = flow.header_bytes();
+        let packet = self.new_packet(now, f, from, to, size, Payload::TcpSyn(syn));
+        self.forward(now, from, packet);
+    }
+
+    fn arm_syn_timer(&mut self, f: FlowId) {
+        let flow = &mut self.flows[f as usize];
+        let deadline = flow
+            .handshake
+            .as_ref()
+            .map_or(SimTime::MAX, Handshake::deadline);
+        if let Some(t) = flow.sender_timer.arm(deadline) {
+            self.queue.schedule(t, Event::SenderTimer(f));
+        }
+    }
+}
