@@ -16,15 +16,17 @@ from cwnd.scenario import load_scenario
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "results.md"
 
-# Together: TCP flows over links with queues, an SCTP association, an 802.11 channel
-# and an 802.16 cell, a UDP flow — every frame has rows. (The cc_metrics frame needs a controller
-# with metrics: the dumbbell's flows are switched to CUBIC.)
+# Together: TCP flows over links with queues, an SCTP association, an 802.11 channel,
+# an 802.16 cell, a UDP flow and traffic generators — every frame has rows. (The
+# cc_metrics frame needs a controller with metrics: the dumbbell's flows are switched to
+# CUBIC.)
 SCENARIOS = [
     "dumbbell",
     "sctp_multihomed",
     "wifi_snr_distance",
     "wimax_los_snr30",
     "udp_cbr_vs_tcp",
+    "web_mix",
 ]
 
 

@@ -1,13 +1,13 @@
 """The live-mode fidelity table (docs/validation.md): cwnd's TCP against the kernel's.
 
 Runs each scenario of the set with each congestion control this kernel has, for
-several seeds, simulated (cwnd's defaults, and with every TCP option set as Linux
-sets it when `--profile` is given) and live (the kernel's own TCP over the same
+several seeds, simulated (cwnd's defaults, and with `--linux` the TCP options set
+as the kernel here sets them, as far as cwnd has them) and live (the kernel's own TCP over the same
 models), and prints one markdown row per scenario and controller: mean goodput of
 each, the ratio live / simulated and the verdict against the ±15 % tolerance of
 `cwnd compare`, retransmissions and timeouts, and the relay's worst p99 timing error.
 
-    sudo .venv/bin/python tools/live_fidelity.py --seeds 2 --duration 20s [--profile linux]
+    sudo .venv/bin/python tools/live_fidelity.py --seeds 2 --duration 20s [--linux]
 
 Needs what live mode needs (root, /dev/net/tun). Each live run takes its duration in
 wall-clock time: 5 scenarios × 3 controllers × 2 seeds × 20 s ≈ 11 minutes.
@@ -38,15 +38,37 @@ SCENARIOS = {
 }
 
 
-def variant(spec: dict[str, Any], cc: str, duration: str, profile: str | None) -> dict[str, Any]:
-    """The scenario with every flow on `cc`, shortened, with the TCP profile."""
+# The TCP options of this machine's kernel (6.x defaults: net.ipv4.tcp_sack,
+# tcp_dsack, tcp_timestamps = 1, tcp_frto = 2; initcwnd 10, TCP_RTO_MIN 200 ms,
+# TCP_TIMEOUT_INIT 1 s, TCP_ATO_MIN 40 ms; slow start adds every acknowledged segment;
+# tcp_rtt_estimator's floor on the variance term), as far as cwnd has them. Not in
+# cwnd: PRR, RACK-TLP, HyStart (cubic), the ATO's adaptation and quick-ACK mode.
+LINUX = {
+    "sack": True,
+    "dsack": True,
+    "dsack_undo": True,
+    "timestamps": True,
+    "frto": True,
+    "limited_transmit": True,
+    "initial_window": 10,
+    "abc_limit": 1000,
+    "delayed_ack": True,
+    "delayed_ack_timeout": "40ms",
+    "rto": {"initial": "1s", "min": "200ms", "rule": "linux"},
+}
+
+
+def variant(spec: dict[str, Any], cc: str, duration: str, linux: bool) -> dict[str, Any]:
+    """The scenario with every flow on `cc`, shortened; with `linux`, the kernel's
+    TCP options where the flow does not set its own."""
     out = copy.deepcopy(spec)
     out["duration"] = duration
     out.setdefault("trace", {}).update(sampling="interval", segments=False)
     for flow in out["flows"]:
         flow["cc"] = cc
-        if profile is not None:
-            flow.setdefault("tcp", {})["profile"] = profile
+        if linux:
+            flow["tcp"] = {**LINUX, **flow.get("tcp", {})}
+            flow["recovery"] = "sack"
     return out
 
 
@@ -67,13 +89,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=2)
     parser.add_argument("--duration", default="20s")
-    parser.add_argument("--profile", default=None, help="tcp.profile of the simulated column")
+    parser.add_argument("--linux", action="store_true", help="a column with Linux's options")
     args = parser.parse_args()
     import tomllib
 
     kernel = [cc for cc in ("reno", "cubic", "bbr") if cc in available_cc()]
     head = "| scenario | cc | sim (defaults) | "
-    head += f"sim ({args.profile}) | " if args.profile else ""
+    head += "sim (Linux options) | " if args.linux else ""
     head += "live | live/sim | verdict | retransmitted sim → live | timeouts sim → live | "
     head += "relay p99 |"
     print(head)
@@ -86,10 +108,10 @@ def main() -> int:
             for seed in range(1, args.seeds + 1):
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", cwnd.ScenarioWarning)
-                    plain = variant(spec, cc, args.duration, None)
+                    plain = variant(spec, cc, args.duration, False)
                     sim_rows.append(summary(cwnd.run(plain, seed=seed)))
-                    if args.profile:
-                        tuned = variant(spec, cc, args.duration, args.profile)
+                    if args.linux:
+                        tuned = variant(spec, cc, args.duration, True)
                         prof_rows.append(summary(cwnd.run(tuned, seed=seed)))
                     results, relay = run_live(plain, seed=seed, log=lambda _: None)
                 live_rows.append(summary(results))
@@ -98,7 +120,7 @@ def main() -> int:
             ratio = mean(live_rows, "goodput") / mean(reference, "goodput")
             verdict = "agree" if abs(ratio - 1) <= GOODPUT_TOLERANCE else "differ"
             cells = [label, cc, f"{mean(sim_rows, 'goodput') / 1e6:.2f} Mb/s"]
-            if args.profile:
+            if args.linux:
                 cells.append(f"{mean(prof_rows, 'goodput') / 1e6:.2f} Mb/s")
             cells += [
                 f"{mean(live_rows, 'goodput') / 1e6:.2f} Mb/s",

@@ -119,6 +119,8 @@ class RunResults(TypedDict):
     cc_metrics: CcMetricColumns
     links: list[Row]
     channels: list[Row]
+    connections: list[Row]
+    generators: list[Row]
     queues: QueueColumns
     pcaps: dict[str, bytes]
 

@@ -53,6 +53,31 @@ def _format_summary(results: cwnd.Results) -> str:
                 "-" if math.isnan(completion) else f"{completion:.3f}",
             )
         )
+    return _table(rows)
+
+
+def _format_generators(results: cwnd.Results) -> str:
+    """Per traffic generator: target and offered load, connections, and the means over
+    its completed connections (`Results.connection_summary`)."""
+    rows = [("generator", "cc", "load", "offered", "connections", "completed", "goodput Mb/s")]
+    means = results.connection_summary.set_index("generator")
+    for g in results.generators.to_dict("records"):
+        goodput = means["goodput_bps"].get(g["name"], math.nan)
+        rows.append(
+            (
+                g["name"],
+                g["cc"],
+                f"{g['target_load']:.3f}",
+                f"{g['offered_load']:.3f}",
+                str(g["connections_opened"]),
+                str(g["connections_completed"]),
+                "-" if math.isnan(goodput) else f"{goodput / 1e6:.3f}",
+            )
+        )
+    return _table(rows)
+
+
+def _table(rows: Sequence[tuple[str, ...]]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows)
 
@@ -69,7 +94,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     _writable("--out", out)
     results = _run_one(args.scenario, args.seed, out)
     print(f"{results.name} (seed {results.seed}, fingerprint {results.fingerprint:016x})")
-    print(_format_summary(results))
+    if len(results.summary):
+        print(_format_summary(results))
+    if len(results.generators):
+        print(_format_generators(results))
     print(f"written to {out}/")
     return EXIT_OK
 

@@ -77,6 +77,29 @@ class Results:
 
         return pd.DataFrame(self._raw["channels"])
 
+    @cached_property
+    def connections(self) -> pd.DataFrame:
+        """One row per connection a traffic generator opened (empty without
+        `[[generators]]`)."""
+        import pandas as pd
+
+        return pd.DataFrame(self._raw["connections"])
+
+    @cached_property
+    def generators(self) -> pd.DataFrame:
+        """One row per traffic generator: its target load and the load it offered."""
+        import pandas as pd
+
+        return pd.DataFrame(self._raw["generators"])
+
+    @cached_property
+    def connection_summary(self) -> pd.DataFrame:
+        """The connections aggregated per generator and variant
+        (`cwnd.connections.per_generator`)."""
+        from cwnd.connections import per_generator
+
+        return per_generator(self.connections)
+
     def _columns(self, key: str, index: str, names: list[str]) -> pd.DataFrame:
         return self._columns_of(dict(self._raw[key]), index, names)
 
@@ -203,14 +226,18 @@ class Results:
     def write(self, out: str | Path, figures: bool = True) -> list[Path]:
         """Writes summary.csv, links.csv, series.parquet, throughput.parquet (and
         channels.csv when the scenario has shared media, segments/queues/cc_metrics when
-        traced, the
-        SCTP tables when there are associations,
-        `<node>.pcap` for captured nodes) and, with `figures`, the PNG figures; returns
-        the paths written. Each file is written whole or not at all (`cwnd.atomic`)."""
+        traced, the SCTP tables when there are associations, generators.csv and
+        connections.parquet when there are traffic generators, `<node>.pcap` for
+        captured nodes) and, with `figures`, the PNG figures; returns the paths
+        written. Each file is written whole or not at all (`cwnd.atomic`)."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         csvs = {"summary": self.summary, "links": self.links}
-        shared = {"paths": self.paths, "channels": self.channels}
+        shared = {
+            "paths": self.paths,
+            "channels": self.channels,
+            "generators": self.generators,
+        }
         csvs.update({name: frame for name, frame in shared.items() if len(frame)})
         written = []
         for name, frame in csvs.items():
@@ -227,6 +254,7 @@ class Results:
             "path_series": self.path_series,
             "chunks": self.chunks,
             "sctp_events": self.sctp_events,
+            "connections": self.connections,
         }
         tables.update({name: frame for name, frame in optional.items() if len(frame)})
         for name, frame in tables.items():

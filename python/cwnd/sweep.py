@@ -176,8 +176,27 @@ def run_one(plan_json: str, seed: int, tables: Sequence[str] = ()) -> dict[str, 
         "fingerprint": raw["fingerprint"],
         "events": raw["events"],
         "flows": raw["flows"],
+        "generators": _generator_rows(raw),
         "tables": {name: columns[name] for name in tables},
     }
+
+
+def _generator_rows(raw: _cwnd.RunResults) -> list[dict[str, Any]]:
+    """Per (generator, cc): the generator's record (target and offered load) and its
+    connections aggregated (`cwnd.connections.per_generator`), as plain rows: what a
+    sweep keeps of the connections (their own rows would outgrow the cache)."""
+    if not raw["generators"]:
+        return []
+    import pandas as pd
+
+    from cwnd.connections import per_generator
+
+    records = {g["name"]: g for g in raw["generators"]}
+    rows: list[dict[str, Any]] = per_generator(pd.DataFrame(raw["connections"])).to_dict("records")
+    for row in rows:
+        g = records[row["generator"]]
+        row.update(target_load=g["target_load"], offered_load=g["offered_load"])
+    return rows
 
 
 @dataclass
@@ -205,6 +224,7 @@ class SweepResults:
     and, when the sweep kept them, the runs' time series (`frame`)."""
 
     rows: list[dict[str, Any]] = field(default_factory=list)
+    generator_rows: list[dict[str, Any]] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
     computed: int = 0
     cached: int = 0
@@ -216,6 +236,15 @@ class SweepResults:
         import pandas as pd
 
         return pd.DataFrame(self.rows)
+
+    @property
+    def generators(self) -> pd.DataFrame:
+        """A row per (point, seed, generator, cc): the point's fields, the target and
+        offered load, and the connections aggregated (`cwnd.connections`); means over
+        seeds with confidence intervals: `cwnd.connections.over_seeds(table, by)`."""
+        import pandas as pd
+
+        return pd.DataFrame(self.generator_rows)
 
     def frame(self, name: str) -> pd.DataFrame:
         """The per-run table `name` (one of `TABLES`, kept by `sweep(tables=...)`) of
@@ -397,6 +426,10 @@ def _add_run(
         row.update(seed=seed, run=key, fingerprint=result["fingerprint"])
         row.update({f"flow.{k}" if k in point else k: v for k, v in flow.items()})
         results.rows.append(row)
+    for generator in result.get("generators", []):
+        row = {"point": order, **point, "seed": seed, "run": key}
+        row.update({f"generator.{k}" if k in point else k: v for k, v in generator.items()})
+        results.generator_rows.append(row)
     names = [flow["name"] for flow in result["flows"]]
     associations = [f["name"] for f in result["flows"] if f.get("transport") == "sctp"]
     results.runs.append(Run(order, point, seed, key, names, associations))
@@ -482,6 +515,7 @@ def sweep(
                 todo.append((order, point, seed, key, plan))
     _execute(todo, results, store, workers, cluster, progress, tuple(tables))
     results.rows.sort(key=lambda row: (row["point"], row["seed"]))
+    results.generator_rows.sort(key=lambda row: (row["point"], row["seed"]))
     return results
 
 

@@ -139,6 +139,8 @@ fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>>
     d.set_item("cc_metrics", cc_metric_columns(py, &r)?)?;
     d.set_item("links", rows::rows(py, &r.links)?)?;
     d.set_item("channels", rows::rows(py, &r.channels)?)?;
+    d.set_item("connections", rows::rows(py, &r.connections)?)?;
+    d.set_item("generators", rows::rows(py, &r.generators)?)?;
     d.set_item("queues", queue_columns(py, &r)?)?;
     let pcaps = PyDict::new(py);
     for (node, bytes) in &r.pcaps {

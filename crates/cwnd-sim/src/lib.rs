@@ -5,6 +5,7 @@
 //! `scenario::build` (plan + seed → `World`), `World::run` (→ `RunResults`).
 
 pub mod engine;
+pub mod gaussian;
 pub mod net;
 pub mod packet;
 pub mod params;
@@ -14,6 +15,7 @@ pub mod scenario;
 pub mod time;
 pub mod timer;
 pub mod trace;
+pub mod traffic;
 pub mod transport;
 pub mod units;
 pub mod world;

@@ -21,9 +21,11 @@ use crate::trace::{Bins, CcMetricsTrace, FlowSeries, SegmentTrace};
 use crate::transport::tcp::receiver::ReceiverStats;
 use crate::transport::tcp::sender::SenderStats;
 
+mod connections;
 mod sctp;
 mod serialize;
 mod udp;
+pub use connections::{ConnectionRecord, GeneratorRecord};
 pub use sctp::{AssociationResult, AssociationSummary, EventResult, PathResult, SpuriousTruth};
 pub use serialize::{AssociationRow, FlowRow, PathRow, UdpRow};
 pub use udp::{UdpResult, UdpSummary};
@@ -149,6 +151,10 @@ pub struct RunResults {
     pub udp: Vec<UdpResult>,
     pub links: Vec<LinkResult>,
     pub channels: Vec<ChannelResult>,
+    /// Connections the traffic generators opened, one record each, and the
+    /// generators' own summaries (`world/connections.rs`).
+    pub connections: Vec<ConnectionRecord>,
+    pub generators: Vec<GeneratorRecord>,
     /// pcap files of the nodes named in `trace.pcap`: (node, file bytes).
     pub pcaps: Vec<(String, Vec<u8>)>,
 }

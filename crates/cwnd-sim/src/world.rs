@@ -27,12 +27,18 @@ use crate::transport::tcp::sender::TcpSender;
 use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod connections;
 mod external;
 mod handshake;
 mod interrupt;
 mod report;
 mod sctp;
 mod udp;
+pub use connections::{
+    is_connection, ConnectionTemplate, TrafficGenerator, LIVE_CONNECTION_BYTES, MAX_CONNECTIONS,
+    MAX_GENERATORS, RECORD_BYTES,
+};
+use connections::{tcp_flow, Connections};
 pub use external::{Delivery, Injection};
 pub use interrupt::{Stopped, BUDGET_EVERY, POLL_EVERY};
 pub use sctp::SctpFlow;
@@ -62,6 +68,8 @@ pub enum Event {
     Cell(u32),
     /// UDP flow `k` (index in the UDP table) has datagrams to send.
     UdpSend(u32),
+    /// Traffic generator `g` opens its next connection (`world::connections`).
+    Connect(u32),
 }
 
 impl Event {
@@ -81,6 +89,7 @@ impl Event {
             Event::PacingTimer(f) => (11, f),
             Event::Cell(c) => (12, c),
             Event::UdpSend(k) => (13, k),
+            Event::Connect(g) => (14, g),
         };
         (kind << 32) | id as u64
     }
@@ -234,6 +243,8 @@ pub struct World {
     memory_budget: u64,
     /// External packets that reached their destination (`world::external`).
     delivered_out: Vec<Delivery>,
+    /// Traffic generators and the connections they opened.
+    connections: Connections,
 }
 
 impl World {
@@ -288,6 +299,7 @@ impl World {
             path_snapshots: Vec::new(),
             memory_budget: u64::MAX,
             delivered_out: Vec::new(),
+            connections: Connections::default(),
         }
     }
 
@@ -357,7 +369,10 @@ impl World {
     /// What the growing tables hold: traces, queue traces, captures.
     fn bytes_held(&self) -> u64 {
         let links: u64 = self.links.iter().map(LinkDirection::trace_bytes).sum();
-        self.recorder.bytes_held() + links + self.captures.bytes_held()
+        self.recorder.bytes_held()
+            + links
+            + self.captures.bytes_held()
+            + self.connections.bytes_held()
     }
 
     fn dispatch(&mut self, now: SimTime, event: Event) {
@@ -365,7 +380,9 @@ impl World {
             Event::Arrival(l) => self.on_arrival(now, l as usize),
             Event::SenderTimer(f) if self.opening(f) => self.on_syn_timer(now, f),
             Event::SenderTimer(f) => {
-                let flow = &mut self.flows[f as usize];
+                let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
+                    return;
+                };
                 if flow.sender_timer.fire(now) {
                     let mut out = std::mem::take(&mut self.data_out);
                     flow.sender.on_timer(now, &mut out);
@@ -373,7 +390,9 @@ impl World {
                 }
             }
             Event::PacingTimer(f) => {
-                let flow = &mut self.flows[f as usize];
+                let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
+                    return;
+                };
                 if flow.pacing_timer.fire(now) {
                     let mut out = std::mem::take(&mut self.data_out);
                     flow.sender.on_pacing_timer(now, &mut out);
@@ -381,7 +400,9 @@ impl World {
                 }
             }
             Event::ReceiverTimer(f) => {
-                let flow = &mut self.flows[f as usize];
+                let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
+                    return;
+                };
                 if flow.receiver_timer.fire(now) {
                     if let Some(ack) = flow.receiver.on_timer(now) {
                         self.send_ack(now, f, ack);
@@ -402,6 +423,7 @@ impl World {
             Event::AssociationTimer(k) => self.on_association_timer(now, k as usize),
             Event::Cell(c) => self.on_cell(now, c as usize),
             Event::UdpSend(k) => self.on_udp_send(now, k as usize),
+            Event::Connect(g) => self.on_connect(now, g as usize),
             Event::Sample => {
                 for (i, flow) in self.flows.iter().enumerate() {
                     if flow.start <= now {
@@ -486,18 +508,28 @@ impl World {
         let f = packet.flow;
         match packet.payload {
             Payload::TcpData(seg) => {
-                let flow = &mut self.flows[f as usize];
+                let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
+                    self.connections.count_late(f);
+                    return;
+                };
                 let (ack, delivered) = flow.receiver.on_segment(now, &seg);
-                self.recorder.on_delivered(f as usize, now, delivered);
+                if !is_connection(f) {
+                    self.recorder.on_delivered(f as usize, now, delivered);
+                }
                 if let Some(ack) = ack {
                     self.send_ack(now, f, ack);
                 }
                 self.arm_receiver_timer(f);
             }
             Payload::TcpAck(ack) => {
+                let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
+                    self.connections.count_late(f);
+                    return;
+                };
                 let mut out = std::mem::take(&mut self.data_out);
-                self.flows[f as usize].sender.on_ack(now, &ack, &mut out);
+                flow.sender.on_ack(now, &ack, &mut out);
                 self.flush_sender(now, f, out);
+                self.retire_if_finished(f);
             }
             Payload::TcpSyn(syn) => self.on_syn_segment(now, f, syn),
             Payload::Sctp(r) => self.on_sctp_packet(now, at, packet.src, f, r),
@@ -562,6 +594,10 @@ impl World {
 
     /// A packet of `flow` was dropped by a full queue (`queue`) or an impairment.
     fn count_drop(&mut self, flow: FlowId, sctp_body: Option<u32>, queue: bool) {
+        if is_connection(flow) {
+            self.connections.count_drop(flow, queue);
+            return;
+        }
         match self.flows.get_mut(flow as usize) {
             Some(f) if queue => f.drops_queue += 1,
             Some(f) => f.drops_impairment += 1,
@@ -596,15 +632,23 @@ impl World {
     /// Puts the segments a sender produced on the network, re-arms its timers (RTO,
     /// and pacing when the gate held segments back) and traces its state.
     fn flush_sender(&mut self, now: SimTime, f: FlowId, mut out: Vec<TcpData>) {
-        let (src, dst, header) = {
-            let flow = &self.flows[f as usize];
-            (flow.src, flow.dst, flow.header_bytes())
+        let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
+            return;
         };
+        let (src, dst, header) = (flow.src, flow.dst, flow.header_bytes());
+        let mss = flow.sender.tcb.mss as u64;
+        let listed = !is_connection(f);
         for seg in out.drain(..) {
-            self.recorder
-                .on_segment_sent(f as usize, now, seg.seq, seg.len, seg.retransmission);
-            if !self.triggers.is_empty() && !seg.retransmission {
-                let mss = self.flows[f as usize].sender.tcb.mss as u64;
+            if listed {
+                self.recorder.on_segment_sent(
+                    f as usize,
+                    now,
+                    seg.seq,
+                    seg.len,
+                    seg.retransmission,
+                );
+            }
+            if listed && !self.triggers.is_empty() && !seg.retransmission {
                 let segment = seg.seq / mss + 1;
                 self.fire_triggers(now, f, segment..=segment);
             }
@@ -612,12 +656,18 @@ impl World {
             self.forward(now, src, packet);
         }
         self.data_out = out;
-        let flow = &mut self.flows[f as usize];
+        let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
+            return;
+        };
         if let Some(t) = flow.sender_timer.arm(flow.sender.rto_deadline()) {
             self.queue.schedule(t, Event::SenderTimer(f));
         }
         if let Some(t) = flow.pacing_timer.arm(flow.sender.pacing_deadline()) {
             self.queue.schedule(t, Event::PacingTimer(f));
+        }
+        if !listed {
+            self.connections.track_cwnd(f, now);
+            return;
         }
         let snap = flow.snapshot();
         if self.recorder.on_change(f as usize, now, snap) {
@@ -666,17 +716,19 @@ impl World {
     }
 
     fn send_ack(&mut self, now: SimTime, f: FlowId, ack: TcpAck) {
-        let (src, dst, header) = {
-            let flow = &self.flows[f as usize];
-            (flow.dst, flow.src, flow.header_bytes())
+        let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
+            return;
         };
+        let (src, dst, header) = (flow.dst, flow.src, flow.header_bytes());
         let size = header + ack.sack.option_bytes();
         let packet = self.new_packet(now, f, src, dst, size, Payload::TcpAck(ack));
         self.forward(now, src, packet);
     }
 
     fn arm_receiver_timer(&mut self, f: FlowId) {
-        let flow = &mut self.flows[f as usize];
+        let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
+            return;
+        };
         if let Some(t) = flow.receiver_timer.arm(flow.receiver.delack_deadline()) {
             self.queue.schedule(t, Event::ReceiverTimer(f));
         }

@@ -3,9 +3,10 @@
 //!
 //! Layers, bottom up: the foundation (`time`, `units`, `rng`, `params`, `engine`,
 //! `timer`, `packet`); `net` and `transport` (each on the foundation only, never on
-//! each other); `trace` and `results`; `world`; `scenario` (the format, which builds
-//! worlds). The engine's queue is reached only by the world. Test modules
-//! (`#[cfg(test)]`, at the end of a file) may build worlds from scenarios.
+//! each other); `traffic` (generators, on the foundation only); `trace` and
+//! `results`; `world`; `scenario` (the format, which builds worlds). The engine's
+//! queue is reached only by the world. Test modules (`#[cfg(test)]`, at the end of
+//! a file) may build worlds from scenarios.
 
 use std::path::{Path, PathBuf};
 
@@ -25,9 +26,10 @@ fn module_of(src: &Path, file: &Path) -> String {
 fn allowed(module: &str) -> &'static [&'static str] {
     const FOUNDATION: &[&str] = &["time", "units", "rng", "params", "packet", "timer"];
     match module {
-        "time" | "rng" | "params" => &[],
+        "time" | "rng" | "params" | "gaussian" => &[],
         "units" | "timer" | "packet" | "engine" => &["time"],
-        "net" => &["time", "units", "rng", "packet", "timer", "net"],
+        "net" => &["time", "units", "rng", "packet", "timer", "gaussian", "net"],
+        "traffic" => &["time", "rng", "gaussian", "traffic"],
         "transport" => &[
             "time",
             "units",
@@ -58,6 +60,7 @@ fn allowed(module: &str) -> &'static [&'static str] {
             "transport",
             "trace",
             "results",
+            "traffic",
             "world",
         ],
         "scenario" => &[
@@ -70,6 +73,7 @@ fn allowed(module: &str) -> &'static [&'static str] {
             "transport",
             "trace",
             "results",
+            "traffic",
             "world",
             "scenario",
         ],
@@ -149,4 +153,8 @@ fn the_checker_sees_a_violation() {
     assert!(!allowed("net").contains(&"transport"));
     assert!(!allowed("transport").contains(&"world"));
     assert!(!allowed("transport").contains(&"scenario"));
+    // A traffic generator is application-level: the world asks it for arrivals.
+    for below in ["engine", "net", "transport", "world"] {
+        assert!(!allowed("traffic").contains(&below));
+    }
 }

@@ -1,6 +1,5 @@
 //! The network: links with their queues and impairments, and static routing.
 
-pub mod gaussian;
 pub mod impair;
 pub mod link;
 pub mod queue;

@@ -90,9 +90,14 @@ fn estimate(spec: &Scenario) -> Vec<Cost> {
         what: format!("{bins:.3e} throughput bins for each of {flows} flows"),
         bytes: flows * bins * 2.0 * 8.0 * GROWTH as f64,
     });
+    let ends: Vec<(&str, &str)> = spec
+        .flows
+        .iter()
+        .map(|f| (f.from.primary(), f.to.primary()))
+        .collect();
+    let bottlenecks = rates.bottlenecks(&ends);
     let mut flow_packets = Vec::with_capacity(spec.flows.len());
-    for (i, f) in spec.flows.iter().enumerate() {
-        let bottleneck = rates.bottleneck(f.from.primary(), f.to.primary());
+    for ((i, f), &bottleneck) in spec.flows.iter().enumerate().zip(&bottlenecks) {
         if let Some(source) = &f.source {
             // A UDP flow records no series: its datagrams count only for the
             // queue traces, at its source's peak rate.
@@ -154,6 +159,7 @@ fn estimate(spec: &Scenario) -> Vec<Cost> {
             bytes: 2.0 * packets * (QUEUE_ROW * GROWTH) as f64,
         });
     }
+    costs.extend(generator_costs(spec));
     for (i, w) in spec.wireless.iter().enumerate() {
         let n = w.stations.len() as f64;
         costs.push(Cost {
@@ -161,6 +167,54 @@ fn estimate(spec: &Scenario) -> Vec<Cost> {
             value: format!("{n} stations"),
             what: format!("{:.3e} route edges between them", n * (n - 1.0)),
             bytes: n * (n - 1.0) * ROUTE_EDGE as f64 + n * n * 4.0,
+        });
+    }
+    costs
+}
+
+/// What traffic generators hold: a record per connection they open (λ·T of them,
+/// λ = load·C/(8·E[connection bytes])), and the connections alive at one time. The
+/// live count is Little's law, λ·E[sojourn], with the sojourn of a connection of
+/// mean size on a processor-sharing link at the link's total generator load ρ
+/// (M/G/1-PS: E[S]·8/(C·(1 − ρ)), ρ capped at 0.99) plus a round trip (at most twice
+/// the sum of every link's delay); connections in progress are an M/G/∞ count,
+/// Poisson, so mean + 6·√mean + 10 bounds its excursions.
+fn generator_costs(spec: &Scenario) -> Vec<Cost> {
+    use crate::world::{LIVE_CONNECTION_BYTES, RECORD_BYTES};
+    let seconds = spec.duration.0.as_secs_f64();
+    let mut link_load: HashMap<&str, f64> = HashMap::new();
+    for s in &spec.generators {
+        *link_load.entry(s.link.as_str()).or_default() += s.load;
+    }
+    let round_trip: f64 = 2.0
+        * spec
+            .links
+            .iter()
+            .map(|l| l.delay.0.as_secs_f64())
+            .sum::<f64>();
+    let mut costs = Vec::new();
+    for (g, s) in spec.generators.iter().enumerate() {
+        let Some(link) = (0..spec.links.len()).find(|&i| spec.link_name(i) == s.link) else {
+            continue;
+        };
+        let capacity = spec.links[link].bandwidth.0 as f64;
+        let size = s.mean_connection_bytes();
+        let rate = s.load * capacity / (8.0 * size);
+        let connections = rate * (seconds - s.start.0.as_secs_f64()).max(0.0);
+        costs.push(Cost {
+            field: format!("generators[{g}].load"),
+            value: s.load.to_string(),
+            what: format!("{connections:.3e} connection records"),
+            bytes: connections * (RECORD_BYTES * GROWTH) as f64,
+        });
+        let rho = link_load[s.link.as_str()].min(0.99);
+        let mean = rate * (size * 8.0 / (capacity * (1.0 - rho)) + round_trip);
+        let live = mean + 6.0 * mean.sqrt() + 10.0;
+        costs.push(Cost {
+            field: format!("generators[{g}].load"),
+            value: s.load.to_string(),
+            what: format!("up to {live:.0} connections alive at once"),
+            bytes: live * LIVE_CONNECTION_BYTES as f64,
         });
     }
     costs
@@ -185,6 +239,14 @@ fn udp_peak(source: &SourceSpec) -> (u64, u64) {
 /// The hops of the scenario's graph with their rates, for a flow's bottleneck. A
 /// channel is a hub (each station one hop to it, one from it): its n·(n − 1) station
 /// pairs are what the budget refuses, so the estimate must not build them.
+///
+/// Scale: a flow's path is the one a breadth-first search from its source finds
+/// (neighbours in declaration order, the first to reach a node is its predecessor).
+/// A source with a single hop (a host on its access link) reaches everything through
+/// that neighbour, and the search from the neighbour finds the same predecessor for
+/// every other node (the source is a dead end in it), so flows are grouped by where
+/// their search starts: a dumbbell of N flows costs one search over N hosts, not N
+/// (the unit tests check the grouping against a search per flow).
 struct HopRates {
     /// Neighbours of each node with the rate of the hop to them, in declaration order.
     adjacency: HashMap<String, Vec<(String, u64)>>,
@@ -228,31 +290,61 @@ impl HopRates {
         HopRates { adjacency }
     }
 
-    /// The slowest hop of a shortest path from `from` to `to` (by hop count; the
-    /// fastest hop of the graph when there is no path, which `build` then refuses).
-    fn bottleneck(&self, from: &str, to: &str) -> u64 {
-        let mut previous: HashMap<&str, (&str, u64)> = HashMap::new();
-        let mut frontier = VecDeque::from([from]);
-        while let Some(v) = frontier.pop_front() {
-            if v == to {
-                break;
-            }
-            for (u, rate) in self.adjacency.get(v).into_iter().flatten() {
-                if u != from && !previous.contains_key(u.as_str()) {
-                    previous.insert(u, (v, *rate));
-                    frontier.push_back(u);
+    /// The slowest hop of a shortest path (by hop count) of each `(from, to)` pair, in
+    /// order; the fastest hop of the graph for a pair with no path (which `build` then
+    /// refuses) or from a node to itself.
+    fn bottlenecks(&self, ends: &[(&str, &str)]) -> Vec<u64> {
+        let fastest = self.adjacency.values().flatten().map(|&(_, r)| r).max();
+        let no_path = fastest.unwrap_or(0);
+        let mut by_start: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut starts = Vec::new();
+        for (i, &(from, _)) in ends.iter().enumerate() {
+            let start = self.start(from).0;
+            by_start
+                .entry(start)
+                .or_insert_with(|| {
+                    starts.push(start);
+                    Vec::new()
+                })
+                .push(i);
+        }
+        let mut slowest = vec![no_path; ends.len()];
+        for start in starts {
+            let tree = self.slowest_hop_from(start);
+            for &i in &by_start[start] {
+                let (from, to) = ends[i];
+                let first = self.start(from).1;
+                let hop = tree.get(to).map_or(u64::MAX, |&rest| first.min(rest));
+                if from != to && hop != u64::MAX {
+                    slowest[i] = hop;
                 }
             }
         }
-        let mut slowest = u64::MAX;
-        let mut at = to;
-        while let Some(&(back, rate)) = previous.get(at) {
-            slowest = slowest.min(rate);
-            at = back;
+        slowest
+    }
+
+    /// Where the search for a flow from `from` starts, and the rate of the hop to it:
+    /// its only neighbour if it has one hop, else `from` itself (no hop yet).
+    fn start<'a>(&'a self, from: &'a str) -> (&'a str, u64) {
+        match self.adjacency.get(from).map(Vec::as_slice) {
+            Some([(neighbour, rate)]) => (neighbour, *rate),
+            _ => (from, u64::MAX),
         }
-        if slowest == u64::MAX {
-            let rates = self.adjacency.values().flatten().map(|&(_, r)| r);
-            slowest = rates.max().unwrap_or(0);
+    }
+
+    /// Breadth-first search from `source`: the slowest hop on the path to each node it
+    /// reaches (`u64::MAX` for `source` itself, which has no hop).
+    fn slowest_hop_from<'a>(&'a self, source: &'a str) -> HashMap<&'a str, u64> {
+        let mut slowest = HashMap::from([(source, u64::MAX)]);
+        let mut frontier = VecDeque::from([source]);
+        while let Some(v) = frontier.pop_front() {
+            let to_v = slowest[v];
+            for (u, rate) in self.adjacency.get(v).into_iter().flatten() {
+                if !slowest.contains_key(u.as_str()) {
+                    slowest.insert(u, to_v.min(*rate));
+                    frontier.push_back(u);
+                }
+            }
         }
         slowest
     }
@@ -306,8 +398,127 @@ to = "h2"
     #[test]
     fn a_flow_is_paced_by_the_slowest_hop_of_its_path() {
         let spec = scenario("", "10Mbps", "", "");
-        assert_eq!(HopRates::of(&spec).bottleneck("h1", "h2"), 10_000_000);
-        assert_eq!(HopRates::of(&spec).bottleneck("h2", "h1"), 10_000_000);
+        let rates = HopRates::of(&spec);
+        assert_eq!(
+            rates.bottlenecks(&[("h1", "h2"), ("h2", "h1")]),
+            [10_000_000, 10_000_000]
+        );
+    }
+
+    /// A graph of `(a, b, rate)` links, as `HopRates::of` builds it.
+    fn hops(links: &[(&str, &str, u64)]) -> HopRates {
+        let mut adjacency: HashMap<String, Vec<(String, u64)>> = HashMap::new();
+        for &(a, b, rate) in links {
+            adjacency
+                .entry(a.into())
+                .or_default()
+                .push((b.into(), rate));
+            adjacency
+                .entry(b.into())
+                .or_default()
+                .push((a.into(), rate));
+        }
+        HopRates { adjacency }
+    }
+
+    #[test]
+    fn flows_that_share_a_gateway_are_priced_from_one_search() {
+        // Hosts a (5 Mb/s) and b (50 Mb/s) hang on r0; r0–r1 is 20 Mb/s; c (1 Gb/s)
+        // and d (8 Mb/s) hang on r1. a→c: min(5, 20, 1000) = 5; b→c: min(50, 20,
+        // 1000) = 20; b→d: min(50, 20, 8) = 8; a→r0: its own hop, 5; r1→a: min(20, 5)
+        // = 5. a→a has no hop and x is on no link: both get the fastest hop, 1 Gb/s.
+        let m = 1_000_000;
+        let rates = hops(&[
+            ("r0", "r1", 20 * m),
+            ("a", "r0", 5 * m),
+            ("b", "r0", 50 * m),
+            ("r1", "c", 1000 * m),
+            ("r1", "d", 8 * m),
+        ]);
+        let ends = [
+            ("a", "c"),
+            ("b", "c"),
+            ("b", "d"),
+            ("a", "r0"),
+            ("r1", "a"),
+            ("a", "a"),
+            ("a", "x"),
+        ];
+        let want = [5, 20, 8, 5, 5, 1000, 1000].map(|r| r * m);
+        assert_eq!(rates.bottlenecks(&ends), want);
+    }
+
+    /// The search the grouping must agree with: one breadth-first search per flow
+    /// from its own source (neighbours in declaration order, first to reach a node
+    /// is its predecessor), then the slowest hop back along the predecessors.
+    fn reference_bottleneck(rates: &HopRates, from: &str, to: &str) -> u64 {
+        let mut previous: HashMap<&str, (&str, u64)> = HashMap::new();
+        let mut frontier = VecDeque::from([from]);
+        while let Some(v) = frontier.pop_front() {
+            for (u, rate) in rates.adjacency.get(v).into_iter().flatten() {
+                if u != from && !previous.contains_key(u.as_str()) {
+                    previous.insert(u, (v, *rate));
+                    frontier.push_back(u);
+                }
+            }
+        }
+        let mut slowest = u64::MAX;
+        let mut at = to;
+        while let Some(&(back, rate)) = previous.get(at) {
+            slowest = slowest.min(rate);
+            at = back;
+        }
+        if slowest == u64::MAX || from == to {
+            let all = rates.adjacency.values().flatten().map(|&(_, r)| r);
+            slowest = all.max().unwrap_or(0);
+        }
+        slowest
+    }
+
+    #[test]
+    fn grouped_searches_agree_with_a_search_per_flow() {
+        // Random graphs of routers (parallel links allowed) and hosts, every rate
+        // different, every ordered pair of nodes a flow. xorshift64: a fixed sequence.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        for _ in 0..200 {
+            let routers = 1 + next(5);
+            let hosts = next(8);
+            let mut links: Vec<(String, String, u64)> = Vec::new();
+            for _ in 0..next(7) {
+                let (a, b) = (next(routers), next(routers));
+                if a != b {
+                    links.push((format!("r{a}"), format!("r{b}"), 1 + next(1000)));
+                }
+            }
+            for h in 0..hosts {
+                links.push((
+                    format!("h{h}"),
+                    format!("r{}", next(routers)),
+                    1 + next(1000),
+                ));
+            }
+            let borrowed: Vec<(&str, &str, u64)> = links
+                .iter()
+                .map(|(a, b, r)| (a.as_str(), b.as_str(), *r))
+                .collect();
+            let rates = hops(&borrowed);
+            let nodes: Vec<&str> = rates.adjacency.keys().map(String::as_str).collect();
+            let ends: Vec<(&str, &str)> = nodes
+                .iter()
+                .flat_map(|&a| nodes.iter().map(move |&b| (a, b)))
+                .collect();
+            let want: Vec<u64> = ends
+                .iter()
+                .map(|&(a, b)| reference_bottleneck(&rates, a, b))
+                .collect();
+            assert_eq!(rates.bottlenecks(&ends), want, "{links:?}");
+        }
     }
 
     #[test]

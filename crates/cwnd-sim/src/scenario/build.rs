@@ -8,7 +8,9 @@
 
 use super::impairment_spec::{DelaySpec, PvSpec, ReorderSpec, StageSpec};
 use super::plan::{FlowPlan, Plan, StagePlan, StageWindow};
-use super::spec::{AppSpec, Direction, LinkSpec, PathLossSpec, RepeatedTimeoutSpec, Scenario};
+use super::spec::{
+    AppSpec, Direction, LinkSpec, PathLossSpec, RepeatedTimeoutSpec, Scenario, TcpSpec,
+};
 use super::validate::ScenarioError;
 use crate::net::impair::{
     ArqDelay, BernoulliLoss, DelayDistribution, DelayStep, DropList, GilbertElliott, Impairment,
@@ -169,6 +171,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
             .map_or(super::budget::DEFAULT_BUDGET, |b| b.0),
     );
     world.add_associations(associations);
+    world.add_generators(super::generator_build::generators(plan, seed));
     world.add_udp_flows(udp);
     world
 }
@@ -332,10 +335,37 @@ fn tcp_flow(
     src: NodeId,
     dst: NodeId,
 ) -> Flow {
-    let t = &f.tcp;
+    let (sender_cfg, receiver_cfg) = tcp_agents(&f.tcp, recovery, &f.app);
+    let rng = rng::stream(seed, &format!("flows[{i}].cc"));
+    let controller = cc.build(rng);
+    let flow = Flow::new(
+        spec.flow_name(i),
+        cc.name().to_string(),
+        src,
+        dst,
+        TcpSender::new(sender_cfg, controller),
+        TcpReceiver::new(receiver_cfg),
+        f.start.0,
+        f.stop.map(|s| s.0.min(spec.duration.0)),
+        f.tcp.timestamps,
+    );
+    if f.tcp.handshake {
+        flow.with_handshake(Handshake::new(f.tcp.rto.config()))
+    } else {
+        flow
+    }
+}
+
+/// The sender's and receiver's configuration from a flow's (or a generator's) TCP
+/// options, its loss recovery and what its application sends.
+pub(super) fn tcp_agents(
+    t: &TcpSpec,
+    recovery: Recovery,
+    app: &AppSpec,
+) -> (SenderConfig, ReceiverConfig) {
     // The MSS asked for, clamped to the MTU, less the timestamp option.
     let mss = t.payload_mss();
-    let app_bytes = match &f.app {
+    let app_bytes = match app {
         AppSpec::Bulk => None,
         AppSpec::Transfer { bytes, segments } => {
             bytes.map(|b| b.0).or(segments.map(|n| n * mss as u64))
@@ -372,8 +402,6 @@ fn tcp_flow(
         sndbuf: t.sndbuf.map(|b| kernel_sndbuf(b.0)),
         nagle: t.nagle,
     };
-    let rng = rng::stream(seed, &format!("flows[{i}].cc"));
-    let controller = cc.build(rng);
     let receiver_cfg = ReceiverConfig {
         buffer: t.receive_window(),
         delayed_ack: t.delayed_ack.then_some(DelayedAck {
@@ -385,23 +413,7 @@ fn tcp_flow(
         dsack: t.dsack,
         timestamps: t.timestamps,
     };
-    let rto = t.rto.config();
-    let flow = Flow::new(
-        spec.flow_name(i),
-        cc.name().to_string(),
-        src,
-        dst,
-        TcpSender::new(sender_cfg, controller),
-        TcpReceiver::new(receiver_cfg),
-        f.start.0,
-        f.stop.map(|s| s.0.min(spec.duration.0)),
-        t.timestamps,
-    );
-    if t.handshake {
-        flow.with_handshake(Handshake::new(rto))
-    } else {
-        flow
-    }
+    (sender_cfg, receiver_cfg)
 }
 
 /// Loads (files relative to the working directory), builds and runs a scenario

@@ -5,6 +5,8 @@ pub mod budget;
 pub mod build;
 pub mod cc_spec;
 pub mod files;
+pub mod generator_build;
+pub mod generator_spec;
 pub mod impairment_spec;
 pub mod load;
 pub mod loss_trace;

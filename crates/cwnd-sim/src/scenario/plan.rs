@@ -36,7 +36,20 @@ pub struct Plan {
     pub(super) cells: Vec<CellParams>,
     /// Per flow, in scenario order.
     pub(super) flows: Vec<FlowPlan>,
+    /// Per traffic generator, in scenario order.
+    pub(super) generators: Vec<GeneratorPlan>,
     pub(super) topology: Topology,
+}
+
+/// A traffic generator's connections: their controller and recovery, their two
+/// nodes (routes checked both ways), and the capacity its load is a fraction of.
+#[derive(Clone, Debug)]
+pub struct GeneratorPlan {
+    pub cc: CcConfig,
+    pub recovery: Recovery,
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub capacity_bps: f64,
 }
 
 /// One impairment stage of a link or a wireless channel, checked.
@@ -114,7 +127,26 @@ impl Plan {
         for (i, transport) in checked.flows.into_iter().enumerate() {
             flows.push(topology.flow(&spec, i, transport)?);
         }
+        let mut generators = Vec::with_capacity(spec.generators.len());
+        for (g, (cc, recovery)) in checked.generators.into_iter().enumerate() {
+            let s = &spec.generators[g];
+            let (src, dst) = (topology.id(&s.from), topology.id(&s.to));
+            let path = format!("generators[{g}]");
+            topology.check_route(&path, src, dst, "data")?;
+            topology.check_route(&path, dst, src, "ACKs")?;
+            let link = (0..spec.links.len())
+                .find(|&i| spec.link_name(i) == s.link)
+                .expect("checked: the link exists");
+            generators.push(GeneratorPlan {
+                cc,
+                recovery,
+                src,
+                dst,
+                capacity_bps: spec.links[link].bandwidth.0 as f64,
+            });
+        }
         Ok(Plan {
+            generators,
             link_stages: checked.links,
             wireless: checked.wireless,
             cells: checked.cells,
@@ -221,8 +253,8 @@ impl Topology {
         let (src, dst) = (self.id(f.from.primary()), self.id(f.to.primary()));
         match transport {
             CheckedFlow::Tcp(cc, recovery) => {
-                self.check_route(i, src, dst, "data")?;
-                self.check_route(i, dst, src, "ACKs")?;
+                self.check_route(&format!("flows[{i}]"), src, dst, "data")?;
+                self.check_route(&format!("flows[{i}]"), dst, src, "ACKs")?;
                 Ok(FlowPlan::Tcp {
                     cc,
                     recovery,
@@ -231,21 +263,27 @@ impl Topology {
                 })
             }
             CheckedFlow::Udp(source) => {
-                self.check_route(i, src, dst, "datagrams")?;
+                self.check_route(&format!("flows[{i}]"), src, dst, "datagrams")?;
                 Ok(FlowPlan::Udp { source, src, dst })
             }
             CheckedFlow::Sctp => self.sctp_paths(spec, i),
         }
     }
 
-    /// Flow `i`'s `what` can go from `a` to `b`.
-    fn check_route(&self, i: usize, a: NodeId, b: NodeId, what: &str) -> Result<(), ScenarioError> {
+    /// The `what` of `path` (a flow, a generator's connections) can go from `a` to `b`.
+    fn check_route(
+        &self,
+        path: &str,
+        a: NodeId,
+        b: NodeId,
+        what: &str,
+    ) -> Result<(), ScenarioError> {
         let link_to = |e: u32| self.edges[e as usize].1;
         if self.routes.path(a, b, link_to).is_some() {
             return Ok(());
         }
         Err(ScenarioError::new(
-            format!("flows[{i}]"),
+            path,
             format!(
                 "no route for {what} from \"{}\" to \"{}\"; check links and routes",
                 self.node_names[a as usize], self.node_names[b as usize]

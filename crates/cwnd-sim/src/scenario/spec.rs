@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 pub use super::cc_spec::CcSpec;
+pub use super::generator_spec::{GeneratorKind, GeneratorSpec, WebSpec};
 pub use super::impairment_spec::ImpairmentSpec;
 pub use super::sctp_spec::{Endpoint, SctpSpec, TransportSpec};
 pub use super::udp_spec::SourceSpec;
@@ -37,7 +38,12 @@ pub struct Scenario {
     pub wimax: Vec<WimaxSpec>,
     #[serde(default)]
     pub routes: Vec<RouteSpec>,
+    /// Flows listed one by one (may be empty when there are generators).
+    #[serde(default)]
     pub flows: Vec<FlowSpec>,
+    /// Traffic generators that open connections by themselves during the run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub generators: Vec<GeneratorSpec>,
     #[serde(default)]
     pub trace: TraceSpec,
     /// Memory a run may hold (default 4 GiB): `check` refuses a scenario whose run it

@@ -7,14 +7,14 @@
 //! cannot express (ranges, references between sections); `plan.rs` adds
 //! reachability.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use super::impairment_spec::{ArqStage, DelaySpec, EmpiricalDelay, ReorderSpec, StageSpec};
 use super::plan::{StagePlan, StageWindow, WirelessPlan};
 use super::spec::{
-    AppSpec, AppliesToSpec, ImpairmentSpec, PreambleSpec, RecoverySpec, RedSpec, RtoSpec, Scenario,
-    SctpSpec, TcpSpec, TransportSpec, WirelessSpec,
+    AppSpec, AppliesToSpec, CcSpec, ImpairmentSpec, PreambleSpec, RecoverySpec, RedSpec, RtoSpec,
+    Scenario, SctpSpec, TcpSpec, TransportSpec, WirelessSpec,
 };
 use super::udp_spec::SourcePlan;
 use crate::net::impair::AppliesTo;
@@ -39,6 +39,8 @@ pub(super) struct Checked {
     pub cells: Vec<CellParams>,
     /// Per flow, what its transport's checks yield.
     pub flows: Vec<CheckedFlow>,
+    /// Per traffic generator, its connections' controller and loss recovery.
+    pub generators: Vec<(CcConfig, Recovery)>,
 }
 
 /// A flow's checked transport: TCP's controller and loss recovery, SCTP, or UDP's
@@ -80,8 +82,10 @@ impl std::error::Error for ScenarioError {}
 
 impl Scenario {
     /// Node names in id order: the explicit list, then link ends in order of appearance.
+    /// (A set of the names seen keeps this linear: 200 000 hosts are 200 000 lookups.)
     pub fn node_names(&self) -> Vec<String> {
         let mut names: Vec<String> = self.nodes.iter().map(|n| n.name.clone()).collect();
+        let mut seen: HashSet<&str> = self.nodes.iter().map(|n| n.name.as_str()).collect();
         let ends = self.links.iter().flat_map(|l| l.between.iter());
         let stations = self.wireless.iter().flat_map(|w| w.stations.iter());
         let cells = self
@@ -89,7 +93,7 @@ impl Scenario {
             .iter()
             .flat_map(|w| std::iter::once(&w.base_station).chain(&w.subscribers));
         for name in ends.chain(stations).chain(cells) {
-            if !names.contains(name) {
+            if seen.insert(name) {
                 names.push(name.clone());
             }
         }
@@ -147,6 +151,7 @@ impl Scenario {
             }
         }
         let flows = self.check_flows(&nodes)?;
+        let generators = self.check_generators(&nodes)?;
         let t = &self.trace;
         if t.interval.0 == SimTime::ZERO {
             return Err(ScenarioError::new("trace.interval", "must be positive"));
@@ -166,6 +171,7 @@ impl Scenario {
             wireless,
             cells,
             flows,
+            generators,
         })
     }
 
@@ -579,10 +585,10 @@ impl Scenario {
         &self,
         nodes: &HashMap<String, usize>,
     ) -> Result<Vec<CheckedFlow>, ScenarioError> {
-        if self.flows.is_empty() {
+        if self.flows.is_empty() && self.generators.is_empty() {
             return Err(ScenarioError::new(
                 "flows",
-                "a scenario needs at least one flow",
+                "a scenario needs at least one flow or generator",
             ));
         }
         let mut names = HashMap::new();
@@ -650,107 +656,120 @@ impl Scenario {
         Ok(checked)
     }
 
-    /// Congestion control and TCP options of TCP flow `i`; no SCTP options. Yields
-    /// the controller and the loss recovery (default: `CcConfig::default_recovery`,
-    /// or SACK recovery with `tcp.sack`).
+    /// Congestion control and TCP options of TCP flow `i`; no SCTP options.
     fn check_tcp_flow(&self, i: usize) -> Result<(CcConfig, Recovery), ScenarioError> {
         let f = &self.flows[i];
-        let at = |field: &str| format!("flows[{i}].{field}");
         if f.sctp != SctpSpec::default() {
             return Err(ScenarioError::new(
-                at("sctp"),
+                format!("flows[{i}].sctp"),
                 "SCTP options on a TCP flow; set transport = \"sctp\" or remove them",
             ));
         }
-        let cc = CcConfig::from_params(&f.cc.name, &f.cc.params).map_err(|(field, message)| {
-            let path = if field.is_empty() {
-                at("cc")
-            } else {
-                at(&format!("cc.{field}"))
-            };
-            ScenarioError::new(path, message)
-        })?;
-        self.check_tcp(i)?;
-        let recovery = match f.recovery {
-            Some(RecoverySpec::Tahoe) => Recovery::Tahoe,
-            Some(RecoverySpec::Reno) => Recovery::Reno,
-            Some(RecoverySpec::Newreno) => Recovery::NewReno,
-            Some(RecoverySpec::Sack) => Recovery::Sack,
-            None if f.tcp.sack => Recovery::Sack,
-            None => cc.default_recovery(),
-        };
-        Ok((cc, recovery))
+        tcp_controller(&format!("flows[{i}]"), &f.cc, f.recovery, &f.tcp)
     }
+}
 
-    fn check_tcp(&self, i: usize) -> Result<(), ScenarioError> {
-        let t = &self.flows[i].tcp;
-        let at = |field: &str| format!("flows[{i}].tcp.{field}");
-        // Any larger MSS is clamped to the MTU (`TcpSpec::advertised_mss`).
-        if t.mss.0 == 0 {
-            return Err(ScenarioError::new(at("mss"), "must be positive"));
-        }
-        if t.initial_window == Some(0) {
-            return Err(ScenarioError::new(
-                at("initial_window"),
-                "must be at least 1 segment",
-            ));
-        }
-        if t.abc_limit == 0 {
-            return Err(ScenarioError::new(
-                at("abc_limit"),
-                "must be at least 1 segment",
-            ));
-        }
-        if t.dupthresh == 0 {
-            return Err(ScenarioError::new(at("dupthresh"), "must be at least 1"));
-        }
-        check_socket_options(t, &at)?;
-        if self.flows[i].recovery == Some(RecoverySpec::Sack) && !t.sack {
-            return Err(ScenarioError::new(
-                format!("flows[{i}].recovery"),
-                "\"sack\" needs SACK blocks; set tcp.sack = true",
-            ));
-        }
-        if t.dsack_undo && !(t.sack && t.dsack) {
-            return Err(ScenarioError::new(
-                at("dsack_undo"),
-                "needs D-SACK reports; set tcp.sack = true and tcp.dsack = true",
-            ));
-        }
-        if t.adapt_dupthresh && !(t.sack && t.dsack) {
-            return Err(ScenarioError::new(
-                at("adapt_dupthresh"),
-                "learns from D-SACK reports; set tcp.sack = true and tcp.dsack = true",
-            ));
-        }
-        for (field, v) in [("pef", t.pef), ("pef_step", t.pef_step)] {
-            if !(0.0..=1.0).contains(&v) {
-                return Err(ScenarioError::new(
-                    at(field),
-                    format!("{v} is outside [0, 1]"),
-                ));
-            }
-        }
-        if t.eifel && !t.timestamps {
-            return Err(ScenarioError::new(
-                at("eifel"),
-                "Eifel detection needs echoed timestamps; set tcp.timestamps = true",
-            ));
-        }
-        if t.dsack && !t.sack {
-            return Err(ScenarioError::new(
-                at("dsack"),
-                "D-SACK needs tcp.sack = true",
-            ));
-        }
-        if t.delayed_ack_every == 0 {
-            return Err(ScenarioError::new(
-                at("delayed_ack_every"),
-                "must be at least 1",
-            ));
-        }
-        check_rto(&at("rto"), &t.rto)
+/// The controller, recovery and TCP options of a TCP sender under `path` (a flow,
+/// or a generator's connections). Yields the controller and the loss recovery
+/// (default: `CcConfig::default_recovery`, or SACK recovery with `tcp.sack`).
+pub(super) fn tcp_controller(
+    path: &str,
+    cc: &CcSpec,
+    recovery: Option<RecoverySpec>,
+    tcp: &TcpSpec,
+) -> Result<(CcConfig, Recovery), ScenarioError> {
+    let at = |field: &str| format!("{path}.{field}");
+    let controller = CcConfig::from_params(&cc.name, &cc.params).map_err(|(field, message)| {
+        let field_path = if field.is_empty() {
+            at("cc")
+        } else {
+            at(&format!("cc.{field}"))
+        };
+        ScenarioError::new(field_path, message)
+    })?;
+    check_tcp_options(path, recovery, tcp)?;
+    let recovery = match recovery {
+        Some(RecoverySpec::Tahoe) => Recovery::Tahoe,
+        Some(RecoverySpec::Reno) => Recovery::Reno,
+        Some(RecoverySpec::Newreno) => Recovery::NewReno,
+        Some(RecoverySpec::Sack) => Recovery::Sack,
+        None if tcp.sack => Recovery::Sack,
+        None => controller.default_recovery(),
+    };
+    Ok((controller, recovery))
+}
+
+fn check_tcp_options(
+    path: &str,
+    recovery: Option<RecoverySpec>,
+    t: &TcpSpec,
+) -> Result<(), ScenarioError> {
+    let at = |field: &str| format!("{path}.tcp.{field}");
+    // Any larger MSS is clamped to the MTU (`TcpSpec::advertised_mss`).
+    if t.mss.0 == 0 {
+        return Err(ScenarioError::new(at("mss"), "must be positive"));
     }
+    if t.initial_window == Some(0) {
+        return Err(ScenarioError::new(
+            at("initial_window"),
+            "must be at least 1 segment",
+        ));
+    }
+    if t.abc_limit == 0 {
+        return Err(ScenarioError::new(
+            at("abc_limit"),
+            "must be at least 1 segment",
+        ));
+    }
+    if t.dupthresh == 0 {
+        return Err(ScenarioError::new(at("dupthresh"), "must be at least 1"));
+    }
+    check_socket_options(t, &at)?;
+    if recovery == Some(RecoverySpec::Sack) && !t.sack {
+        return Err(ScenarioError::new(
+            format!("{path}.recovery"),
+            "\"sack\" needs SACK blocks; set tcp.sack = true",
+        ));
+    }
+    if t.dsack_undo && !(t.sack && t.dsack) {
+        return Err(ScenarioError::new(
+            at("dsack_undo"),
+            "needs D-SACK reports; set tcp.sack = true and tcp.dsack = true",
+        ));
+    }
+    if t.adapt_dupthresh && !(t.sack && t.dsack) {
+        return Err(ScenarioError::new(
+            at("adapt_dupthresh"),
+            "learns from D-SACK reports; set tcp.sack = true and tcp.dsack = true",
+        ));
+    }
+    for (field, v) in [("pef", t.pef), ("pef_step", t.pef_step)] {
+        if !(0.0..=1.0).contains(&v) {
+            return Err(ScenarioError::new(
+                at(field),
+                format!("{v} is outside [0, 1]"),
+            ));
+        }
+    }
+    if t.eifel && !t.timestamps {
+        return Err(ScenarioError::new(
+            at("eifel"),
+            "Eifel detection needs echoed timestamps; set tcp.timestamps = true",
+        ));
+    }
+    if t.dsack && !t.sack {
+        return Err(ScenarioError::new(
+            at("dsack"),
+            "D-SACK needs tcp.sack = true",
+        ));
+    }
+    if t.delayed_ack_every == 0 {
+        return Err(ScenarioError::new(
+            at("delayed_ack_every"),
+            "must be at least 1",
+        ));
+    }
+    check_rto(&at("rto"), &t.rto)
 }
 
 /// The MTU, buffers and writes of a TCP flow (`at` names a field of it).

@@ -20,11 +20,12 @@ impl Flow {
 
 impl World {
     /// Flow `f` is still opening its connection: its start and timer are the
-    /// handshake's.
+    /// handshake's. A generator's connection (`world::connections`, not in the flow
+    /// table) opens without one.
     pub(super) fn opening(&self, f: FlowId) -> bool {
-        self.flows[f as usize]
-            .handshake
-            .as_ref()
+        self.flows
+            .get(f as usize)
+            .and_then(|flow| flow.handshake.as_ref())
             .is_some_and(Handshake::pending)
     }
 

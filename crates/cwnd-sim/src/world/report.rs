@@ -61,6 +61,8 @@ impl World {
             counters: c.stats.counters(),
         });
         let channels = wifi.chain(wimax).collect();
+        let (connections, generators) =
+            std::mem::take(&mut self.connections).finish(end, &self.node_names);
         let pcaps = std::mem::take(&mut self.captures)
             .into_files()
             .map(|f| (self.node_names[f.node as usize].clone(), f.bytes))
@@ -77,6 +79,8 @@ impl World {
             udp,
             links,
             channels,
+            connections,
+            generators,
             pcaps,
         }
     }

@@ -20,7 +20,7 @@
 //! FER = 1 − (1 − Pb_hdr)^48 · (1 − Pb_data)^(8·bytes). The preamble itself (sync)
 //! is taken as always detected. Simplified: no fading, no interference.
 
-use crate::net::gaussian::q;
+use crate::gaussian::q;
 
 use super::propagation::CHANNEL_BANDWIDTH_HZ;
 

@@ -23,7 +23,7 @@
 //! the right shape a few dB around it.
 
 use super::mcs::Mcs;
-use crate::net::gaussian::q;
+use crate::gaussian::q;
 
 /// Uncoded AWGN bit error rate of the modulation of `mcs` at linear SNR `gamma`.
 pub fn modulation_ber(mcs: Mcs, gamma: f64) -> f64 {

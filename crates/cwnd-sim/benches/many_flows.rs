@@ -1,0 +1,99 @@
+//! Many-flows benchmark (BENCHMARKS.md, issue 17): N NewReno flows on a dumbbell whose
+//! bottleneck grows with N (10 Mb/s and a 20-packet share of queue per flow, so every
+//! N runs the same per-flow workload), flows started evenly over the first 10 ms.
+//! Prints set-up time (load: parse, validate, plan; build: the world), the run's events
+//! per wall second, and peak RSS after set-up and after the run.
+//! Run: `cargo bench -p cwnd-sim --bench many_flows -- FLOWS [SECONDS]` (one N per
+//! process, so each peak RSS is its own).
+
+#![allow(clippy::disallowed_methods)] // a benchmark measures wall time
+
+use std::time::Instant;
+
+use cwnd_sim::scenario::{build, load};
+use serde_json::json;
+
+/// The scenario as JSON (what the Python front end hands the kernel).
+fn dumbbell(flows: usize, seconds: f64) -> String {
+    // Per flow: 10 Mb/s of bottleneck and its BDP at the 24 ms base RTT,
+    // 10e6 · 0.024 / 8 / 1500 = 20 packets of queue.
+    let mut links = vec![json!({
+        "between": ["r0", "r1"],
+        "bandwidth": format!("{}Mbps", 10 * flows),
+        "delay": "10ms",
+        "queue": { "packets": 20 * flows },
+    })];
+    let mut specs = Vec::with_capacity(flows);
+    for i in 0..flows {
+        for between in [
+            [format!("h{i}"), "r0".into()],
+            ["r1".into(), format!("d{i}")],
+        ] {
+            links.push(json!({ "between": between, "bandwidth": "1Gbps", "delay": "1ms" }));
+        }
+        specs.push(json!({
+            "name": format!("f{i}"),
+            "from": format!("h{i}"),
+            "to": format!("d{i}"),
+            "cc": "newreno",
+            "start": format!("{}ns", i as u64 * 10_000_000 / flows as u64),
+        }));
+    }
+    json!({
+        "name": "many_flows",
+        "duration": format!("{}us", (seconds * 1e6).round() as u64),
+        "trace": { "sampling": "interval", "interval": "100ms" },
+        "links": links,
+        "flows": specs,
+    })
+    .to_string()
+}
+
+/// Seconds this thread has run on a CPU (Linux `schedstat`): on a shared machine the
+/// wall clock also counts the time other processes held the cores.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
+    let ns = stat
+        .split_whitespace()
+        .next()
+        .and_then(|v| v.parse::<f64>().ok());
+    ns.unwrap_or(f64::NAN) / 1e9
+}
+
+/// This process's peak resident set so far (Linux `VmHWM`), in MB.
+fn peak_rss_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kb = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .unwrap_or(f64::NAN);
+    kb / 1024.0
+}
+
+fn main() {
+    let args: Vec<f64> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let flows = args.first().map_or(10, |&n| n as usize);
+    let seconds = args.get(1).copied().unwrap_or(1.0);
+    let text = dumbbell(flows, seconds);
+    let (start, cpu) = (Instant::now(), cpu_seconds());
+    let plan = load(&text, None).expect("benchmark scenario is valid");
+    let loaded = cpu_seconds() - cpu;
+    let world = build(&plan, 1);
+    let set_up = cpu_seconds() - cpu;
+    let set_up_wall = start.elapsed().as_secs_f64();
+    let rss_set_up = peak_rss_mb();
+    let (start, cpu) = (Instant::now(), cpu_seconds());
+    let r = world.run();
+    let (run, wall) = (cpu_seconds() - cpu, start.elapsed().as_secs_f64());
+    println!(
+        "flows={flows} sim={seconds}s cpu: load={loaded:.3}s set-up={set_up:.3}s (wall {set_up_wall:.3}s) \
+         run={run:.3}s (wall {wall:.3}s) events={} ({:.2} M/s of cpu) peak-rss: set-up={rss_set_up:.0}MB run={:.0}MB",
+        r.events,
+        r.events as f64 / run / 1e6,
+        peak_rss_mb()
+    );
+}
