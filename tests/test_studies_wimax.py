@@ -158,3 +158,8 @@ def test_quick_reproduction_end_to_end(tmp_path: Path) -> None:
     for claim in wimax.CLAIMS:
         assert claim.quote in claims and claim.english and claim.english in claims
     assert {r.measured.verdict for r in report.claims} <= set(Verdict)
+    # The live half (studies/wimax_live.py): its section either way, with the figure
+    # where live mode ran and the reason where it could not.
+    assert "## Live: this kernel's TCP over the same presets" in claims
+    ran = "\nSkipped: " not in claims
+    assert (folder / "live_vs_simulated.png").exists() == ran

@@ -113,6 +113,17 @@ class Study:
     claims: list[Claim]
     tables: list[TableSpec] = field(default_factory=list)
     sensitivity: list[Sensitivity] = field(default_factory=list)
+    #: Runs outside the sweeps (the kernel's TCP in live mode), written into the study's
+    #: folder after the claims: (folder, quick) → the report's section.
+    live: Callable[[Path, bool], ReportSection] | None = None
+
+
+@dataclass
+class ReportSection:
+    """Markdown lines appended to claims.md, and the figures they drew."""
+
+    lines: list[str]
+    figures: list[tuple[FigureSpec, Path]] = field(default_factory=list)
 
 
 @dataclass
@@ -170,6 +181,7 @@ class StudyReport:
     computed: int
     seconds: float
     sensitivity: list[SensitivityResult] = field(default_factory=list)
+    live: ReportSection | None = None
 
 
 def not_measurable(reason: str, why: str = "") -> Measured:
@@ -252,6 +264,9 @@ def reproduce(
         figures.append((spec, path.with_suffix(".png")))
     claims = [ClaimResult(c, _measure(c, data)) for c in study.claims]
     sensitivity = [along(spec, study, data) for spec in study.sensitivity]
+    live = study.live(folder, quick) if study.live is not None else None
+    if live is not None:
+        figures += live.figures
     report = StudyReport(
         study=study,
         folder=folder,
@@ -263,6 +278,7 @@ def reproduce(
         computed=sum(r.computed for r in results.values()),
         seconds=time.perf_counter() - started,
         sensitivity=sensitivity,
+        live=live,
     )
     write_text(folder / "claims.md", claims_markdown(report))
     return report
@@ -330,6 +346,8 @@ def claims_markdown(report: StudyReport) -> str:
             "| " + " | ".join(_cell(x) for x in (cid, label, m.value, m.verdict.value)) + " |"
             for cid, label, m in result.rows
         ]
+    if report.live is not None:
+        lines += report.live.lines
     if report.failures:
         lines += ["", "## Failures", ""]
         lines += [f"- {f.point} seed {f.seed}: {f.error}" for f in report.failures]

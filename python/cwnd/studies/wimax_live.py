@@ -1,0 +1,247 @@
+"""The `wimax` study's live half: this machine's kernel TCP over the same 802.16 presets,
+side by side with cwnd's simulated TCP in the same cells (docs/studies.md, "wimax: live").
+
+Live mode (docs/live.md) carries real kernel connections across cwnd's own model of the
+radio. The kernel here has reno, cubic and bbr only: the paper's Vegas, Westwood, Veno,
+Hybla, BIC, HighSpeed and Scalable are not in it, and BBR (2016) is not in the paper's
+2.6.20. The cells, chosen to hold the paper's claims' cells in a grid that runs live in
+about ten minutes of wall clock:
+- segment size: iperf `-M 256` (below the claim-2 threshold of 1024 B) and `-M 1460`
+  (what 4096 … 65536 B become on a 1500-byte path, so the cell of claims 1 and 5);
+- buffer: `-w 8K` (the window limits the transfer) and `-w 128K` (2.6.20's rmem_max,
+  what the paper's 512 KB became, so the cell of claims 1 and 5).
+
+Each cell is one scenario written with only the options live mode maps to the kernel
+(`cc`, `tcp.mss` → TCP_MAXSEG, `tcp.rwnd` → SO_RCVBUF, `tcp.initial_window` → the
+route's initcwnd, `tcp.sack`/`tcp.timestamps` → the namespaces' sysctls). The simulated
+run of the cell adds what the kernel does and live mode cannot set per socket: Linux's
+RTO (RFC 6298's 1 s initial, 200 ms minimum, the minimum bounding the variance term)
+and its 40 ms delayed-ACK timer (TCP_ATO_MIN). What still differs, by design: the
+kernel's loss recovery (RACK-TLP, PRR; cwnd's is RFC 6675 SACK), its pacing (BBR's, and
+TCP small queues), its receive-window autotuning around SO_RCVBUF (the advertised
+window is about, not exactly, the buffer) and the send buffer (iperf's `-w` also sets
+SO_SNDBUF; live mode cannot, so neither side bounds it); and the paper's 2.6.20 options
+of the simulated grid (Nagle, 8 KB writes, 3 s initial RTO, RFC 3390's initial window).
+"""
+
+from __future__ import annotations
+
+import statistics
+import warnings
+from pathlib import Path
+from typing import Any
+
+from cwnd.studies.study import FigureSpec, ReportSection
+from cwnd.studies.wimax import HEADERS, LABELS, MTU, PROFILES
+
+KERNEL_VARIANTS = ["reno", "cubic", "bbr"]
+#: The paper's variants that this kernel does not have.
+ABSENT = ["vegas", "westwood", "veno", "hybla", "bic", "highspeed", "scalable"]
+SIZES = [256, MTU - HEADERS]
+BUFFERS_KB = [8, 128]
+#: 48 cells × (8 s + about 2.5 s of namespaces and start-up) ≈ 8.5 minutes live.
+SECONDS = 8
+SEEDS = [1]
+#: `--quick`: the claim-5 cell at the two NLOS profiles, 5 s each (about 15 s live).
+QUICK_CELLS = [
+    {"cc": "cubic", "size": MTU - HEADERS, "buffer": 128, "profile": p}
+    for p in ("nlos_snr30", "nlos_snr10")
+]
+QUICK_SECONDS = 5
+#: The kernel's initial window (RFC 6928, tcp.h TCP_INIT_CWND), set on both sides.
+KERNEL_IW = 10
+#: What the kernel does and live mode cannot set per socket, given to the simulated
+#: side only: RFC 6298's RTO as Linux computes it (tcp_rtt_estimator: 1 s initial,
+#: TCP_RTO_MIN 200 ms bounding the variance term, TCP_RTO_MAX 120 s) and TCP_ATO_MIN.
+SIMULATED_ONLY = {
+    "rto": {"initial": "1s", "min": "200ms", "max": "120s", "granularity": "1ms",
+            "rule": "linux"},
+    "delayed_ack_timeout": "40ms",
+}  # fmt: skip
+
+
+def cells(quick: bool) -> list[dict[str, Any]]:
+    """The live grid: one dict per cell (cc, size, buffer in KB, profile)."""
+    if quick:
+        return [dict(c) for c in QUICK_CELLS]
+    return [
+        {"cc": cc, "size": size, "buffer": b, "profile": p}
+        for p in PROFILES for cc in KERNEL_VARIANTS for size in SIZES for b in BUFFERS_KB
+    ]  # fmt: skip
+
+
+def scenario(cell: dict[str, Any], seconds: int) -> dict[str, Any]:
+    """The cell as live mode runs it: the topology of scenarios/wimax_*.toml, one bulk
+    flow over the downlink, only options the kernel honours."""
+    return {
+        "name": f"wimax_live_{cell['profile']}_{cell['cc']}_M{cell['size']}_w{cell['buffer']}K",
+        "duration": f"{seconds}s",
+        "links": [
+            {"between": ["server", "bs"], "bandwidth": "100Mbps", "delay": "0.1ms"},
+            {"between": ["ss", "client"], "bandwidth": "100Mbps", "delay": "0.1ms"},
+        ],
+        "wimax": [
+            {
+                "name": "radio",
+                "base_station": "bs",
+                "subscribers": ["ss"],
+                "preset": cell["profile"],
+            }
+        ],
+        "flows": [
+            {
+                "name": "iperf",
+                "from": "server",
+                "to": "client",
+                "cc": cell["cc"],
+                "tcp": {
+                    "mss": f"{cell['size']}B",
+                    "rwnd": f"{cell['buffer'] * 1024}B",
+                    "initial_window": KERNEL_IW,
+                    "sack": True,
+                    "timestamps": True,
+                },
+            }
+        ],
+        "trace": {"sampling": "interval", "interval": "100ms"},
+    }
+
+
+def simulated(spec: dict[str, Any]) -> dict[str, Any]:
+    """The live scenario with `SIMULATED_ONLY` added to its flow's TCP options."""
+    flow = {**spec["flows"][0]}
+    flow["tcp"] = {**flow["tcp"], **SIMULATED_ONLY}
+    return {**spec, "flows": [flow]}
+
+
+def why_not_live() -> str | None:
+    """Why live mode cannot run here (no root/CAP_NET_ADMIN, no /dev/net/tun, a
+    variant missing from the kernel), or None."""
+    from cwnd.live import checks
+
+    try:
+        checks.check_host()
+    except checks.LiveRefused as e:
+        return str(e)
+    missing = [cc for cc in KERNEL_VARIANTS if cc not in checks.available_cc()]
+    if missing:
+        return f"this kernel lacks {', '.join(missing)} (tcp_available_congestion_control)"
+    return None
+
+
+def reproduce_live(folder: Path, quick: bool, log: Any = print) -> ReportSection:
+    """Runs the live grid and its simulated twins into `folder` (`live_cells.parquet`,
+    `live_vs_simulated.png`); returns the report's section. Skipped, with the reason,
+    where live mode cannot run."""
+    head = ["", "## Live: this kernel's TCP over the same presets", ""]
+    absent = ", ".join(LABELS[cc] for cc in ABSENT)
+    head += [
+        f"The kernel here has reno, cubic and bbr only: {absent} are not in it (and BBR "
+        "is not in the paper's Linux 2.6.20). docs/studies.md says which options differ.",
+        "",
+    ]
+    reason = why_not_live()
+    if reason is not None:
+        log(f"wimax: live half skipped: {reason}")
+        return ReportSection([*head, f"Skipped: {reason}."])
+    seconds = QUICK_SECONDS if quick else SECONDS
+    rows, failures = [], []
+    for cell in cells(quick):
+        for seed in SEEDS:
+            try:
+                rows.append({**cell, "seed": seed, **run_cell(cell, seconds, seed, log)})
+            except RuntimeError as e:
+                failures.append(f"- {cell} seed {seed}: {e}")
+    table = _table(rows)
+    if table.empty:
+        return ReportSection([*head, "No live cell finished.", "", *failures])
+    table.to_parquet(folder / "live_cells.parquet", index=False)
+    figure = FigureSpec("live_vs_simulated", "Simulated and live (kernel) goodput per cell, "
+                        "a panel per preset", lambda _data, path: draw(table, path))  # fmt: skip
+    path = (folder / figure.stem).with_suffix(".png")
+    draw(table, path)
+    lines = [*head, f"{len(rows)} live runs of {seconds} s, seeds {SEEDS}.", "", *markdown(table)]
+    return ReportSection(lines + (["", "Failed:", *failures] if failures else []),
+                         [(figure, path)])  # fmt: skip
+
+
+def run_cell(cell: dict[str, Any], seconds: int, seed: int, log: Any) -> dict[str, float]:
+    """One cell live and simulated: goodput (Mb/s), retransmitted segments, the relay's
+    p99 timing error (s)."""
+    import cwnd
+    from cwnd.live import run_live
+
+    spec = scenario(cell, seconds)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cwnd.ScenarioWarning)
+        sim = cwnd.run(simulated(spec), seed=seed).summary
+    live, relay = run_live(spec, seed=seed, log=lambda _: None)
+    out = {
+        "sim_mbps": float(sim["goodput_bps"].sum()) / 1e6,
+        "live_mbps": float(live.summary["goodput_bps"].sum()) / 1e6,
+        "sim_retransmitted": float(sim["segments_retransmitted"].sum()),
+        "live_retransmitted": float(live.summary["segments_retransmitted"].sum()),
+        "relay_p99": float(relay["late_p99"]),
+    }
+    log(f"wimax live {cell['profile']} {cell['cc']} -M {cell['size']} -w {cell['buffer']}K: "
+        f"sim {out['sim_mbps']:.2f}, live {out['live_mbps']:.2f} Mb/s")  # fmt: skip
+    return out
+
+
+def _table(rows: list[dict[str, Any]]) -> Any:
+    """Mean over seeds per cell, with live / simulated."""
+    import pandas as pd
+
+    keys = ["profile", "cc", "size", "buffer"]
+    if not rows:
+        return pd.DataFrame(columns=keys)
+    frame = pd.DataFrame(rows)
+    means = frame.groupby(keys, as_index=False, sort=False).agg(
+        sim_mbps=("sim_mbps", "mean"), live_mbps=("live_mbps", "mean"),
+        sim_retransmitted=("sim_retransmitted", "mean"),
+        live_retransmitted=("live_retransmitted", "mean"),
+        relay_p99=("relay_p99", "max"), n=("seed", "count"),
+    )  # fmt: skip
+    return means.assign(ratio=means["live_mbps"] / means["sim_mbps"])
+
+
+def markdown(table: Any) -> list[str]:
+    """One row per cell: goodput simulated and live, their ratio, retransmissions."""
+    lines = [
+        "| profile | cc | -M (B) | -w (KB) | simulated (Mb/s) | live (Mb/s) | live/sim | "
+        "retransmitted sim → live | relay p99 |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in table.itertuples():
+        lines.append(
+            f"| {r.profile} | {r.cc} | {r.size} | {r.buffer} | {r.sim_mbps:.2f} | "
+            f"{r.live_mbps:.2f} | {r.ratio:.2f} | {r.sim_retransmitted:.0f} → "
+            f"{r.live_retransmitted:.0f} | {r.relay_p99 * 1e6:.0f} µs |"
+        )
+    ratios = [x for x in table["ratio"] if x == x]
+    if ratios:
+        lines += ["", f"Median live/sim over the cells: {statistics.median(ratios):.2f}."]
+    return lines
+
+
+def draw(table: Any, path: Path) -> None:
+    """Simulated and live goodput per cell, one panel per preset."""
+    import numpy as np
+
+    from cwnd.plot import colors, panels
+
+    profiles = [p for p in PROFILES if p in set(table["profile"])]
+    # Each panel its own scale: nlos_snr10's cells carry a tenth of the others'.
+    with panels(path, 1, len(profiles), size=(3.4 * len(profiles) + 0.6, 3.4),
+                svg=True) as (fig, axes):  # fmt: skip
+        for ax, profile in zip(axes[0], profiles, strict=True):
+            t = table[table["profile"] == profile]
+            x = np.arange(len(t))
+            sim_color, live_color = colors(2)
+            ax.bar(x - 0.2, t["sim_mbps"], 0.4, color=sim_color, label="simulated")
+            ax.bar(x + 0.2, t["live_mbps"], 0.4, color=live_color, label="live (kernel)")
+            labels = [f"{cc} {s}/{b}K" for cc, s, b in zip(t["cc"], t["size"], t["buffer"],
+                                                            strict=True)]  # fmt: skip
+            ax.set_xticks(x, labels, rotation=70, fontsize=6)
+            ax.set(title=profile, xlabel="cc -M/-w", ylabel="goodput (Mb/s)")
+        fig.suptitle("wimax: simulated and live goodput per cell", y=1.04)
