@@ -238,3 +238,11 @@ def test_a_scenario_file_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
     bom = tmp_path / "bom.toml"
     bom.write_bytes(b"\xef\xbb\xbf" + SMALL.encode())
     assert subprocess.run([sys.executable, "-m", "cwnd", "check", str(bom)]).returncode == 0
+
+
+def test_reproduce_help_names_every_study() -> None:
+    from cwnd.studies import STUDIES
+
+    text = " ".join(cwnd("reproduce", "--help").stdout.split())
+    for name in STUDIES:
+        assert name in text, name
