@@ -126,6 +126,18 @@ def test_run_all_keeps_going_past_a_failing_scenario(tmp_path: Path) -> None:
     assert "a_good" in index and "c_good" in index
 
 
+def test_run_all_lists_a_scenario_of_generators_only(tmp_path: Path) -> None:
+    # web_mix has no [[flows]]: its line gives each generator's load, not a crash.
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    text = (ROOT / "scenarios" / "web_mix.toml").read_text().replace('"60s"', '"20s"')
+    (folder / "web_mix.toml").write_text(text)
+    proc = cwnd("run-all", folder, "--out", tmp_path / "out")
+    assert proc.returncode == 0, proc.stderr
+    index = (tmp_path / "out" / "index.md").read_text()
+    assert "web-reno: load " in index and " of 0.20" in index, index
+
+
 def test_command_line_mistakes_are_one_line() -> None:
     assert_bad_input(cwnd("run"), "cwnd run", "SCENARIO.toml")
     assert_bad_input(cwnd("run", "x.toml", "--seed", "abc"), "--seed", "'abc'")

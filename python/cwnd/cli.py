@@ -168,7 +168,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_run_all(args: argparse.Namespace) -> int:
-    from cwnd.report import write_scenarios_index
+    from cwnd.report import goodput_text, write_scenarios_index
 
     folder = Path(args.folder)
     files = sorted(folder.glob("*.toml"))
@@ -187,7 +187,7 @@ def cmd_run_all(args: argparse.Namespace) -> int:
             failures.append(f"{path}: {e}")
             print(f"cwnd: error: {path}: {e}", file=sys.stderr)
             continue
-        goodputs = ", ".join(f"{g / 1e6:.2f}" for g in results.summary["goodput_bps"])
+        goodputs = goodput_text(results)
         lines.append(
             f"| [{path.stem}]({path.stem}/) | {len(results.flow_names)} | {goodputs} "
             f"| `{results.fingerprint:016x}` |"

@@ -144,6 +144,23 @@ def _study_section(report: StudyReport, out: Path) -> list[str]:
     return lines
 
 
+def goodput_text(results: cwnd.Results) -> str:
+    """Each flow's goodput in Mb/s and each traffic generator's offered load against
+    its target, in one line (a scenario may have either or both)."""
+    s, g = results.summary, results.generators
+    parts = [
+        f"{name}: {bps / 1e6:.2f}"
+        for name, bps in zip(s.get("name", []), s.get("goodput_bps", []), strict=True)
+    ]
+    parts += [
+        f"{name}: load {offered:.2f} of {target:.2f}"
+        for name, offered, target in zip(
+            g.get("name", []), g.get("offered_load", []), g.get("target_load", []), strict=True
+        )
+    ]
+    return ", ".join(parts)
+
+
 def write_scenarios_index(runs: list[tuple[Path, cwnd.Results]], out: Path) -> Path:
     """Writes `out/index.html` for example scenarios run into `out/<stem>/` (`cwnd
     run-all`): per scenario its description, each flow's goodput, the run's
@@ -162,12 +179,7 @@ def write_scenarios_index(runs: list[tuple[Path, cwnd.Results]], out: Path) -> P
         "<table><tr><th>scenario</th><th>flows: goodput (Mb/s)</th><th>fingerprint</th></tr>",
     ]
     for folder, results in runs:
-        goodputs = ", ".join(
-            f"{name}: {bps / 1e6:.2f}"
-            for name, bps in zip(
-                results.summary["name"], results.summary["goodput_bps"], strict=True
-            )
-        )
+        goodputs = goodput_text(results)
         parts.append(
             f'<tr><td><a href="#{e(folder.name)}">{e(folder.name)}</a></td><td>{e(goodputs)}</td>'
             f"<td><code>{results.fingerprint:016x}</code></td></tr>"
