@@ -98,3 +98,17 @@ def test_the_cli_refuses_a_udp_flow_without_a_source_with_exit_code_2(tmp_path: 
     assert p.returncode == 2
     assert "flows[1].source: a UDP flow needs a source" in p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_the_run_table_shows_a_udp_flows_counters_as_absent(tmp_path: Path) -> None:
+    scenario = ROOT / "scenarios" / "udp_cbr_vs_tcp.toml"
+    proc = subprocess.run(
+        [sys.executable, "-m", "cwnd", "run", str(scenario), "--out", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = {line.split()[0]: line.split() for line in proc.stdout.splitlines()[2:4]}
+    # TCP's counters are whole numbers; the CBR flow has none (not "nan").
+    assert rows["tcp"][3].isdigit() and rows["tcp"][4].isdigit(), rows
+    assert rows["cbr"][3:5] == ["-", "-"], rows

@@ -48,12 +48,18 @@ def _format_summary(results: cwnd.Results) -> str:
                 f["name"],
                 f["cc"],
                 f"{f['goodput_bps'] / 1e6:.3f}",
-                str(f["segments_retransmitted"]),
-                str(f["timeouts"]),
+                _count(f["segments_retransmitted"]),
+                _count(f["timeouts"]),
                 "-" if math.isnan(completion) else f"{completion:.3f}",
             )
         )
     return _table(rows)
+
+
+def _count(value: float) -> str:
+    """A counter of the summary: a whole number, or "-" where the flow has none (a UDP
+    flow has no retransmissions; its column is NaN)."""
+    return "-" if math.isnan(value) else str(int(value))
 
 
 def _format_generators(results: cwnd.Results) -> str:
