@@ -9,8 +9,11 @@ profile and `--remote-debugging-port=0`, it writes the port it chose to the prof
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
+import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -63,6 +66,7 @@ def load(page: Path, timeout: float = 60.0, screenshot: Path | None = None) -> P
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            start_new_session=True,  # its helpers share its process group: stopped together
         )
         try:
             port = _devtools_port(Path(profile), proc, timeout)
@@ -75,8 +79,26 @@ def load(page: Path, timeout: float = 60.0, screenshot: Path | None = None) -> P
             finally:
                 ws.close()
         finally:
-            proc.terminate()
-            proc.wait(timeout=30)
+            _stop_group(proc)
+
+
+def _stop_group(proc: subprocess.Popen[bytes]) -> None:
+    """Stops Chromium and every process it started (renderers, the crash handler): they
+    outlive the browser for a moment and write into the profile, whose removal then
+    fails with "Directory not empty". Waits until the group is gone (at most 10 s, then
+    kills what is left)."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(proc.pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.05)
 
 
 def _devtools_port(profile: Path, proc: subprocess.Popen[bytes], timeout: float) -> int:
