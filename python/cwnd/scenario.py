@@ -43,6 +43,11 @@ def load_scenario(source: str | Path) -> dict[str, Any]:
     return plan
 
 
+def _given(**fields: Any) -> dict[str, Any]:
+    """The optional fields a builder method was given (those not None)."""
+    return {k: v for k, v in fields.items() if v is not None}
+
+
 def _looks_like_path(text: str) -> bool:
     return "\n" not in text and (text.endswith(".toml") or Path(text).is_file())
 
@@ -115,12 +120,7 @@ class Scenario:
     ) -> Scenario:
         """Adds a TCP flow; extra keyword arguments go to its `tcp` table."""
         flow: dict[str, Any] = {"from": src, "to": dst, "cc": cc}
-        if name is not None:
-            flow["name"] = name
-        if start is not None:
-            flow["start"] = start
-        if stop is not None:
-            flow["stop"] = stop
+        flow.update(_given(name=name, start=start, stop=stop))
         flow["app"] = {"kind": app} if isinstance(app, str) else dict(app)
         if recovery is not None:
             flow["recovery"] = recovery
@@ -144,12 +144,7 @@ class Scenario:
         endpoint, a list of nodes (one per address; the first of `dst` is the primary
         destination); extra keyword arguments go to its `sctp` table."""
         flow: dict[str, Any] = {"from": src, "to": dst, "transport": "sctp"}
-        if name is not None:
-            flow["name"] = name
-        if start is not None:
-            flow["start"] = start
-        if stop is not None:
-            flow["stop"] = stop
+        flow.update(_given(name=name, start=start, stop=stop))
         flow["app"] = {"kind": app} if isinstance(app, str) else dict(app)
         if options:
             flow["sctp"] = dict(options)
@@ -169,12 +164,7 @@ class Scenario:
         """Adds a UDP flow sending what `source` says (`cwnd.sources`: `cbr`,
         `exponential`, `pareto`) from `start` until `stop` or the end of the run."""
         flow: dict[str, Any] = {"from": src, "to": dst, "transport": "udp"}
-        if name is not None:
-            flow["name"] = name
-        if start is not None:
-            flow["start"] = start
-        if stop is not None:
-            flow["stop"] = stop
+        flow.update(_given(name=name, start=start, stop=stop))
         flow["source"] = dict(source)
         self._spec["flows"].append(flow)
         return self
