@@ -7,17 +7,15 @@
 //! every other draw unchanged.
 
 use super::impairment_spec::{DelaySpec, PvSpec, ReorderSpec, StageSpec};
+use super::link_plan::LinkPlan;
 use super::plan::{FlowPlan, Plan, StagePlan, StageWindow};
-use super::spec::{
-    AppSpec, Direction, LinkSpec, PathLossSpec, RepeatedTimeoutSpec, Scenario, TcpSpec,
-};
+use super::spec::{AppSpec, Direction, PathLossSpec, RepeatedTimeoutSpec, Scenario, TcpSpec};
 use super::validate::ScenarioError;
 use crate::net::impair::{
     ArqDelay, BernoulliLoss, DelayDistribution, DelayStep, DropList, GilbertElliott, Impairment,
     ImpairmentChain, ImpairmentStage, Outage, Reorder, Schedule, Window,
 };
-use crate::net::link::{LinkDirection, LinkParams};
-use crate::net::queue::QueueLimit;
+use crate::net::link::LinkDirection;
 use crate::net::red::Red;
 use crate::net::wifi::channel::{ChannelConfig, FrameErrors, WifiChannel};
 use crate::net::wifi::propagation::{PathLoss, RadioLink};
@@ -41,16 +39,16 @@ pub fn build(plan: &Plan, seed: u64) -> World {
     let spec = plan.spec();
     let topology = &plan.topology;
     let ids = &topology.ids;
-    let captured: Vec<NodeId> = spec.trace.pcap.iter().map(|n| ids[n]).collect();
+    let trace = &plan.trace;
     let node_count = topology.node_names.len();
 
-    let mut links = Vec::with_capacity(2 * spec.links.len());
-    let mut link_info = Vec::with_capacity(2 * spec.links.len());
+    let mut links = Vec::with_capacity(2 * plan.links.len());
+    let mut link_info = Vec::with_capacity(2 * plan.links.len());
     let mut triggers = Vec::new();
-    for (i, (l, stages)) in spec.links.iter().zip(&plan.link_stages).enumerate() {
-        let (a, b) = (ids[&l.between[0]], ids[&l.between[1]]);
+    for (i, l) in plan.links.iter().enumerate() {
+        let [a, b] = l.ends;
         for (dir, from, to) in [(Direction::Forward, a, b), (Direction::Reverse, b, a)] {
-            let (link, link_triggers) = link_direction(spec, seed, i, l, stages, dir, from, to);
+            let (link, link_triggers) = link_direction(seed, i, l, trace.queues, dir, from, to);
             for (flow, segment, stage) in link_triggers {
                 triggers.push(Trigger {
                     flow,
@@ -61,7 +59,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
             }
             links.push(link);
             link_info.push(LinkInfo {
-                name: spec.link_name(i),
+                name: l.name.clone(),
                 direction: if dir == Direction::Forward {
                     "forward"
                 } else {
@@ -140,11 +138,14 @@ pub fn build(plan: &Plan, seed: u64) -> World {
                 src,
                 dst,
             } => flows.push(tcp_flow(spec, seed, i, f, cc, *recovery, *src, *dst)),
-            FlowPlan::Sctp { paths } => {
-                associations.push(super::sctp_build::sctp_flow(spec, seed, i, ids, paths))
-            }
+            FlowPlan::Sctp(sctp) => associations.push(super::sctp_build::sctp_flow(seed, i, sctp)),
             FlowPlan::Udp { source, src, dst } => udp.push(super::udp_build::udp_flow(
-                spec, seed, i, source, *src, *dst,
+                spec,
+                seed,
+                i,
+                source,
+                (*src, *dst),
+                trace.recorder.throughput_bin,
             )),
         }
     }
@@ -162,10 +163,10 @@ pub fn build(plan: &Plan, seed: u64) -> World {
         channels,
         cells,
         flows,
-        Recorder::new(&spec.trace.config(), tcp_flows),
+        Recorder::new(&trace.recorder, tcp_flows),
         triggers,
     )
-    .with_captures(Captures::new(node_count, &captured))
+    .with_captures(Captures::new(node_count, &trace.pcap))
     .with_memory_budget(
         spec.memory_budget
             .map_or(super::budget::DEFAULT_BUDGET, |b| b.0),
@@ -176,43 +177,29 @@ pub fn build(plan: &Plan, seed: u64) -> World {
     world
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Direction `dir` (from `from` to `to`) of link `i`. RED draws from
+/// `links[i].queue.red.<direction>`.
 fn link_direction(
-    spec: &Scenario,
     seed: u64,
     i: usize,
-    l: &LinkSpec,
-    stages: &[StagePlan],
+    l: &LinkPlan,
+    trace_queue: bool,
     dir: Direction,
     from: NodeId,
     to: NodeId,
 ) -> (LinkDirection, Vec<(FlowId, u64, usize)>) {
-    let queue = match l.queue.bytes {
-        Some(bytes) => QueueLimit::Bytes(bytes.0),
-        None => QueueLimit::Packets(
-            l.queue
-                .packets
-                .unwrap_or(super::spec::DEFAULT_QUEUE_PACKETS),
-        ),
-    };
-    let params = LinkParams {
-        rate_bps: l.bandwidth.0,
-        delay: l.delay.0,
-        overhead: l.overhead.0 as u32,
-        queue,
-    };
-    let mut link = LinkDirection::new(from, to, params, spec.trace.queues);
+    let mut link = LinkDirection::new(from, to, l.params, trace_queue);
     let prefix = format!("links[{i}]");
-    if let Some(red) = &l.queue.red {
+    if let Some(red) = l.red {
         let dir_name = if dir == Direction::Forward {
             "forward"
         } else {
             "reverse"
         };
         let stream = rng::stream(seed, &format!("{prefix}.queue.red.{dir_name}"));
-        link = link.with_red(Red::new(red.params(), l.bandwidth.0, stream));
+        link = link.with_red(Red::new(red, l.params.rate_bps, stream));
     }
-    let (chain, triggers) = build_stages(seed, stages, &prefix, Some(dir));
+    let (chain, triggers) = build_stages(seed, &l.stages, &prefix, Some(dir));
     link.impairments = chain;
     (link, triggers)
 }

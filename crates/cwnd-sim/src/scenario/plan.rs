@@ -11,7 +11,10 @@
 use std::collections::HashMap;
 
 use super::impairment_spec::StageSpec;
+use super::link_plan::LinkPlan;
+use super::sctp_plan::SctpPlan;
 use super::spec::{Direction, Scenario};
+use super::trace_plan::TracePlan;
 use super::udp_spec::SourcePlan;
 use super::validate::{CheckedFlow, ScenarioError};
 use crate::net::impair::AppliesTo;
@@ -29,8 +32,8 @@ use crate::world::Hop;
 pub struct Plan {
     /// The canonical spec (defaults written out, file contents in place of names).
     spec: Scenario,
-    /// Per link, its impairment stages (both directions; `StagePlan::direction`).
-    pub(super) link_stages: Vec<Vec<StagePlan>>,
+    /// Per link, its ends, parameters, queue discipline and stages.
+    pub(super) links: Vec<LinkPlan>,
     pub(super) wireless: Vec<WirelessPlan>,
     /// Per 802.16 cell, its parameters.
     pub(super) cells: Vec<CellParams>,
@@ -39,6 +42,7 @@ pub struct Plan {
     /// Per traffic generator, in scenario order.
     pub(super) generators: Vec<GeneratorPlan>,
     pub(super) topology: Topology,
+    pub(super) trace: TracePlan,
 }
 
 /// A traffic generator's connections: their controller and recovery, their two
@@ -93,9 +97,8 @@ pub enum FlowPlan {
         src: NodeId,
         dst: NodeId,
     },
-    /// Per destination address (the first is the primary), the (local, remote)
-    /// node pair of its path.
-    Sctp { paths: Vec<(NodeId, NodeId)> },
+    /// Boxed: it is much larger than the others.
+    Sctp(Box<SctpPlan>),
     Udp {
         source: SourcePlan,
         src: NodeId,
@@ -147,7 +150,8 @@ impl Plan {
         }
         Ok(Plan {
             generators,
-            link_stages: checked.links,
+            links: checked.links,
+            trace: checked.trace,
             wireless: checked.wireless,
             cells: checked.cells,
             flows,
@@ -266,7 +270,13 @@ impl Topology {
                 self.check_route(&format!("flows[{i}]"), src, dst, "datagrams")?;
                 Ok(FlowPlan::Udp { source, src, dst })
             }
-            CheckedFlow::Sctp => self.sctp_paths(spec, i),
+            CheckedFlow::Sctp(configs) => {
+                let local: Vec<NodeId> = f.from.addresses().iter().map(|a| self.id(a)).collect();
+                let paths = self.sctp_paths(spec, i, &local)?;
+                Ok(FlowPlan::Sctp(Box::new(
+                    spec.sctp_plan(i, configs, local, paths),
+                )))
+            }
         }
     }
 
@@ -296,9 +306,13 @@ impl Topology {
     /// address with the shortest route to it (ties: the first listed), which in
     /// the usual multihomed topology (address i of the sender linked to address i
     /// of the receiver) pairs the addresses up.
-    fn sctp_paths(&self, spec: &Scenario, i: usize) -> Result<FlowPlan, ScenarioError> {
+    fn sctp_paths(
+        &self,
+        spec: &Scenario,
+        i: usize,
+        local: &[NodeId],
+    ) -> Result<Vec<(NodeId, NodeId)>, ScenarioError> {
         let f = &spec.flows[i];
-        let local: Vec<NodeId> = f.from.addresses().iter().map(|a| self.id(a)).collect();
         let mut paths = Vec::new();
         for (j, name) in f.to.addresses().iter().enumerate() {
             let dst = self.id(name);
@@ -319,7 +333,7 @@ impl Topology {
             };
             paths.push((src, dst));
         }
-        Ok(FlowPlan::Sctp { paths })
+        Ok(paths)
     }
 }
 
@@ -364,6 +378,21 @@ mod tests {
                 assert!(!source.contains(&trusted), "{trusted}");
             }
         }
+    }
+
+    #[test]
+    fn build_reads_links_queues_sctp_and_trace_from_their_plans_only() {
+        // Each topic is checked into its plan (`link_plan.rs`, `sctp_plan.rs`,
+        // `trace_plan.rs`); the builders never go back to the spec for them.
+        let build = include_str!("build.rs");
+        let code = &build[..build.find("#[cfg(test)]").unwrap_or(build.len())];
+        for read in ["spec.links", "l.queue", "l.between", "spec.trace", ".sctp"] {
+            assert!(!code.contains(read), "build.rs reads {read}");
+        }
+        let sctp = include_str!("sctp_build.rs");
+        assert!(!sctp.contains("spec"), "sctp_build.rs reads the spec");
+        let udp = include_str!("udp_build.rs");
+        assert!(!udp.contains("spec.trace"), "udp_build.rs reads spec.trace");
     }
 
     #[test]
