@@ -247,23 +247,55 @@ pub struct World {
     connections: Connections,
 }
 
+/// Everything a world is made of, as `scenario::build` assembles it: one value
+/// instead of a long list of positional arguments, so that a new part is a named
+/// field. Flow ids: TCP flows first, then SCTP associations, then UDP flows.
+pub struct WorldParts {
+    pub name: String,
+    pub seed: u64,
+    pub end: SimTime,
+    pub node_names: Vec<String>,
+    pub links: Vec<LinkDirection>,
+    pub link_info: Vec<LinkInfo>,
+    pub routes: RoutingTable,
+    pub hops: Vec<Hop>,
+    pub channels: Vec<WifiChannel>,
+    pub cells: Vec<WimaxCell>,
+    pub flows: Vec<Flow>,
+    pub associations: Vec<SctpFlow>,
+    pub udp: Vec<UdpFlow>,
+    pub generators: Vec<TrafficGenerator>,
+    pub recorder: Recorder,
+    pub triggers: Vec<Trigger>,
+    /// Nodes captured as pcap files (`trace.pcap`).
+    pub captures: Captures,
+    /// Bytes the traces may hold in `run_until_stopped` (`u64::MAX`: no limit).
+    pub memory_budget: u64,
+}
+
 impl World {
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        name: String,
-        seed: u64,
-        end: SimTime,
-        node_names: Vec<String>,
-        links: Vec<LinkDirection>,
-        link_info: Vec<LinkInfo>,
-        routes: RoutingTable,
-        hops: Vec<Hop>,
-        channels: Vec<WifiChannel>,
-        cells: Vec<WimaxCell>,
-        flows: Vec<Flow>,
-        recorder: Recorder,
-        triggers: Vec<Trigger>,
-    ) -> Self {
+    /// The world made of `parts`, every start, stop and first sample scheduled.
+    pub fn new(parts: WorldParts) -> Self {
+        let WorldParts {
+            name,
+            seed,
+            end,
+            node_names,
+            links,
+            link_info,
+            routes,
+            hops,
+            channels,
+            cells,
+            flows,
+            associations,
+            udp,
+            generators,
+            recorder,
+            triggers,
+            captures,
+            memory_budget,
+        } = parts;
         let mut queue = EventQueue::new();
         for (i, f) in flows.iter().enumerate() {
             queue.schedule(f.start, Event::FlowStart(i as FlowId));
@@ -274,7 +306,7 @@ impl World {
         if recorder.sampling == Sampling::Interval {
             queue.schedule(SimTime::ZERO, Event::Sample);
         }
-        World {
+        let mut world = World {
             name,
             seed,
             end,
@@ -288,7 +320,7 @@ impl World {
             flows,
             recorder,
             triggers,
-            captures: Captures::default(),
+            captures,
             queue,
             next_uid: 0,
             data_out: Vec::with_capacity(64),
@@ -297,16 +329,16 @@ impl World {
             sctp_store: PacketStore::default(),
             sctp_out: Vec::new(),
             path_snapshots: Vec::new(),
-            memory_budget: u64::MAX,
+            memory_budget,
             delivered_out: Vec::new(),
             connections: Connections::default(),
-        }
-    }
-
-    /// Captures packets at some nodes as pcap files (`trace.pcap`).
-    pub fn with_captures(mut self, captures: Captures) -> Self {
-        self.captures = captures;
-        self
+        };
+        // In this order, as before: events due at the same time run in the order
+        // they were scheduled.
+        world.add_associations(associations);
+        world.add_generators(generators);
+        world.add_udp_flows(udp);
+        world
     }
 
     /// Runs until the end time and returns what was recorded.

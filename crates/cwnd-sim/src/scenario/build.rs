@@ -31,7 +31,7 @@ use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
 use crate::transport::tcp::recovery::{Recovery, RepeatedTimeout};
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};
 use crate::transport::tcp::socket_options::kernel_sndbuf;
-use crate::world::{Flow, LinkInfo, Trigger, TriggerTarget, World};
+use crate::world::{Flow, LinkInfo, Trigger, TriggerTarget, World, WorldParts};
 
 /// Builds the world for one run of `plan` with `seed`. Everything that could be
 /// wrong was found when the plan was made, so this cannot fail.
@@ -151,30 +151,28 @@ pub fn build(plan: &Plan, seed: u64) -> World {
     }
 
     let tcp_flows = flows.len();
-    let mut world = World::new(
-        spec.name.clone().unwrap_or_else(|| "scenario".to_string()),
+    World::new(WorldParts {
+        name: spec.name.clone().unwrap_or_else(|| "scenario".to_string()),
         seed,
-        spec.duration.0,
-        topology.node_names.clone(),
+        end: spec.duration.0,
+        node_names: topology.node_names.clone(),
         links,
         link_info,
-        topology.routes.clone(),
-        topology.hops.clone(),
+        routes: topology.routes.clone(),
+        hops: topology.hops.clone(),
         channels,
         cells,
         flows,
-        Recorder::new(&trace.recorder, tcp_flows),
+        associations,
+        udp,
+        generators: super::generator_build::generators(plan, seed),
+        recorder: Recorder::new(&trace.recorder, tcp_flows),
         triggers,
-    )
-    .with_captures(Captures::new(node_count, &trace.pcap))
-    .with_memory_budget(
-        spec.memory_budget
+        captures: Captures::new(node_count, &trace.pcap),
+        memory_budget: spec
+            .memory_budget
             .map_or(super::budget::DEFAULT_BUDGET, |b| b.0),
-    );
-    world.add_associations(associations);
-    world.add_generators(super::generator_build::generators(plan, seed));
-    world.add_udp_flows(udp);
-    world
+    })
 }
 
 /// Direction `dir` (from `from` to `to`) of link `i`. RED draws from

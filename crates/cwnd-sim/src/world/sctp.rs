@@ -70,7 +70,7 @@ impl SctpFlow {
 impl World {
     /// Adds the SCTP associations (after the TCP flows) and schedules their start
     /// and stop.
-    pub fn add_associations(&mut self, associations: Vec<SctpFlow>) {
+    pub(super) fn add_associations(&mut self, associations: Vec<SctpFlow>) {
         for (k, a) in associations.iter().enumerate() {
             self.queue
                 .schedule(a.start, super::Event::AssociationStart(k as u32));
