@@ -1,5 +1,5 @@
 //! SCTP associations in the world: their events, packets, drops and traces (what
-//! `world.rs` does for TCP flows). Association `k` has flow id `flows.len() + k`,
+//! `world/tcp.rs` does for TCP flows). Association `k` has flow id `flows.len() + k`,
 //! so that impairments, triggers and drop counters see one id space.
 //!
 //! An association's packets carry the index of their body in the world's packet
