@@ -9,7 +9,7 @@
 use super::impairment_spec::{DelaySpec, PvSpec, ReorderSpec, StageSpec};
 use super::link_plan::LinkPlan;
 use super::plan::{FlowPlan, Plan, StagePlan, StageWindow};
-use super::spec::{AppSpec, Direction, PathLossSpec, RepeatedTimeoutSpec, Scenario, TcpSpec};
+use super::spec::{AppSpec, Direction, RepeatedTimeoutSpec, Scenario, TcpSpec};
 use super::validate::ScenarioError;
 use crate::net::impair::{
     ArqDelay, BernoulliLoss, DelayDistribution, DelayStep, DropList, GilbertElliott, Impairment,
@@ -17,8 +17,7 @@ use crate::net::impair::{
 };
 use crate::net::link::LinkDirection;
 use crate::net::red::Red;
-use crate::net::wifi::channel::{ChannelConfig, FrameErrors, WifiChannel};
-use crate::net::wifi::propagation::{PathLoss, RadioLink};
+use crate::net::wifi::channel::WifiChannel;
 use crate::net::wimax::cell::WimaxCell;
 use crate::packet::{FlowId, NodeId, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION};
 use crate::rng;
@@ -38,7 +37,6 @@ use crate::world::{Flow, LinkInfo, Trigger, TriggerTarget, World, WorldParts};
 pub fn build(plan: &Plan, seed: u64) -> World {
     let spec = plan.spec();
     let topology = &plan.topology;
-    let ids = &topology.ids;
     let trace = &plan.trace;
     let node_count = topology.node_names.len();
 
@@ -69,11 +67,10 @@ pub fn build(plan: &Plan, seed: u64) -> World {
         }
     }
 
-    let mut channels = Vec::new();
-    for (c, (w, wplan)) in spec.wireless.iter().zip(&plan.wireless).enumerate() {
-        let stations: Vec<NodeId> = w.stations.iter().map(|s| ids[s]).collect();
+    let mut channels = Vec::with_capacity(plan.wireless.len());
+    for (c, w) in plan.wireless.iter().enumerate() {
         let (chain, channel_triggers) =
-            build_stages(seed, &wplan.stages, &format!("wireless[{c}]"), None);
+            build_stages(seed, &w.stages, &format!("wireless[{c}]"), None);
         for (flow, segment, stage) in channel_triggers {
             triggers.push(Trigger {
                 flow,
@@ -82,32 +79,10 @@ pub fn build(plan: &Plan, seed: u64) -> World {
                 stage,
             });
         }
-        let errors = match &w.radio {
-            None => FrameErrors::Fixed(w.per),
-            Some(r) => FrameErrors::Snr(RadioLink {
-                path_loss: match r.path_loss {
-                    PathLossSpec::FreeSpace => PathLoss::FreeSpace,
-                    PathLossSpec::TwoRayGround => PathLoss::TwoRayGround,
-                },
-                distance_m: r.distance_m,
-                tx_power_w: 10f64.powf(r.tx_power_dbm / 10.0) / 1000.0,
-                frequency_hz: r.frequency_mhz * 1e6,
-                antenna_height_m: r.antenna_height_m,
-                system_loss: 1.0,
-                noise_figure_db: r.noise_figure_db,
-            }),
-        };
-        let config = ChannelConfig {
-            phy: wplan.phy,
-            queue_limit: w.queue_packets as usize,
-            errors,
-            rts_threshold: w.rts_threshold.map(|s| s.0.min(u32::MAX as u64) as u32),
-            msdu_lifetime: w.msdu_lifetime.0,
-        };
         let mut channel = WifiChannel::new(
-            spec.wireless_name(c),
-            stations,
-            config,
+            w.name.clone(),
+            w.stations.clone(),
+            w.config,
             rng::stream(seed, &format!("wireless[{c}].contention")),
             rng::stream(seed, &format!("wireless[{c}].errors")),
         );
@@ -115,13 +90,13 @@ pub fn build(plan: &Plan, seed: u64) -> World {
         channels.push(channel);
     }
     // 802.16 cells: each subscriber reaches the base station and back in one hop.
-    let mut cells = Vec::with_capacity(spec.wimax.len());
-    for (c, (w, params)) in spec.wimax.iter().zip(&plan.cells).enumerate() {
+    let mut cells = Vec::with_capacity(plan.cells.len());
+    for (c, cell) in plan.cells.iter().enumerate() {
         cells.push(WimaxCell::new(
-            spec.wimax_name(c),
-            ids[&w.base_station],
-            w.subscribers.iter().map(|s| ids[s]).collect(),
-            *params,
+            cell.name.clone(),
+            cell.base_station,
+            cell.subscribers.clone(),
+            cell.params,
             rng::stream(seed, &format!("wimax[{c}].fading")),
             rng::stream(seed, &format!("wimax[{c}].errors")),
         ));

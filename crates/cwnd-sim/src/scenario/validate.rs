@@ -12,20 +12,21 @@ use std::fmt;
 
 use super::impairment_spec::{ArqStage, DelaySpec, EmpiricalDelay, ReorderSpec, StageSpec};
 use super::link_plan::LinkPlan;
-use super::plan::{StagePlan, StageWindow, WirelessPlan};
+use super::plan::{CellPlan, StagePlan, StageWindow, WirelessPlan};
 use super::sctp_plan::SctpConfigs;
 use super::spec::{
-    AppSpec, AppliesToSpec, CcSpec, ImpairmentSpec, PreambleSpec, RecoverySpec, RtoSpec, Scenario,
-    SctpSpec, TcpSpec, TransportSpec, WirelessSpec,
+    AppSpec, AppliesToSpec, CcSpec, ImpairmentSpec, PathLossSpec, PreambleSpec, RecoverySpec,
+    RtoSpec, Scenario, SctpSpec, TcpSpec, TransportSpec, WirelessSpec,
 };
 use super::trace_plan::TracePlan;
 use super::udp_spec::SourcePlan;
 use crate::net::impair::AppliesTo;
+use crate::net::wifi::channel::{ChannelConfig, FrameErrors};
 use crate::net::wifi::frame_errors::DsssRate;
 use crate::net::wifi::ofdm::OfdmRate;
+use crate::net::wifi::propagation::{PathLoss, RadioLink};
 use crate::net::wifi::timing::Phy;
-use crate::net::wimax::cell::CellParams;
-use crate::packet::FlowId;
+use crate::packet::{FlowId, NodeId};
 use crate::time::SimTime;
 use crate::transport::tcp::cc::CcConfig;
 use crate::transport::tcp::recovery::Recovery;
@@ -39,8 +40,8 @@ pub(super) struct Checked {
     pub trace: TracePlan,
     /// Per wireless channel, its rates and impairment stages.
     pub wireless: Vec<WirelessPlan>,
-    /// Per 802.16 cell, its parameters.
-    pub cells: Vec<CellParams>,
+    /// Per 802.16 cell, its nodes and parameters.
+    pub cells: Vec<CellPlan>,
     /// Per flow, what its transport's checks yield.
     pub flows: Vec<CheckedFlow>,
     /// Per traffic generator, its connections' controller and loss recovery.
@@ -147,8 +148,8 @@ impl Scenario {
         self.check_file_names()?;
         let nodes = self.check_nodes()?;
         let links = self.check_links(&nodes)?;
-        let wireless = self.check_wireless()?;
-        let cells = self.check_wimax()?;
+        let wireless = self.check_wireless(&nodes)?;
+        let cells = self.check_wimax(&nodes)?;
         for (i, r) in self.routes.iter().enumerate() {
             for (field, name) in [("at", &r.at), ("to", &r.to), ("via", &r.via)] {
                 known_node(&nodes, &format!("routes[{i}].{field}"), name)?;
@@ -245,7 +246,10 @@ impl Scenario {
             .collect())
     }
 
-    fn check_wireless(&self) -> Result<Vec<WirelessPlan>, ScenarioError> {
+    fn check_wireless(
+        &self,
+        nodes: &HashMap<String, usize>,
+    ) -> Result<Vec<WirelessPlan>, ScenarioError> {
         let mut channels = Vec::with_capacity(self.wireless.len());
         for (i, w) in self.wireless.iter().enumerate() {
             let at = |f: &str| format!("wireless[{i}].{f}");
@@ -336,12 +340,38 @@ impl Scenario {
                 }
                 stages.push(plan);
             }
-            channels.push(WirelessPlan { phy, stages });
+            let errors = match &w.radio {
+                None => FrameErrors::Fixed(w.per),
+                Some(r) => FrameErrors::Snr(RadioLink {
+                    path_loss: match r.path_loss {
+                        PathLossSpec::FreeSpace => PathLoss::FreeSpace,
+                        PathLossSpec::TwoRayGround => PathLoss::TwoRayGround,
+                    },
+                    distance_m: r.distance_m,
+                    tx_power_w: 10f64.powf(r.tx_power_dbm / 10.0) / 1000.0,
+                    frequency_hz: r.frequency_mhz * 1e6,
+                    antenna_height_m: r.antenna_height_m,
+                    system_loss: 1.0,
+                    noise_figure_db: r.noise_figure_db,
+                }),
+            };
+            channels.push(WirelessPlan {
+                name: self.wireless_name(i),
+                stations: w.stations.iter().map(|s| nodes[s] as NodeId).collect(),
+                config: ChannelConfig {
+                    phy,
+                    queue_limit: w.queue_packets as usize,
+                    errors,
+                    rts_threshold: w.rts_threshold.map(|s| s.0.min(u32::MAX as u64) as u32),
+                    msdu_lifetime: w.msdu_lifetime.0,
+                },
+                stages,
+            });
         }
         Ok(channels)
     }
 
-    fn check_wimax(&self) -> Result<Vec<CellParams>, ScenarioError> {
+    fn check_wimax(&self, nodes: &HashMap<String, usize>) -> Result<Vec<CellPlan>, ScenarioError> {
         let mut cells = Vec::with_capacity(self.wimax.len());
         for (i, w) in self.wimax.iter().enumerate() {
             let at = |f: &str| format!("wimax[{i}].{f}");
@@ -365,7 +395,12 @@ impl Scenario {
                     ));
                 }
             }
-            cells.push(w.resolve(&format!("wimax[{i}]"))?);
+            cells.push(CellPlan {
+                name: self.wimax_name(i),
+                base_station: nodes[&w.base_station] as NodeId,
+                subscribers: w.subscribers.iter().map(|s| nodes[s] as NodeId).collect(),
+                params: w.resolve(&format!("wimax[{i}]"))?,
+            });
         }
         Ok(cells)
     }
