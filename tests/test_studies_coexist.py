@@ -53,6 +53,16 @@ def test_the_scenario_splits_the_load_in_thirds_beside_staggered_udp() -> None:
     assert coexist.build({"mix": "ftp", "load": 0.9})["generators"][2]["mean_size"] == "500KB"
 
 
+def test_vegas_is_ns2s_agent_and_the_sensitivity_is_the_plain_controller() -> None:
+    vegas = coexist.build({"mix": "ftp", "load": 0.6})["generators"][1]
+    ns2 = {"loss_reduction": "vegas", "fine_grained_retransmission": True}
+    assert vegas["cc"] == {"name": "vegas", "alpha": 1, "beta": 3, "gamma": 1, **ns2}
+    plain = coexist.build({"mix": "ftp", "load": 0.6, "vegas": "plain"})
+    assert plain["generators"][1]["cc"] == {"name": "vegas", "alpha": 1, "beta": 3, "gamma": 1}
+    # The other two variants do not change.
+    assert plain["generators"][0] == coexist.build({"mix": "ftp", "load": 0.6})["generators"][0]
+
+
 def test_bands_are_half_the_smallest_to_twice_the_largest_change() -> None:
     assert coexist.band(0.61, 1.78) == pytest.approx((0.305, 3.56))
     assert coexist.band(-0.87, -0.67) == pytest.approx((-1.0, -0.335))

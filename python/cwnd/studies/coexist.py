@@ -46,6 +46,7 @@ from cwnd.studies.study import (
     Claim,
     FigureSpec,
     Measured,
+    Sensitivity,
     Study,
     StudyData,
     SweepPlan,
@@ -61,7 +62,16 @@ if TYPE_CHECKING:
 
 VARIANTS = ["reno", "vegas", "westwood"]
 LABELS = {"reno": "Reno", "vegas": "Vegas", "westwood": "Westwood"}
-CC: dict[str, Any] = {"vegas": VEGAS_NS2}
+#: ns-2's `Agent/TCP/Vegas` (tcp-vegas.cc), as the paper's §2 describes it: on the first
+#: retransmission of a segment the window keeps 3/4 (`win -= win >> 2`; "a redução é de
+#: somente 1/4"), and a duplicate ACK, or the first two ACKs after a retransmission,
+#: resend the oldest segment once it has outlived Vegas's fine-grained timeout ("os ACKs
+#: são utilizados como base … sobre o momento da retransmissão"). `PLAIN_VEGAS` is
+#: cwnd's Vegas with ns-2's α, β only (halving, coarse timer): the study's first full
+#: run, kept as a sensitivity.
+PLAIN_VEGAS = VEGAS_NS2
+NS2_VEGAS = {**VEGAS_NS2, "loss_reduction": "vegas", "fine_grained_retransmission": True}
+CC: dict[str, Any] = {"vegas": NS2_VEGAS}
 #: The paper's senders (Figure 1's node names).
 SENDERS = {"reno": "tcp_reno", "vegas": "tcp_vegas", "westwood": "tcpw"}
 MIXES = ["ftp", "web"]
@@ -97,8 +107,9 @@ PARAMETERS = [
      "ns-2 automatic configuration (thresh_ 0, q_weight_ -1, targetdelay_ 5 ms)"),
     ("TCP", "500 B segments, rwnd 1000 segments, IW 2, RTO 3 s initial, 200 ms min, "
      "10 ms tick, no delayed ACKs", "segments, window: paper §4; the rest ns-2.35 defaults"),
-    ("variants", "Reno; Vegas α 1, β 3; Westwood (original TCPW, not Westwood+); "
-     "all recover as Reno", "paper; α, β and recovery: ns-2 agents"),
+    ("variants", "Reno; Vegas α 1, β 3, 3/4 on a retransmission, fine-grained "
+     "retransmission; Westwood (original TCPW, not Westwood+); all recover as Reno",
+     "paper §2–3; parameters and recovery: ns-2's agents"),
     ("load", "0.4, 0.5, …, 0.9 of 15 Mb/s, a third per variant (payload)", "paper §4"),
     ("FTP mix", "Poisson arrivals, exponential sizes of mean 500 KB (1000 segments)",
      "distribution: paper; mean: our choice"),
@@ -131,8 +142,11 @@ def ns2_red(bandwidth_bps: float, link_delay_s: float, mean_packet: int = 500) -
 
 
 def build(point: Point, seconds: float = SECONDS) -> dict[str, Any]:
-    """The scenario of one point: `mix` ("ftp" or "web") and `load` (the TCP load)."""
+    """The scenario of one point: `mix` ("ftp" or "web"), `load` (the TCP load) and,
+    optionally, `vegas` = "plain" for `PLAIN_VEGAS` (the sensitivity)."""
     mix, load = point["mix"], float(point["load"])
+    plain = point.get("vegas") == "plain"
+    cc_of = {**CC, "vegas": PLAIN_VEGAS} if plain else CC
     links = [
         {
             "name": BOTTLENECK,
@@ -158,7 +172,7 @@ def build(point: Point, seconds: float = SECONDS) -> dict[str, Any]:
             "to": "d_tcp",
             "link": BOTTLENECK,
             "load": load / len(VARIANTS),
-            **ns2_flow(CC.get(cc, cc)),
+            **ns2_flow(cc_of.get(cc, cc)),
             "tcp": ns2_tcp(SEGMENT_BYTES, WINDOW_SEGMENTS),
         }
         if mix == "ftp":
@@ -180,7 +194,8 @@ def build(point: Point, seconds: float = SECONDS) -> dict[str, Any]:
         for i, (on, off) in enumerate(UDP_SOURCES)
     ]
     return {
-        "name": f"coexist_{mix}_{load:g}",
+        # The plain-Vegas runs keep the name of the study's first full run (its cache).
+        "name": f"coexist_{mix}_{load:g}" if plain else f"coexist_{mix}_{load:g}_ns2vegas",
         "duration": f"{seconds:g}s",
         "links": links,
         "flows": udp,
@@ -191,9 +206,13 @@ def build(point: Point, seconds: float = SECONDS) -> dict[str, Any]:
 def sweeps(quick: bool) -> list[SweepPlan]:
     loads = QUICK_LOADS if quick else LOADS
     seconds = QUICK_SECONDS if quick else SECONDS
+    seeds = QUICK_SEEDS if quick else SEEDS
     points = [{"mix": mix, "load": load} for mix in MIXES for load in loads]
-    return [SweepPlan("grid", lambda p: build(p, seconds), points,
-                      QUICK_SEEDS if quick else SEEDS)]  # fmt: skip
+    plain = [{**p, "vegas": "plain"} for p in points]
+    return [
+        SweepPlan("grid", lambda p: build(p, seconds), points, seeds),
+        SweepPlan("grid_plain_vegas", lambda p: build(p, seconds), plain, seeds),
+    ]
 
 
 # --- measurements -------------------------------------------------------------------
@@ -626,6 +645,20 @@ FIGURES = [
 ]  # fmt: skip
 
 
+SENSITIVITY = [
+    Sensitivity(
+        "the Vegas agent (the paper describes ns-2's; the study's first full run had "
+        "cwnd's Vegas with ns-2's α and β only)",
+        ("4", "5", "7", "8"),
+        [
+            ("ns-2's Agent/TCP/Vegas: 3/4 on a retransmission, fine-grained "
+             "retransmission (the study's)", {}),
+            ("halving, the coarse timer only", {"grid": "grid_plain_vegas"}),
+        ],
+    ),
+]  # fmt: skip
+
+
 STUDY = Study(
     name="coexist",
     title="coexist: Reno, Vegas and Westwood sharing a RED bottleneck",
@@ -644,4 +677,5 @@ STUDY = Study(
         TableSpec("per_variant", per_variant),
         TableSpec("offered_load", offered),
     ],
+    sensitivity=SENSITIVITY,
 )
