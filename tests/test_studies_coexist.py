@@ -63,6 +63,12 @@ def test_vegas_is_ns2s_agent_and_the_sensitivity_is_the_plain_controller() -> No
     assert plain["generators"][0] == coexist.build({"mix": "ftp", "load": 0.6})["generators"][0]
 
 
+def test_the_droptail_sensitivity_keeps_the_buffer_and_drops_red() -> None:
+    spec = coexist.build({"mix": "web", "load": 0.5, "queue": "droptail"})
+    assert spec["links"][0]["queue"] == {"packets": 800}
+    assert spec["name"] == "coexist_web_0.5_ns2vegas_droptail"
+
+
 def test_bands_are_half_the_smallest_to_twice_the_largest_change() -> None:
     assert coexist.band(0.61, 1.78) == pytest.approx((0.305, 3.56))
     assert coexist.band(-0.87, -0.67) == pytest.approx((-1.0, -0.335))
