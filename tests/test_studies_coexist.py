@@ -200,3 +200,31 @@ def test_quick_reproduction_end_to_end(tmp_path: Path) -> None:
         assert claim.quote in claims and claim.english and claim.english in claims
     assert len(report.claims) == 8
     assert {r.measured.verdict for r in report.claims} <= set(Verdict)
+
+
+def test_offered_load_sums_the_three_generators_then_averages_seeds() -> None:
+    # Seeds offer 0.2 + 0.2 + 0.2 = 0.60, 0.21 + 0.2 + 0.2 = 0.61 and 0.19 + 0.2 + 0.2 =
+    # 0.59: mean 0.60, sd 0.01, half-width t(0.975, 2) · 0.01 / √3 = 4.303 · 0.005774 =
+    # 0.02484.
+    first = {1: 0.2, 2: 0.21, 3: 0.19}
+    rows = [{"mix": "ftp", "load": 0.6, "seed": k, "cc": cc, "target_load": 0.2,
+             "offered_load": first[k] if cc == "reno" else 0.2}
+            for k in (1, 2, 3) for cc in coexist.VARIANTS]  # fmt: skip
+    data = StudyData({}, quick=False)
+    data.derived("generators", lambda: pd.DataFrame(rows))
+    row = coexist.offered(data).iloc[0]
+    assert row["target"] == pytest.approx(0.6) and row["offered"] == pytest.approx(0.6)
+    assert row["offered_high"] - row["offered"] == pytest.approx(0.02484, abs=1e-5)
+
+
+def test_westwood_best_averages_each_seeds_gains_over_the_loads() -> None:
+    # Westwood 1.2 × Reno's goodput at 0.4 and 1.4 × at 0.9: (0.2 + 0.4) / 2 = 0.3 per
+    # seed (seed k's wobble 1 + 0.01·(k − 2) multiplies both: 1.2·0.99 − 1 = 0.188, …).
+    factors = {("ftp", "westwood", "goodput_bps"): 1.2}
+    low = coexist.generators(runs(factors, loads=(0.4,)))
+    high = coexist.generators(runs({("ftp", "westwood", "goodput_bps"): 1.4}, loads=(0.9,)))
+    data = StudyData({}, quick=False)
+    data.derived("generators", lambda: pd.concat([low, high]))
+    gains = coexist.best_over_loads(data, "ftp", "westwood", "reno")
+    # Seed 1: (1.2·0.99 − 1 + 1.4·0.99 − 1) / 2 = (0.188 + 0.386) / 2 = 0.287.
+    assert gains == pytest.approx([0.287, 0.3, 0.313])
