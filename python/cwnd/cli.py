@@ -18,12 +18,15 @@ import time
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import cwnd
 from cwnd import atomic
 from cwnd.executors import ClusterError
 from cwnd.scenario import Scenario
+
+if TYPE_CHECKING:
+    from cwnd import _cwnd
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -108,7 +111,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _live(spec: dict[str, Any], seed: int) -> tuple[cwnd.Results, dict[str, Any]]:
+def _live(spec: dict[str, Any], seed: int) -> tuple[cwnd.Results, _cwnd.RelayReport]:
     from cwnd.live import LiveRefused, run_live
 
     try:

@@ -55,7 +55,7 @@ import numpy as np
 
 from cwnd.plot import colors, panels
 from cwnd.studies import stats
-from cwnd.studies.ns2 import RECOVERY, VEGAS_NS2, ns2_flow, ns2_tcp, ns2_wireless
+from cwnd.studies.ns2 import RECOVERY, VEGAS_NS2, Controller, ns2_flow, ns2_tcp, ns2_wireless
 from cwnd.studies.study import (
     Claim,
     FigureSpec,
@@ -84,13 +84,14 @@ QUICK_PV_LEVELS = [0.0, 0.1, 0.2, 0.3, 0.5]
 DELAYS = [0.5, 1.0, 2.0]
 VARIANTS = ["reno", "veno", "vegas"]
 LABELS = {"reno": "Reno", "veno": "Veno", "vegas": "Vegas"}
-CC: dict[str, Any] = {"vegas": VEGAS_NS2, "veno": {"name": "veno", "beta": 3}}
+CC: dict[str, Controller] = {"vegas": VEGAS_NS2, "veno": {"name": "veno", "beta": 3}}
 SEEDS = list(range(1, 11))
 QUICK_SEEDS = [1]
 #: Dedicated runs at one (p, Pv) for the rules read from single cells: long enough for
 #: a few hundred losses or late packets, and 10 seeds for an interval (3 in --quick).
 STEADY_SECONDS = 300
-QUICK_STEADY = {"seconds": 60, "seeds": [1, 2, 3]}
+QUICK_STEADY_SECONDS = 60
+QUICK_STEADY_SEEDS = [1, 2, 3]
 #: (cc, D, p, Pv) of the steady runs: claims 1, 3, 5, 7 and 8.
 STEADY_POINTS = [
     ("reno", 2.0, 0.0, 0.0), ("reno", 2.0, 1e-2, 0.0), ("veno", 2.0, 1e-2, 0.0),
@@ -155,7 +156,8 @@ def build(
 ) -> dict[str, Any]:
     """The scenario of one run: `cc` and `D` (seconds) from the point; p steps every
     len(pv_levels) cells of `cell` seconds and Pv every cell."""
-    cc, mean_delay = point["cc"], float(point["D"])
+    cc: str = point["cc"]
+    mean_delay = float(point["D"])
     level = len(pv_levels) * cell
     p_schedule = [[f"{i * level}s", p] for i, p in enumerate(p_levels)]
     pv_schedule = [
@@ -247,7 +249,7 @@ def levels(quick: bool) -> tuple[list[float], list[float]]:
 def sweeps(quick: bool) -> list[SweepPlan]:
     p_levels, pv_levels = levels(quick)
     points = [{"cc": cc, "D": d} for cc in VARIANTS for d in DELAYS]
-    seconds = QUICK_STEADY["seconds"] if quick else STEADY_SECONDS
+    seconds = QUICK_STEADY_SECONDS if quick else STEADY_SECONDS
     steady = [{"cc": cc, "D": d, "p": p, "pv": pv} for cc, d, p, pv in STEADY_POINTS]
     cut = [{"cc": cc, "D": d, "p": p, "pv": pv} for cc, d, p, pv in CUT_POINTS]
     cut_seconds = seconds // 5 if quick else CUT_SECONDS
@@ -272,14 +274,14 @@ def sweeps(quick: bool) -> list[SweepPlan]:
             "steady",
             partial(build_steady, seconds=seconds),
             steady,
-            QUICK_STEADY["seeds"] if quick else SEEDS,
+            QUICK_STEADY_SEEDS if quick else SEEDS,
         ),
         *[
             SweepPlan(
                 f"steady_{reading}",
                 partial(build_steady, seconds=seconds, reading=reading),
                 [{"cc": cc, "D": d, "p": p, "pv": pv} for cc, d, p, pv in points],
-                QUICK_STEADY["seeds"] if quick else READING_SEEDS,
+                QUICK_STEADY_SEEDS if quick else READING_SEEDS,
             )
             for reading, points in READINGS.items()
         ],

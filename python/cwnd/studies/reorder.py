@@ -82,7 +82,10 @@ DISTRIBUTIONS = {
 }
 SECONDS = 100
 SEEDS = [1, 2, 3, 4, 5]
-QUICK = {"rates": [0.0, 0.05, 0.2], "losses": [0.001, 0.01], "seconds": 30, "seeds": [1]}
+QUICK_RATES = [0.0, 0.05, 0.2]
+QUICK_LOSSES = [0.001, 0.01]
+QUICK_SECONDS = 30
+QUICK_SEEDS = [1]
 VARIANTS = ["sctp", "rr_sctp"]
 #: Bottleneck delays at which doubling the RTT outlasts the RTO and fires a timeout
 #: (claim 2's premise): RTT = 2(d + 2 ms) must exceed RTO.Min = 1 s and the RTO.
@@ -203,10 +206,10 @@ def build(point: Point) -> dict[str, Any]:
 
 
 def sweeps(quick: bool) -> list[SweepPlan]:
-    rates = QUICK["rates"] if quick else RATES
-    losses = QUICK["losses"] if quick else LOSSES
-    seconds = QUICK["seconds"] if quick else SECONDS
-    seeds = QUICK["seeds"] if quick else SEEDS
+    rates = QUICK_RATES if quick else RATES
+    losses = QUICK_LOSSES if quick else LOSSES
+    seconds = QUICK_SECONDS if quick else SECONDS
+    seeds = QUICK_SEEDS if quick else SEEDS
     base = {"seconds": seconds, "distribution": "normal", "loss": 0.0, "multihomed": False}
 
     def grid(variants: list[str], **axes: list[Any]) -> list[Point]:
