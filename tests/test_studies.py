@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -16,7 +17,7 @@ from PIL import Image
 from browser import VIEWPORT, chromium, load
 from cwnd.report import QUICK_TITLE
 from cwnd.studies import STUDIES, arq, outage, stats
-from cwnd.studies.study import StudyData, Verdict
+from cwnd.studies.study import StudyData, Verdict, reproduce
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -503,3 +504,100 @@ def test_arq_bursty_reading_keeps_the_loss_rate() -> None:
     assert "recovery" not in newreno["flows"][0]
     assert arq.build_steady({"cc": "reno", "D": 2.0, "p": 0, "pv": 0}, 60, reading="rtt128")[
         "links"][0]["delay"] == "64ms"  # fmt: skip
+
+
+@dataclass
+class Drawn:
+    """What a saved study figure shows: its title, colour bar labels and legend titles,
+    and whether it has error bars."""
+
+    stem: str
+    title: str
+    colour_bars: list[str]
+    legend_titles: list[str]
+    error_bars: bool
+
+
+def drawn_figures(quick_report: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> list[Drawn]:
+    """Every study's figures drawn again from the quick report's cache (no run computed;
+    wimax without its live half), as matplotlib holds them when they are saved."""
+    from matplotlib.colorbar import Colorbar
+    from matplotlib.container import ErrorbarContainer
+    from matplotlib.figure import Figure
+
+    seen: dict[int, Drawn] = {}
+    save = Figure.savefig
+
+    def spy(fig: Figure, fname: Any, *args: Any, **kwargs: Any) -> None:
+        axes = fig.get_axes()
+        bars = [a._colorbar for a in axes if isinstance(getattr(a, "_colorbar", None), Colorbar)]
+        legends = [*fig.legends, *(a.get_legend() for a in axes if a.get_legend())]
+        seen.setdefault(
+            id(fig),
+            Drawn(
+                stem=Path(str(fname)).stem,
+                title=fig.get_suptitle() or " / ".join(a.get_title() for a in axes),
+                colour_bars=[b.ax.get_ylabel() for b in bars],
+                legend_titles=[lg.get_title().get_text() for lg in legends],
+                error_bars=any(
+                    isinstance(c, ErrorbarContainer) for a in axes for c in a.containers
+                ),
+            ),
+        )
+        save(fig, fname, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", spy)
+    cache = quick_report.parent / "cache"
+    for study in STUDIES.values():
+        offline = replace(study, live=None)
+        reproduce(offline, out, quick=True, cache=cache,
+                  progress=False)  # fmt: skip
+    return list(seen.values())
+
+
+def test_study_figures_name_their_colour_bars_and_error_bars(
+    quick_report: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    figures = drawn_figures(quick_report, tmp_path, monkeypatch)
+    assert len(figures) == sum(len(s.figures) for s in STUDIES.values())
+    heatmaps = [f for f in figures if f.colour_bars]
+    # arq's two surfaces and wimax's four heatmaps.
+    assert len(heatmaps) == 6, [f.stem for f in figures]
+    for f in heatmaps:
+        # The colour bar's metric and unit ("goodput (Mb/s)", "mean cwnd (segments,
+        # log scale)") are the title's words: "Goodput (Mb/s) over (p, Pv) …".
+        (label,) = f.colour_bars
+        metric, unit = label.split(" (")
+        unit = unit.rstrip(")").split(",")[0]
+        assert f"{metric} ({unit})".lower() in f.title.lower(), (f.stem, label, f.title)
+    with_bars = [f for f in figures if f.error_bars]
+    # outage: throughput and time against d (3 figures + the large window); reorder:
+    # rate at 50 and 300 ms, loss, tcp.
+    assert len(with_bars) == 8, [f.stem for f in figures]
+    for f in with_bars:
+        said = [t for t in f.legend_titles if "95 % t interval" in t or "no interval" in t]
+        assert said, (f.stem, f.legend_titles)
+
+
+def test_error_bars_by_hand() -> None:
+    frame = pd.DataFrame({"k": ["a", "a", "a", "b"], "v": [1.0, 2.0, 3.0, 5.0]})
+    bars = stats.error_bars(frame, ["k"], "v")
+    # a: mean 2, sd 1, t(0.975, 2) = 4.303: half width 4.303 / √3 = 2.4844.
+    assert bars.loc["a", "mean"] == 2.0 and bars.loc["a", "n"] == 3
+    assert bars.loc["a", "low"] == pytest.approx(2 - 2.4844, abs=1e-4)
+    assert bars.loc["a", "high"] == pytest.approx(2 + 2.4844, abs=1e-4)
+    # b: one seed, no interval: the bar is the mean itself.
+    assert bars.loc["b", "low"] == bars.loc["b", "high"] == 5.0
+    assert stats.error_bar_note(bars["n"]) == ("bars: 95 % t interval of the mean over 1–3 seeds")
+    assert stats.error_bar_note([5, 5]) == "bars: 95 % t interval of the mean over 5 seeds"
+    assert stats.error_bar_note([1]) == "mean of 1 seed (no interval)"
+
+
+def test_arq_surfaces_show_pv_up_to_where_goodput_fades() -> None:
+    # Peak 3.0 Mb/s: 10 % of it is 0.3. The last Pv with a cell ≥ 0.3 is 0.12 (0.4);
+    # the surfaces go on to the next 10 % above 0.12 + 0.05: 0.2.
+    cells = pd.DataFrame(
+        {"pv": [0.0, 0.05, 0.12, 0.15, 0.3, 0.6], "goodput_mbps": [3.0, 1.0, 0.4, 0.29, 0.1, 0]}
+    )
+    levels = [k / 100 for k in range(100)]
+    assert arq.surface_pv_levels(cells, levels) == [k / 100 for k in range(21)]

@@ -53,11 +53,13 @@ def panels(
     sharey: bool = False,
     svg: bool = False,
     legend_below: bool = False,
+    legend_title: str | None = None,
 ) -> Iterator[tuple[Figure, np.ndarray]]:
     """Yields a new figure in the project style and its axes (a 2-D array), then
     saves it to `path` (and to `path` with suffix .svg when `svg`). Each panel gets
     its own legend, or with `legend_below` (panels showing the same curves, too many
-    for a legend inside) one legend under them all."""
+    for a legend inside) one legend under them all. `legend_title` (e.g. what the
+    error bars are) heads that legend, or the first panel's."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -73,10 +75,10 @@ def panels(
             if legend_below:
                 handles, labels = axes.flat[0].get_legend_handles_labels()
                 fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0),
-                           ncols=min(len(labels), 3))  # fmt: skip
-            for ax in [] if legend_below else axes.flat:
+                           ncols=min(len(labels), 3), title=legend_title)  # fmt: skip
+            for i, ax in enumerate([] if legend_below else axes.flat):
                 if ax.get_legend() is None and ax.get_legend_handles_labels()[0]:
-                    _legend(ax)
+                    _legend(ax, legend_title if i == 0 else None)
             for target in [path, path.with_suffix(".svg")] if svg else [path]:
                 with replacing(target) as tmp:
                     fig.savefig(tmp, format=target.suffix[1:])
@@ -87,12 +89,12 @@ def panels(
 MAX_LEGEND_ENTRIES = 16
 
 
-def _legend(ax: Axes) -> None:
+def _legend(ax: Axes, title: str | None = None) -> None:
     """A legend where it can be read; beyond `MAX_LEGEND_ENTRIES` curves a note instead
     (a hundred flows' names help no reader, and laying them out costs seconds)."""
     labels = ax.get_legend_handles_labels()[1]
     if len(labels) <= MAX_LEGEND_ENTRIES:
-        ax.legend(loc="best", ncols=2 if len(ax.get_lines()) > 6 else 1)
+        ax.legend(loc="best", ncols=2 if len(ax.get_lines()) > 6 else 1, title=title)
         return
     ax.text(0.99, 0.98, f"{len(labels)} curves: too many to name, one colour each",
             transform=ax.transAxes, ha="right", va="top", fontsize=7, color="0.3")  # fmt: skip

@@ -622,16 +622,16 @@ def _versus_d(
     linear: bool = False,
 ) -> None:
     runs = per_run(data, plan)
-    stats = runs.groupby(["cc", "d"])[column].agg(["mean", "min", "max"])
+    bars = stats.error_bars(runs, ["cc", "d"], column)
     with panels(path.with_suffix(".png"), svg=True) as (_, axes):
         ax = axes[0, 0]
         for cc, color in zip(VARIANTS, colors(len(VARIANTS)), strict=True):
-            s = stats.loc[cc]
+            s = bars.loc[cc]
             # A symlog axis shows d = 0 beside the sub-second durations.
             ax.errorbar(
                 s.index,
                 s["mean"],
-                yerr=spread(s["mean"], s["min"], s["max"]),
+                yerr=spread(s["mean"], s["low"], s["high"]),
                 marker="o",
                 ms=3,
                 capsize=2,
@@ -644,6 +644,7 @@ def _versus_d(
             ax.set_xticks(ticks, [f"{d:g}" for d in ticks])
         ax.set(xlabel="disconnection d (s)", ylabel=ylabel, title=title)
         ax.set_ylim(bottom=0)
+        ax.legend(title=stats.error_bar_note(bars["n"]), ncols=2)
 
 
 def figure_throughput_vs_d(data: StudyData, path: Path) -> None:
@@ -652,7 +653,7 @@ def figure_throughput_vs_d(data: StudyData, path: Path) -> None:
         path,
         "throughput_mbps",
         "average throughput (Mb/s)",
-        "Average throughput vs disconnection (mean, min–max over seeds)",
+        "Average throughput vs disconnection",
     )
 
 
