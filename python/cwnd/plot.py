@@ -164,13 +164,15 @@ def colors(n: int) -> list[tuple[float, float, float, float]]:
     return [cmap(i % cmap.N) for i in range(n)]
 
 
-def cwnd(results: Results, path: Path) -> Path:
+def cwnd(results: Results, path: Path) -> Path | None:
     """Congestion window (solid) and slow-start threshold (dashed) per TCP flow, and
-    each SCTP path's window."""
+    each SCTP path's window; None, drawing nothing, when there is no window."""
     wide = results.series_wide
     sctp = set(results.association_names)
     names = [n for n in results.flow_names if n not in sctp]
     rows = by_flow(wide, names)
+    if not rows and not len(results.path_series):
+        return None
     with figure(path, f"{results.name}: congestion window", "time (s)", "segments") as ax:
         shade(ax, results)
         for name, color in zip(names, colors(len(names)), strict=True):
@@ -217,9 +219,10 @@ def _sctp_tsns(results: Results, ax: Axes) -> None:
             )
 
 
-def sequence(results: Results, path: Path) -> Path:
+def sequence(results: Results, path: Path) -> Path | None:
     """Segment number of every transmission (retransmissions marked), or the
-    sender's snd_nxt/snd_una when no segment trace was recorded."""
+    sender's snd_nxt/snd_una when no segment trace was recorded; None, drawing
+    nothing, when there is neither."""
     names = results.flow_names
     segs = results.segments
     title = f"{results.name}: sequence numbers"
@@ -247,6 +250,8 @@ def sequence(results: Results, path: Path) -> Path:
             ax.set_xlim(0, results.duration)
         return path
     rows = by_flow(results.series_wide, names)
+    if not rows:
+        return None
     with figure(path, title, "time (s)", "sequence number (kB)") as ax:
         shade(ax, results)
         for name, color in zip(names, colors(len(names)), strict=True):
@@ -268,13 +273,15 @@ def sequence(results: Results, path: Path) -> Path:
     return path
 
 
-def throughput(results: Results, path: Path) -> Path:
-    """Goodput per flow over time, in bins."""
+def throughput(results: Results, path: Path) -> Path | None:
+    """Goodput per flow over time, in bins; None, drawing nothing, without flows."""
     tp = results.throughput
     names = results.flow_names
+    rows = by_flow(tp, names)
+    if not rows:
+        return None
     with figure(path, f"{results.name}: goodput", "time (s)", "goodput (Mb/s)") as ax:
         shade(ax, results)
-        rows = by_flow(tp, names)
         for name, color in zip(names, colors(len(names)), strict=True):
             if name in rows:
                 t, goodput = thin(rows[name]["time"], rows[name]["goodput_bps"])
