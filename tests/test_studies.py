@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from dataclasses import dataclass, replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -15,9 +14,10 @@ import pytest
 from PIL import Image
 
 from browser import VIEWPORT, chromium, load
+from conftest import QuickReport
 from cwnd.report import QUICK_TITLE
 from cwnd.studies import STUDIES, arq, outage, stats
-from cwnd.studies.study import StudyData, Verdict, reproduce
+from cwnd.studies.study import StudyData, Verdict
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -262,15 +262,6 @@ def cwnd_cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
 READABLE_SCALE = 0.6
 
 
-@pytest.fixture(scope="module")
-def quick_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The folder of a quick reproduction of every study, `--out OUT`: OUT/quick."""
-    out = tmp_path_factory.mktemp("results")
-    proc = cwnd_cli("reproduce", "all", "--quick", "--out", out, "--cache", out / "cache")
-    assert proc.returncode == 0, proc.stderr
-    return out / "quick"
-
-
 def test_quick_results_have_a_folder_of_their_own(quick_report: Path) -> None:
     # A full reproduction in OUT (results/ by default) is never overwritten by a quick one.
     out = quick_report.parent
@@ -506,77 +497,28 @@ def test_arq_bursty_reading_keeps_the_loss_rate() -> None:
         "links"][0]["delay"] == "64ms"  # fmt: skip
 
 
-@dataclass
-class Drawn:
-    """What a saved study figure shows: its title, colour bar labels and legend titles,
-    and whether it has error bars."""
-
-    stem: str
-    title: str
-    colour_bars: list[str]
-    legend_titles: list[str]
-    error_bars: bool
-
-
-def drawn_figures(quick_report: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> list[Drawn]:
-    """Every study's figures drawn again from the quick report's cache (no run computed;
-    wimax without its live half), as matplotlib holds them when they are saved."""
-    from matplotlib.colorbar import Colorbar
-    from matplotlib.container import ErrorbarContainer
-    from matplotlib.figure import Figure
-
-    seen: dict[int, Drawn] = {}
-    save = Figure.savefig
-
-    def spy(fig: Figure, fname: Any, *args: Any, **kwargs: Any) -> None:
-        axes = fig.get_axes()
-        bars = [a._colorbar for a in axes if isinstance(getattr(a, "_colorbar", None), Colorbar)]
-        legends = [*fig.legends, *(a.get_legend() for a in axes if a.get_legend())]
-        seen.setdefault(
-            id(fig),
-            Drawn(
-                stem=Path(str(fname)).stem,
-                title=fig.get_suptitle() or " / ".join(a.get_title() for a in axes),
-                colour_bars=[b.ax.get_ylabel() for b in bars],
-                legend_titles=[lg.get_title().get_text() for lg in legends],
-                error_bars=any(
-                    isinstance(c, ErrorbarContainer) for a in axes for c in a.containers
-                ),
-            ),
-        )
-        save(fig, fname, *args, **kwargs)
-
-    monkeypatch.setattr(Figure, "savefig", spy)
-    cache = quick_report.parent / "cache"
-    for study in STUDIES.values():
-        offline = replace(study, live=None)
-        reproduce(offline, out, quick=True, cache=cache,
-                  progress=False)  # fmt: skip
-    return list(seen.values())
-
-
-def test_study_figures_name_their_colour_bars_and_error_bars(
-    quick_report: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    figures = drawn_figures(quick_report, tmp_path, monkeypatch)
-    assert len(figures) == sum(len(s.figures) for s in STUDIES.values())
+def test_study_figures_name_their_colour_bars_and_error_bars(quick_run: QuickReport) -> None:
+    figures = quick_run.figures
+    # wimax's live half adds its figure where live mode ran (root, /dev/net/tun).
+    live = (quick_run.folder / "wimax" / "live_vs_simulated.png").exists()
+    assert len(figures) == sum(len(s.figures) for s in STUDIES.values()) + live
     heatmaps = [f for f in figures if f.colour_bars]
     # arq's two surfaces and wimax's four heatmaps.
-    assert len(heatmaps) == 6, [f.stem for f in figures]
+    assert len(heatmaps) == 6, [f.title for f in figures]
     for f in heatmaps:
         # The colour bar's metric and unit ("goodput (Mb/s)", "mean cwnd (segments,
         # log scale)") are the title's words: "Goodput (Mb/s) over (p, Pv) …".
         (label,) = f.colour_bars
         metric, unit = label.split(" (")
         unit = unit.rstrip(")").split(",")[0]
-        assert f"{metric} ({unit})".lower() in f.title.lower(), (f.stem, label, f.title)
+        assert f"{metric} ({unit})".lower() in f.title.lower(), (label, f.title)
     with_bars = [f for f in figures if f.error_bars]
     # outage: throughput and time against d (3 figures + the large window); reorder:
     # rate at 50 and 300 ms, loss, tcp.
-    assert len(with_bars) == 8, [f.stem for f in figures]
+    assert len(with_bars) == 8, [f.title for f in figures]
     for f in with_bars:
         said = [t for t in f.legend_titles if "95 % t interval" in t or "no interval" in t]
-        assert said, (f.stem, f.legend_titles)
+        assert said, (f.title, f.legend_titles)
 
 
 def test_error_bars_by_hand() -> None:
