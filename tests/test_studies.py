@@ -515,8 +515,8 @@ def test_study_figures_name_their_colour_bars_and_error_bars(quick_run: QuickRep
         assert f"{metric} ({unit})".lower() in f.title.lower(), (label, f.title)
     with_bars = [f for f in figures if f.error_bars]
     # outage: throughput and time against d (3 figures + the large window); reorder:
-    # rate at 50 and 300 ms, loss, tcp.
-    assert len(with_bars) == 8, [f.title for f in figures]
+    # rate at 50 and 300 ms, loss, tcp; coexist: ftp, web, offered load.
+    assert len(with_bars) == 11, [f.title for f in figures]
     for f in with_bars:
         said = [t for t in f.legend_titles if "95 % t interval" in t or "no interval" in t]
         assert said, (f.title, f.legend_titles)
