@@ -11,7 +11,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -80,12 +79,12 @@ def test_a_failing_point_does_not_lose_the_others(
     assert sorted(r.table[LOSS]) == [0.01, 0.02]
 
 
-def _abort_on_seed_1(spec_json: str, seed: int, tables: Sequence[str]) -> dict[str, Any]:
+def _abort_on_seed_1(spec_json: str, seed: int, *args: Any) -> dict[str, Any]:
     """A run that kills its worker (SIGABRT) for seed 1, as a crash in the engine would."""
     if seed == 1:
         faulthandler.disable()  # pytest's: it would print the worker's stack
         os.abort()
-    return run_one(spec_json, seed, tables)
+    return run_one(spec_json, seed, *args)
 
 
 def test_a_run_that_kills_its_worker_is_a_failed_point(
@@ -507,3 +506,46 @@ def test_editing_a_loss_trace_recomputes_and_moving_it_does_not(
     moved = scenario(tmp_path / "b", "0, 0.05\n")  # the same contents elsewhere
     again = sweep(moved, seeds=[1], cache=cache, progress=False)
     assert (again.computed, again.cached) == (0, 1)
+
+
+def test_local_workers_store_their_own_runs(
+    small_dict: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every store of a run leaves a marker named by the storing process; workers are
+    # forked, so they run the patched method too. The parent must store none.
+    markers = tmp_path / "markers"
+    markers.mkdir()
+    put = RunCache.put
+
+    def marked_put(self: RunCache, key: str, value: dict[str, Any]) -> None:
+        (markers / f"{os.getpid()}.{key}").touch()
+        put(self, key, value)
+
+    monkeypatch.setattr(RunCache, "put", marked_put)
+    cache = tmp_path / "cache"
+    r = sweep(
+        small_dict, seeds=[1, 2, 3], workers=2, cache=cache, progress=False, tables=["series"]
+    )
+    stores = [m.name.split(".") for m in markers.iterdir()]
+    assert sorted(key for _, key in stores) == sorted(run.key for run in r.runs)
+    assert str(os.getpid()) not in {pid for pid, _ in stores}
+    assert len(r.frame("series")) > 0
+
+
+def test_a_cached_sweep_reads_no_columns_until_asked(
+    small_dict: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = sweep(small_dict, seeds=[1, 2], cache=tmp_path, progress=False, tables=["series"])
+    expected = first.frame("series")
+    read: list[str] = []
+    read_table = RunCache._read_table
+
+    def counted(self: RunCache, key: str, name: str) -> dict[str, Any] | None:
+        read.append(key)
+        return read_table(self, key, name)
+
+    monkeypatch.setattr(RunCache, "_read_table", counted)
+    again = sweep(small_dict, seeds=[1, 2], cache=tmp_path, progress=False, tables=["series"])
+    assert (again.computed, again.cached, read) == (0, 2, [])
+    assert again.frame("series").equals(expected)
+    assert sorted(read) == sorted(run.key for run in again.runs)
