@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import faulthandler
+import gc
 import importlib
 import os
 import re
@@ -11,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -549,3 +551,35 @@ def test_a_cached_sweep_reads_no_columns_until_asked(
     assert (again.computed, again.cached, read) == (0, 2, [])
     assert again.frame("series").equals(expected)
     assert sorted(read) == sorted(run.key for run in again.runs)
+
+
+def test_a_dask_sweep_holds_one_runs_columns_at_a_time(
+    small_dict: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The client stores each run's columns as they arrive (its workers may not share
+    # its disk); by the time it stores the next, no earlier run's column is alive.
+    from distributed import Client, LocalCluster
+
+    stored: list[weakref.ref[Any]] = []
+    put = RunCache.put
+
+    def watched(self: RunCache, key: str, value: dict[str, Any]) -> None:
+        gc.collect()
+        assert all(column() is None for column in stored), "an earlier run is still held"
+        put(self, key, value)
+        stored.extend(weakref.ref(c) for table in value["tables"].values() for c in table.values())
+
+    monkeypatch.setattr(RunCache, "put", watched)  # the client's: Dask's workers are spawned
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        r = sweep(
+            small_dict, seeds=range(5), cache=tmp_path, cluster=client, progress=False,
+            tables=["series"],
+        )  # fmt: skip
+    assert (r.computed, r.failures) == (5, [])
+    assert len(stored) >= 5
+    assert len(r.frame("series")) > 0
