@@ -583,3 +583,19 @@ def test_a_dask_sweep_holds_one_runs_columns_at_a_time(
     assert (r.computed, r.failures) == (5, [])
     assert len(stored) >= 5
     assert len(r.frame("series")) > 0
+
+
+def test_frames_give_the_frame_one_run_at_a_time(
+    small_dict: dict[str, Any], tmp_path: Path
+) -> None:
+    import pandas as pd
+
+    grid = {LOSS: [0.0, 0.02]}
+    r = sweep(
+        small_dict, grid=grid, seeds=[1, 2], cache=tmp_path, progress=False, tables=["series"]
+    )
+    parts = list(r.frames("series"))
+    assert [part["run"].unique().tolist() for part in parts] == [
+        [run.key] for run in sorted(r.runs, key=lambda run: (run.order, run.seed))
+    ]
+    assert pd.concat(parts, ignore_index=True).equals(r.frame("series"))

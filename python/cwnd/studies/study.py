@@ -14,7 +14,7 @@ runs, and the verdict follows the rule stated next to the quote.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -145,6 +145,11 @@ class StudyData:
         if key not in self._frames:
             self._frames[key] = self.results[plan].frame(name)
         return self._frames[key]
+
+    def frames(self, plan: str, name: str) -> Iterator[pd.DataFrame]:
+        """`frame(plan, name)` one run at a time (not kept): for measurements made run
+        by run, whose memory then holds one run's rows, not the sweep's."""
+        return self.results[plan].frames(name)
 
     def derived(self, name: str, compute: Callable[[], Any]) -> Any:
         """A value computed once from the runs and shared by claims and figures."""
