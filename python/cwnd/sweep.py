@@ -437,6 +437,9 @@ class RunCache:
                 raise ValueError(f"it does not hold run {key!r}")
         except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
             _warn_unusable(path, e)
+            # Gone, the run is computed again by the next sweep that keeps the table
+            # (`has_tables` reads only a file's key, not its columns).
+            path.unlink(missing_ok=True)
             return None
         return columns
 
