@@ -503,3 +503,38 @@ def test_arq_bursty_reading_keeps_the_loss_rate() -> None:
     assert "recovery" not in newreno["flows"][0]
     assert arq.build_steady({"cc": "reno", "D": 2.0, "p": 0, "pv": 0}, 60, reading="rtt128")[
         "links"][0]["delay"] == "64ms"  # fmt: skip
+
+
+def test_views_reuse_a_derived_value_only_where_its_sweeps_are_the_same() -> None:
+    results: dict[str, Any] = {
+        name: SimpleNamespace(table=pd.DataFrame({"x": [x]}))
+        for name, x in (("runs", 1.0), ("steady", 2.0), ("steady_other", 3.0), ("alt", 4.0))
+    }
+    data = StudyData(results, quick=False)
+    computed: list[str] = []
+
+    def total(view: StudyData) -> float:
+        def compute() -> float:
+            computed.append("total")
+            return float(view.table("runs")["x"].sum() + inner(view))
+
+        return float(view.derived("total", compute))
+
+    def inner(view: StudyData) -> float:
+        def compute() -> float:
+            computed.append("inner")
+            return float(view.table("steady")["x"].sum())
+
+        return float(view.derived("inner", compute))
+
+    assert total(data) == 1.0 + 2.0
+    # A plan neither computation read stands in for another: both values are reused.
+    assert total(data.view({"alt": "runs"})) == 3.0
+    assert computed == ["total", "inner"]
+    # The inner computation's sweep differs: both are computed again (the outer read
+    # the inner's plans through it, cached or not), and the first view keeps its own.
+    assert total(data.view({"steady": "steady_other"})) == 1.0 + 3.0
+    assert computed == ["total", "inner", "total", "inner"]
+    assert total(data.view({"steady": "steady_other"})) == 4.0
+    assert total(data) == 3.0
+    assert len(computed) == 4

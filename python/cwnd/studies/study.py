@@ -128,34 +128,72 @@ class ReportSection:
 
 @dataclass
 class StudyData:
-    """The finished sweeps of a study, by plan name, with their tables at hand."""
+    """The finished sweeps of a study, by plan name, with their tables at hand.
+
+    A sensitivity measures the claims again on a `view` where some plans name other
+    sweeps. Views share what was loaded and computed: a table or frame is kept per
+    sweep, and a `derived` value is reused by every view whose plans read by its
+    computation name the same sweeps (issue 17: arq's sensitivities recomputed its
+    cells from every run eleven times, most of the study's post-processing)."""
 
     results: dict[str, SweepResults]
     quick: bool
-    _frames: dict[tuple[str, str], pd.DataFrame] = field(default_factory=dict)
-    _derived: dict[str, Any] = field(default_factory=dict)
+    _tables: dict[int, pd.DataFrame] = field(default_factory=dict)
+    _frames: dict[tuple[int, str], pd.DataFrame] = field(default_factory=dict)
+    #: By name: (the sweeps its computation read, by plan; the value).
+    _derived: dict[str, list[tuple[dict[str, SweepResults], Any]]] = field(default_factory=dict)
+    #: The plans read by each `derived` computation in progress (innermost last).
+    _reading: list[dict[str, SweepResults]] = field(default_factory=list)
+
+    def view(self, swap: dict[str, str]) -> StudyData:
+        """These runs with plan `k` reading the sweep of plan `v`, for `k: v` in `swap`."""
+        results = {**self.results, **{k: self.results[v] for k, v in swap.items()}}
+        return StudyData(results, self.quick, self._tables, self._frames, self._derived)
+
+    def _sweep(self, plan: str) -> SweepResults:
+        sweep = self.results[plan]
+        for reads in self._reading:
+            reads[plan] = sweep
+        return sweep
 
     def table(self, plan: str) -> pd.DataFrame:
-        """One row per (point, seed, flow): the sweep's summary table."""
-        return self.results[plan].table
+        """One row per (point, seed, flow): the sweep's summary table (built once;
+        callers copy it before changing it)."""
+        sweep = self._sweep(plan)
+        if id(sweep) not in self._tables:
+            self._tables[id(sweep)] = sweep.table
+        return self._tables[id(sweep)]
 
     def frame(self, plan: str, name: str) -> pd.DataFrame:
         """A per-run table of every run of a sweep (loaded once)."""
-        key = (plan, name)
+        sweep = self._sweep(plan)
+        key = (id(sweep), name)
         if key not in self._frames:
-            self._frames[key] = self.results[plan].frame(name)
+            self._frames[key] = sweep.frame(name)
         return self._frames[key]
 
     def frames(self, plan: str, name: str) -> Iterator[pd.DataFrame]:
         """`frame(plan, name)` one run at a time (not kept): for measurements made run
         by run, whose memory then holds one run's rows, not the sweep's."""
-        return self.results[plan].frames(name)
+        return self._sweep(plan).frames(name)
 
     def derived(self, name: str, compute: Callable[[], Any]) -> Any:
-        """A value computed once from the runs and shared by claims and figures."""
-        if name not in self._derived:
-            self._derived[name] = compute()
-        return self._derived[name]
+        """A value computed once from the runs and shared by claims and figures, and
+        by the views whose plans it read name the same sweeps."""
+        for reads, value in self._derived.get(name, []):
+            if all(self.results.get(plan) is sweep for plan, sweep in reads.items()):
+                for outer in self._reading:
+                    outer.update(reads)
+                return value
+        self._reading.append({})
+        try:
+            value = compute()
+        finally:
+            reads = self._reading.pop()
+        for outer in self._reading:
+            outer.update(reads)
+        self._derived.setdefault(name, []).append((reads, value))
+        return value
 
 
 @dataclass
@@ -300,8 +338,7 @@ def along(spec: Sensitivity, study: Study, data: StudyData) -> SensitivityResult
             for cid in spec.claims:
                 rows.append((cid, label, not_measurable(f"sweep {missing[0]} did not run")))
             continue
-        view = StudyData({**data.results, **{k: data.results[v] for k, v in swap.items()}},
-                         data.quick)  # fmt: skip
+        view = data.view(swap)
         rows += [(cid, label, _measure(by_id[cid], view)) for cid in spec.claims]
     return SensitivityResult(spec, rows)
 
