@@ -538,3 +538,32 @@ def test_views_reuse_a_derived_value_only_where_its_sweeps_are_the_same() -> Non
     assert total(data.view({"steady": "steady_other"})) == 4.0
     assert total(data) == 3.0
     assert len(computed) == 4
+
+
+def test_figures_are_drawn_beside_the_claims_and_their_failures_reported(
+    tmp_path: Path,
+) -> None:
+    import os
+
+    from cwnd.studies.study import Claim, FigureSpec, Measured, Study, reproduce
+
+    def drawn(data: StudyData, path: Path) -> None:
+        path.with_suffix(".png").write_text(str(os.getpid()))
+
+    def broken(data: StudyData, path: Path) -> None:
+        raise KeyError("no run at d = 20 s")
+
+    def measure(data: StudyData) -> Measured:
+        return Measured(f"pid {os.getpid()}", Verdict.AGREE)
+
+    study = Study("s", "t", "c", "f", "", [], lambda quick: [],
+                  [FigureSpec("one", "", drawn), FigureSpec("two", "", broken)],
+                  [Claim("1", "q", "src", "rule", measure)])  # fmt: skip
+    report = reproduce(study, tmp_path, progress=False)
+    assert [(spec.stem, path.name) for spec, path in report.figures] == [("one", "one.png")]
+    assert [(f.point, f.error) for f in report.failures] == [
+        ({"figure": "two"}, "KeyError: 'no run at d = 20 s'")
+    ]
+    assert report.claims[0].measured.value == f"pid {os.getpid()}"
+    if (os.cpu_count() or 1) > 1:
+        assert (tmp_path / "s" / "one.png").read_text() != str(os.getpid())

@@ -17,10 +17,12 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cwnd.atomic import replacing, write_text
+from cwnd.beside import Beside, can_fork
 from cwnd.sweep import Failure, Point, SweepResults, sweep
 
 if TYPE_CHECKING:
@@ -296,17 +298,23 @@ def reproduce(
                 table.compute(data).to_parquet(tmp, index=False)
         except (KeyError, ValueError, IndexError) as e:
             failures.append(Failure({"table": table.stem}, -1, f"{type(e).__name__}: {e}"))
+    # The figures are drawn in a child forked here, beside the claims (issue 17: with
+    # both on one core, the study's post-processing left the second core idle).
+    beside = can_fork() and len(study.figures) > 0
+    drawing = Beside(partial(_draw, study.figures, data, folder)) if beside else None
+    try:
+        claims = [ClaimResult(c, _measure(c, data)) for c in study.claims]
+        sensitivity = [along(spec, study, data) for spec in study.sensitivity]
+        problems = _draw(study.figures, data, folder) if drawing is None else drawing.result()
+    finally:
+        if drawing is not None:
+            drawing.close()
     figures = []
-    for spec in study.figures:
-        path = folder / spec.stem
-        try:
-            spec.draw(data, path)
-        except (KeyError, ValueError, IndexError) as e:
-            failures.append(Failure({"figure": spec.stem}, -1, f"{type(e).__name__}: {e}"))
-            continue
-        figures.append((spec, path.with_suffix(".png")))
-    claims = [ClaimResult(c, _measure(c, data)) for c in study.claims]
-    sensitivity = [along(spec, study, data) for spec in study.sensitivity]
+    for spec, problem in zip(study.figures, problems, strict=True):
+        if problem is None:
+            figures.append((spec, (folder / spec.stem).with_suffix(".png")))
+        else:
+            failures.append(Failure({"figure": spec.stem}, -1, problem))
     live = study.live(folder, quick) if study.live is not None else None
     if live is not None:
         figures += live.figures
@@ -325,6 +333,20 @@ def reproduce(
     )
     write_text(folder / "claims.md", claims_markdown(report))
     return report
+
+
+def _draw(figures: list[FigureSpec], data: StudyData, folder: Path) -> list[str | None]:
+    """Draws each figure into `folder`; for each, None or why it could not be drawn
+    (a point that failed, a table not kept)."""
+    problems: list[str | None] = []
+    for spec in figures:
+        try:
+            spec.draw(data, folder / spec.stem)
+        except (KeyError, ValueError, IndexError) as e:
+            problems.append(f"{type(e).__name__}: {e}")
+        else:
+            problems.append(None)
+    return problems
 
 
 def along(spec: Sensitivity, study: Study, data: StudyData) -> SensitivityResult:
