@@ -11,7 +11,7 @@ import pytest
 
 import cwnd
 from cwnd import plot
-from cwnd.beside import Beside, BesideError
+from cwnd.beside import Beside, BesideError, can_fork
 
 
 def test_the_childs_result_comes_back() -> None:
@@ -57,3 +57,19 @@ def test_a_runs_figures_are_drawn_half_in_a_child_and_listed_in_order(
         assert drawn_by["sequence"] == os.getpid()
         assert drawn_by["cwnd"] == drawn_by["throughput"] != os.getpid()
     assert all((out / name).stat().st_size > 10_000 for name in figures)
+
+
+def _can_fork_in_a_daemon(send: Any) -> None:
+    send.send(can_fork())
+
+
+def test_a_daemonic_process_draws_in_itself() -> None:
+    import multiprocessing
+
+    receive, send = multiprocessing.Pipe(duplex=False)
+    daemon = multiprocessing.get_context("fork").Process(
+        target=_can_fork_in_a_daemon, args=(send,), daemon=True
+    )
+    daemon.start()
+    assert receive.recv() is False
+    daemon.join()

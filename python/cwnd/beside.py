@@ -26,8 +26,14 @@ class BesideError(RuntimeError):
 
 
 def can_fork() -> bool:
-    """Whether work beside this process can gain anything: a second core and `fork`."""
-    return (os.cpu_count() or 1) > 1 and "fork" in multiprocessing.get_all_start_methods()
+    """Whether work beside this process can gain anything and is allowed: a second
+    core, `fork`, and a process that may have children (a daemonic one, such as a
+    Dask worker's, may not: multiprocessing refuses)."""
+    return (
+        (os.cpu_count() or 1) > 1
+        and "fork" in multiprocessing.get_all_start_methods()
+        and not multiprocessing.current_process().daemon
+    )
 
 
 class Beside:
