@@ -439,9 +439,19 @@ def test_reorder_rtt_jump_without_a_timeout_is_a_missing_premise() -> None:
     def timeout(run: str) -> dict[str, Any]:
         return {"run": run, "variant": "sctp", "kind": "timeout", "spurious": True}
 
-    data = StudyData({}, quick=False)
-    for plan, d in (("rtt_jump", 300), ("rtt_jump_550ms", 550), ("rtt_jump_800ms", 800)):
-        data.results[plan] = SimpleNamespace(table=pd.DataFrame({"d": [d]}))  # type: ignore[assignment]
+    def study_data(frames: dict[tuple[str, str], list[dict[str, Any]]]) -> StudyData:
+        """The three sweeps, each with its summary and the per-run tables given."""
+
+        def sweep(plan: str, d: int) -> Any:
+            def frame(name: str) -> pd.DataFrame:
+                columns = ["run", "variant", "kind", "spurious"] if name == "sctp_events" else None
+                return pd.DataFrame(frames[(plan, name)], columns=columns)
+
+            return SimpleNamespace(table=pd.DataFrame({"d": [d]}), frame=frame)
+
+        plans = (("rtt_jump", 300), ("rtt_jump_550ms", 550), ("rtt_jump_800ms", 800))
+        return StudyData({plan: sweep(plan, d) for plan, d in plans}, quick=False)
+
     frames = {
         # d = 300 ms: no timeout. 550 ms: one, RR-SCTP 130 against 100 (+30 %). 800: none.
         ("rtt_jump", "chunks"): chunks("x", 600, 600),
@@ -451,10 +461,7 @@ def test_reorder_rtt_jump_without_a_timeout_is_a_missing_premise() -> None:
         ("rtt_jump_800ms", "chunks"): chunks("b", 90, 90),
         ("rtt_jump_800ms", "sctp_events"): [],
     }
-    for key, rows in frames.items():
-        columns = ["run", "variant", "kind", "spurious"] if key[1] == "sctp_events" else None
-        data._frames[key] = pd.DataFrame(rows, columns=columns)
-    m = reorder.claim_rtt_jump(data)
+    m = reorder.claim_rtt_jump(study_data(frames))
     assert m.verdict is Verdict.DISAGREE, m.value
     assert m.value.endswith("the premise (a spurious timeout) is absent at this delay")
     assert (
@@ -462,11 +469,11 @@ def test_reorder_rtt_jump_without_a_timeout_is_a_missing_premise() -> None:
         and "d = 550 ms: SCTP 100, RR-SCTP 130 (+30%)" in m.why
     )
     # With the timeout at the chosen delay, the band decides: +30 % is outside 5–25 %.
-    data._frames[("rtt_jump", "chunks")] = pd.DataFrame(chunks("x", 100, 130))
-    data._frames[("rtt_jump", "sctp_events")] = pd.DataFrame([timeout("x")])
-    assert reorder.claim_rtt_jump(data).verdict is Verdict.DISAGREE
-    data._frames[("rtt_jump", "chunks")] = pd.DataFrame(chunks("x", 100, 110))
-    assert reorder.claim_rtt_jump(data).verdict is Verdict.AGREE
+    frames[("rtt_jump", "chunks")] = chunks("x", 100, 130)
+    frames[("rtt_jump", "sctp_events")] = [timeout("x")]
+    assert reorder.claim_rtt_jump(study_data(frames)).verdict is Verdict.DISAGREE
+    frames[("rtt_jump", "chunks")] = chunks("x", 100, 110)
+    assert reorder.claim_rtt_jump(study_data(frames)).verdict is Verdict.AGREE
 
 
 def test_sensitivity_reads_the_other_sweep_where_the_claim_read_its_own() -> None:
