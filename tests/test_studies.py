@@ -547,6 +547,14 @@ def test_views_reuse_a_derived_value_only_where_its_sweeps_are_the_same() -> Non
     assert total(data) == 3.0
     assert len(computed) == 4
 
+    # A sweep read straight from `results` counts as read too.
+    def direct(view: StudyData) -> float:
+        return float(view.derived("direct", lambda: view.results["alt"].table["x"].sum()))
+
+    assert direct(data) == 4.0
+    assert direct(data.view({"runs": "steady"})) == 4.0
+    assert direct(data.view({"alt": "runs"})) == 1.0
+
 
 def test_figures_are_drawn_beside_the_claims_and_their_failures_reported(
     tmp_path: Path,

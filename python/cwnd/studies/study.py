@@ -14,7 +14,7 @@ runs, and the verdict follows the rule stated next to the quote.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import partial
@@ -147,16 +147,16 @@ class StudyData:
     #: The plans read by each `derived` computation in progress (innermost last).
     _reading: list[dict[str, SweepResults]] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        self.results = _Recorded(self.results, self._reading)
+
     def view(self, swap: dict[str, str]) -> StudyData:
         """These runs with plan `k` reading the sweep of plan `v`, for `k: v` in `swap`."""
         results = {**self.results, **{k: self.results[v] for k, v in swap.items()}}
         return StudyData(results, self.quick, self._tables, self._frames, self._derived)
 
     def _sweep(self, plan: str) -> SweepResults:
-        sweep = self.results[plan]
-        for reads in self._reading:
-            reads[plan] = sweep
-        return sweep
+        return self.results[plan]
 
     def table(self, plan: str) -> pd.DataFrame:
         """One row per (point, seed, flow): the sweep's summary table (built once;
@@ -183,7 +183,7 @@ class StudyData:
         """A value computed once from the runs and shared by claims and figures, and
         by the views whose plans it read name the same sweeps."""
         for reads, value in self._derived.get(name, []):
-            if all(self.results.get(plan) is sweep for plan, sweep in reads.items()):
+            if all(dict.get(self.results, plan) is sweep for plan, sweep in reads.items()):
                 for outer in self._reading:
                     outer.update(reads)
                 return value
@@ -196,6 +196,38 @@ class StudyData:
             outer.update(reads)
         self._derived.setdefault(name, []).append((reads, value))
         return value
+
+
+class _Recorded(dict[str, "SweepResults"]):
+    """A study's sweeps by plan, noting each plan read (and the sweep it named) in
+    every set of `reading`: the reads of the `derived` computations in progress, made
+    through `StudyData`'s methods or `results[plan]` directly."""
+
+    def __init__(self, sweeps: dict[str, SweepResults], reading: list[dict[str, SweepResults]]):
+        super().__init__(sweeps)
+        self._reading = reading
+
+    def _note(self, plans: Iterable[str]) -> None:
+        for reads in self._reading:
+            for plan in plans:
+                reads[plan] = dict.__getitem__(self, plan)
+
+    def __getitem__(self, plan: str) -> SweepResults:
+        self._note([plan])
+        return dict.__getitem__(self, plan)
+
+    def get(self, plan: str, default: Any = None) -> Any:
+        if plan in self:
+            self._note([plan])
+        return dict.get(self, plan, default)
+
+    def values(self) -> Any:
+        self._note(list(self))
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self._note(list(self))
+        return dict.items(self)
 
 
 @dataclass
