@@ -585,7 +585,7 @@ def test_a_dask_sweep_holds_one_runs_columns_at_a_time(
     assert len(r.frame("series")) > 0
 
 
-def test_frames_give_the_frame_one_run_at_a_time(
+def test_frames_give_the_frame_one_run_at_a_time_and_run_frame_one_run(
     small_dict: dict[str, Any], tmp_path: Path
 ) -> None:
     import pandas as pd
@@ -598,4 +598,10 @@ def test_frames_give_the_frame_one_run_at_a_time(
     assert [part["run"].unique().tolist() for part in parts] == [
         [run.key] for run in sorted(r.runs, key=lambda run: (run.order, run.seed))
     ]
-    assert pd.concat(parts, ignore_index=True).equals(r.frame("series"))
+    whole = r.frame("series")
+    assert pd.concat(parts, ignore_index=True).equals(whole)
+    key = r.runs[-1].key
+    one = whole[whole["run"] == key].reset_index(drop=True)
+    assert r.run_frame("series", key).equals(one)
+    with pytest.raises(KeyError, match="no run 'nope'"):
+        r.run_frame("series", "nope")

@@ -276,25 +276,36 @@ class SweepResults:
         """`frame(name)` one run at a time, in the same order and with the same
         columns: a computation done per run holds one run's rows, not the sweep's
         (issue 17: a study's post-processing held 1.08 GB of concatenated series)."""
+        for run in sorted(self.runs, key=lambda r: (r.order, r.seed)):
+            yield self._run_frame(run, name)
+
+    def run_frame(self, name: str, key: str) -> pd.DataFrame:
+        """`frame(name)`'s rows of the run `key` alone (indexed from 0), read from
+        that run's table only."""
+        for run in self.runs:
+            if run.key == key:
+                return self._run_frame(run, name)
+        raise KeyError(f"no run {key!r} in this sweep")
+
+    def _run_frame(self, run: Run, name: str) -> pd.DataFrame:
         import pandas as pd
 
         if self.store is None:
             raise ValueError("this sweep kept no per-run tables")
-        for run in sorted(self.runs, key=lambda r: (r.order, r.seed)):
-            columns = self.store.get_table(run.key, name)
-            if columns is None:
-                raise ValueError(f"{name}: not kept for run {run.key}; sweep with tables=")
-            frame = pd.DataFrame(columns)
-            key = TABLE_KEYS[name]
-            names = run.flows if key == "flow" else run.associations
-            ids = frame.pop(key).to_numpy().astype("int64")
-            frame.insert(0, key, [names[i] for i in ids])
-            frame.insert(0, "run", run.key)
-            frame.insert(0, "seed", run.seed)
-            for i, (path, value) in enumerate(run.point.items()):
-                frame.insert(i, path, [value] * len(frame))
-            frame.insert(0, "point", run.order)
-            yield frame
+        columns = self.store.get_table(run.key, name)
+        if columns is None:
+            raise ValueError(f"{name}: not kept for run {run.key}; sweep with tables=")
+        frame = pd.DataFrame(columns)
+        key = TABLE_KEYS[name]
+        names = run.flows if key == "flow" else run.associations
+        ids = frame.pop(key).to_numpy().astype("int64")
+        frame.insert(0, key, [names[i] for i in ids])
+        frame.insert(0, "run", run.key)
+        frame.insert(0, "seed", run.seed)
+        for i, (path, value) in enumerate(run.point.items()):
+            frame.insert(i, path, [value] * len(frame))
+        frame.insert(0, "point", run.order)
+        return frame
 
     @property
     def fields(self) -> list[str]:

@@ -179,6 +179,11 @@ class StudyData:
         by run, whose memory then holds one run's rows, not the sweep's."""
         return self._sweep(plan).frames(name)
 
+    def run_frame(self, plan: str, name: str, key: str) -> pd.DataFrame:
+        """`frame(plan, name)`'s rows of one run (indexed from 0), without loading
+        the others' (not kept)."""
+        return self._sweep(plan).run_frame(name, key)
+
     def derived(self, name: str, compute: Callable[[], Any]) -> Any:
         """A value computed once from the runs and shared by claims and figures, and
         by the views whose plans it read name the same sweeps."""
