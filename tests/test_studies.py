@@ -432,9 +432,19 @@ def test_reorder_rtt_jump_without_a_timeout_is_a_missing_premise() -> None:
     def timeout(run: str) -> dict[str, Any]:
         return {"run": run, "variant": "sctp", "kind": "timeout", "spurious": True}
 
-    data = StudyData({}, quick=False)
-    for plan, d in (("rtt_jump", 300), ("rtt_jump_550ms", 550), ("rtt_jump_800ms", 800)):
-        data.results[plan] = SimpleNamespace(table=pd.DataFrame({"d": [d]}))  # type: ignore[assignment]
+    def study_data(frames: dict[tuple[str, str], list[dict[str, Any]]]) -> StudyData:
+        """The three sweeps, each with its summary and the per-run tables given."""
+
+        def sweep(plan: str, d: int) -> Any:
+            def frame(name: str) -> pd.DataFrame:
+                columns = ["run", "variant", "kind", "spurious"] if name == "sctp_events" else None
+                return pd.DataFrame(frames[(plan, name)], columns=columns)
+
+            return SimpleNamespace(table=pd.DataFrame({"d": [d]}), frame=frame)
+
+        plans = (("rtt_jump", 300), ("rtt_jump_550ms", 550), ("rtt_jump_800ms", 800))
+        return StudyData({plan: sweep(plan, d) for plan, d in plans}, quick=False)
+
     frames = {
         # d = 300 ms: no timeout. 550 ms: one, RR-SCTP 130 against 100 (+30 %). 800: none.
         ("rtt_jump", "chunks"): chunks("x", 600, 600),
@@ -444,10 +454,7 @@ def test_reorder_rtt_jump_without_a_timeout_is_a_missing_premise() -> None:
         ("rtt_jump_800ms", "chunks"): chunks("b", 90, 90),
         ("rtt_jump_800ms", "sctp_events"): [],
     }
-    for key, rows in frames.items():
-        columns = ["run", "variant", "kind", "spurious"] if key[1] == "sctp_events" else None
-        data._frames[key] = pd.DataFrame(rows, columns=columns)
-    m = reorder.claim_rtt_jump(data)
+    m = reorder.claim_rtt_jump(study_data(frames))
     assert m.verdict is Verdict.DISAGREE, m.value
     assert m.value.endswith("the premise (a spurious timeout) is absent at this delay")
     assert (
@@ -455,11 +462,11 @@ def test_reorder_rtt_jump_without_a_timeout_is_a_missing_premise() -> None:
         and "d = 550 ms: SCTP 100, RR-SCTP 130 (+30%)" in m.why
     )
     # With the timeout at the chosen delay, the band decides: +30 % is outside 5–25 %.
-    data._frames[("rtt_jump", "chunks")] = pd.DataFrame(chunks("x", 100, 130))
-    data._frames[("rtt_jump", "sctp_events")] = pd.DataFrame([timeout("x")])
-    assert reorder.claim_rtt_jump(data).verdict is Verdict.DISAGREE
-    data._frames[("rtt_jump", "chunks")] = pd.DataFrame(chunks("x", 100, 110))
-    assert reorder.claim_rtt_jump(data).verdict is Verdict.AGREE
+    frames[("rtt_jump", "chunks")] = chunks("x", 100, 130)
+    frames[("rtt_jump", "sctp_events")] = [timeout("x")]
+    assert reorder.claim_rtt_jump(study_data(frames)).verdict is Verdict.DISAGREE
+    frames[("rtt_jump", "chunks")] = chunks("x", 100, 110)
+    assert reorder.claim_rtt_jump(study_data(frames)).verdict is Verdict.AGREE
 
 
 def test_sensitivity_reads_the_other_sweep_where_the_claim_read_its_own() -> None:
@@ -544,3 +551,75 @@ def test_arq_surfaces_show_pv_up_to_where_goodput_fades() -> None:
     )
     levels = [k / 100 for k in range(100)]
     assert arq.surface_pv_levels(cells, levels) == [k / 100 for k in range(21)]
+
+
+def test_views_reuse_a_derived_value_only_where_its_sweeps_are_the_same() -> None:
+    results: dict[str, Any] = {
+        name: SimpleNamespace(table=pd.DataFrame({"x": [x]}))
+        for name, x in (("runs", 1.0), ("steady", 2.0), ("steady_other", 3.0), ("alt", 4.0))
+    }
+    data = StudyData(results, quick=False)
+    computed: list[str] = []
+
+    def total(view: StudyData) -> float:
+        def compute() -> float:
+            computed.append("total")
+            return float(view.table("runs")["x"].sum() + inner(view))
+
+        return float(view.derived("total", compute))
+
+    def inner(view: StudyData) -> float:
+        def compute() -> float:
+            computed.append("inner")
+            return float(view.table("steady")["x"].sum())
+
+        return float(view.derived("inner", compute))
+
+    assert total(data) == 1.0 + 2.0
+    # A plan neither computation read stands in for another: both values are reused.
+    assert total(data.view({"alt": "runs"})) == 3.0
+    assert computed == ["total", "inner"]
+    # The inner computation's sweep differs: both are computed again (the outer read
+    # the inner's plans through it, cached or not), and the first view keeps its own.
+    assert total(data.view({"steady": "steady_other"})) == 1.0 + 3.0
+    assert computed == ["total", "inner", "total", "inner"]
+    assert total(data.view({"steady": "steady_other"})) == 4.0
+    assert total(data) == 3.0
+    assert len(computed) == 4
+
+    # A sweep read straight from `results` counts as read too.
+    def direct(view: StudyData) -> float:
+        return float(view.derived("direct", lambda: view.results["alt"].table["x"].sum()))
+
+    assert direct(data) == 4.0
+    assert direct(data.view({"runs": "steady"})) == 4.0
+    assert direct(data.view({"alt": "runs"})) == 1.0
+
+
+def test_figures_are_drawn_beside_the_claims_and_their_failures_reported(
+    tmp_path: Path,
+) -> None:
+    import os
+
+    from cwnd.studies.study import Claim, FigureSpec, Measured, Study, reproduce
+
+    def drawn(data: StudyData, path: Path) -> None:
+        path.with_suffix(".png").write_text(str(os.getpid()))
+
+    def broken(data: StudyData, path: Path) -> None:
+        raise KeyError("no run at d = 20 s")
+
+    def measure(data: StudyData) -> Measured:
+        return Measured(f"pid {os.getpid()}", Verdict.AGREE)
+
+    study = Study("s", "t", "c", "f", "", [], lambda quick: [],
+                  [FigureSpec("one", "", drawn), FigureSpec("two", "", broken)],
+                  [Claim("1", "q", "src", "rule", measure)])  # fmt: skip
+    report = reproduce(study, tmp_path, progress=False)
+    assert [(spec.stem, path.name) for spec, path in report.figures] == [("one", "one.png")]
+    assert [(f.point, f.error) for f in report.failures] == [
+        ({"figure": "two"}, "KeyError: 'no run at d = 20 s'")
+    ]
+    assert report.claims[0].measured.value == f"pid {os.getpid()}"
+    if (os.cpu_count() or 1) > 1:
+        assert (tmp_path / "s" / "one.png").read_text() != str(os.getpid())

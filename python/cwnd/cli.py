@@ -14,6 +14,7 @@ import math
 import os
 import signal
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -107,13 +108,30 @@ def _run_one(path: str, seed: int, out: Path) -> tuple[cwnd.Results, list[str]]:
     """Runs a scenario file into `out`; returns its results and the `PER_FLOW_FILES`
     it skipped, empty."""
     spec = _load(path)
+    importing = threading.Thread(target=_import_writers, daemon=True)
+    importing.start()
     results = cwnd.run(spec, seed=seed)
+    importing.join()
     written = {p.name for p in results.write(out)}
     return results, [name for name in PER_FLOW_FILES if name not in written]
 
 
 def _skipped_text(skipped: list[str]) -> str:
     return f"skipped, nothing to show: {', '.join(skipped)}"
+
+
+def _import_writers() -> None:
+    """Imports what writing a run's files and figures needs (0.45–0.5 s of CPU, more
+    than the simulation of a 100-flow dumbbell: BENCHMARKS.md), on a thread while the
+    simulation runs without the GIL on another core; joined before `Results.write`
+    forks its figure drawer (issue 17)."""
+    import importlib
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    for module in ("pandas", "pyarrow.parquet", "matplotlib.pyplot"):
+        importlib.import_module(module)
 
 
 def cmd_run(args: argparse.Namespace) -> int:

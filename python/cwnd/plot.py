@@ -6,8 +6,9 @@ matplotlib is imported here only, with the non-interactive Agg backend, so that
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -355,15 +356,28 @@ def cc_metrics(results: Results, flow: str, path: Path) -> Path:
     return path
 
 
-def draw_all(results: Results, out: Path) -> list[Path]:
-    """Every figure of one run, as PNG files in `out`; `cc_metrics_<flow>.png` for each
-    flow whose controller reports numbers when `trace.cc_metrics` is on."""
-    drawn = [
-        cwnd(results, out / "cwnd.png"),
-        sequence(results, out / "sequence.png"),
-        throughput(results, out / "throughput.png"),
-        queues(results, out / "queue.png"),
+def figures(results: Results, out: Path) -> list[Callable[[], Path | None]]:
+    """Every figure of one run, each as a function that draws it into `out` and
+    returns its path (None when the run has nothing to show in it);
+    `cc_metrics_<flow>.png` for each flow whose controller reports numbers when
+    `trace.cc_metrics` is on."""
+    drawers: list[Callable[[], Path | None]] = [
+        partial(cwnd, results, out / "cwnd.png"),
+        partial(sequence, results, out / "sequence.png"),
+        partial(throughput, results, out / "throughput.png"),
+        partial(queues, results, out / "queue.png"),
     ]
     traced = results.cc_metrics["flow"].unique() if len(results.cc_metrics) else []
-    drawn += [cc_metrics(results, flow, out / f"cc_metrics_{flow}.png") for flow in traced]
-    return [p for p in drawn if p is not None]
+    drawers += [partial(cc_metrics, results, flow, out / f"cc_metrics_{flow}.png")
+                for flow in traced]  # fmt: skip
+    return drawers
+
+
+def draw(drawers: Sequence[Callable[[], Path | None]]) -> list[Path | None]:
+    """Draws each figure, in order; what each returned."""
+    return [d() for d in drawers]
+
+
+def draw_all(results: Results, out: Path) -> list[Path]:
+    """Every figure of one run (`figures`), as PNG files in `out`."""
+    return [p for p in draw(figures(results, out)) if p is not None]

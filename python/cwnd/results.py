@@ -5,7 +5,7 @@ pandas is imported on first use, so that `import cwnd` stays fast.
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -242,12 +242,6 @@ class Results:
             "generators": self.generators,
         }
         csvs.update({name: frame for name, frame in shared.items() if len(frame)})
-        written = []
-        for name, frame in csvs.items():
-            path = out / f"{name}.csv"
-            with replacing(path) as tmp:
-                frame.to_csv(tmp, index=False)
-            written.append(path)
         tables = {
             "series": self.series_wide,
             "throughput": self.throughput,
@@ -260,22 +254,63 @@ class Results:
             "sctp_events": self.sctp_events,
             "connections": self.connections,
         }
-        for name, frame in tables.items():
-            if not len(frame):
-                continue
-            path = out / f"{name}.parquet"
-            with replacing(path) as tmp:
-                frame.to_parquet(tmp, index=False)
-            written.append(path)
-        for node, data in self.pcaps.items():
-            path = out / f"{node}.pcap"
-            write_bytes(path, data)
-            written.append(path)
-        if figures:
-            from cwnd import plot
-
-            written += plot.draw_all(self, out)
+        tables = {name: frame for name, frame in tables.items() if len(frame)}
+        # Every frame is built by now: a child forked here inherits them.
+        drawing = _FigureDrawing(self, out) if figures else None
+        try:
+            written = []
+            for name, frame in csvs.items():
+                path = out / f"{name}.csv"
+                with replacing(path) as tmp:
+                    frame.to_csv(tmp, index=False)
+                written.append(path)
+            for name, frame in tables.items():
+                path = out / f"{name}.parquet"
+                with replacing(path) as tmp:
+                    frame.to_parquet(tmp, index=False)
+                written.append(path)
+            for node, data in self.pcaps.items():
+                path = out / f"{node}.pcap"
+                write_bytes(path, data)
+                written.append(path)
+            if drawing is not None:
+                written += drawing.finish()
+        finally:
+            if drawing is not None:
+                drawing.close()
         return written
+
+
+class _FigureDrawing:
+    """A run's figures, drawn half in a forked child (from construction on) and half
+    here when `finish` is called, after the parent wrote the tables: on two cores the
+    figures cost about half their serial time (issue 17; `cwnd.beside`). One core,
+    or no `fork`: all are drawn here."""
+
+    def __init__(self, results: Results, out: Path) -> None:
+        from cwnd import plot
+        from cwnd.beside import Beside, can_fork
+
+        self._drawers = plot.figures(results, out)
+        theirs = self._drawers[::2]
+        parallel = len(self._drawers) > 1 and can_fork()
+        self._child = Beside(partial(plot.draw, theirs)) if parallel else None
+
+    def finish(self) -> list[Path]:
+        """The figures' paths, in the order of `plot.figures`."""
+        from cwnd import plot
+
+        if self._child is None:
+            return [p for p in plot.draw(self._drawers) if p is not None]
+        drawn: list[Path | None] = [None] * len(self._drawers)
+        drawn[1::2] = plot.draw(self._drawers[1::2])
+        drawn[::2] = self._child.result()
+        return [p for p in drawn if p is not None]
+
+    def close(self) -> None:
+        """Stops the child if `finish` did not read it (a failure on the way)."""
+        if self._child is not None:
+            self._child.close()
 
 
 def _wide_cc_metrics(flow: str, rows: pd.DataFrame) -> pd.DataFrame:

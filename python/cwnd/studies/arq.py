@@ -305,6 +305,8 @@ def cells(data: StudyData) -> pd.DataFrame:
 
 
 def _cells(data: StudyData) -> pd.DataFrame:
+    import pandas as pd
+
     p_levels, pv_levels = levels(data.quick)
     per_level = len(pv_levels)
 
@@ -322,11 +324,17 @@ def _cells(data: StudyData) -> pd.DataFrame:
             pv=pv_of_cell[frame["cell"]],
         )
 
-    tp = locate(data.frame("runs", "throughput"))
     keys = ["cc", "D", "seed", "cell", "p", "pv"]
-    goodput = tp.groupby(keys)["goodput_bps"].mean() / 1e6
-    series = locate(data.frame("runs", "series"))
-    cwnd = series.groupby(keys)["cwnd"].mean()
+
+    def per_cell(table: str, column: str) -> pd.Series:
+        """The mean of `column` in each run's cells, run by run: a cell lies in one run
+        (keys hold the run's cc, D and seed), so this is the mean over the whole sweep
+        without holding its rows at once (issue 17)."""
+        means = [locate(f).groupby(keys)[column].mean() for f in data.frames("runs", table)]
+        return pd.concat(means).sort_index()
+
+    goodput = per_cell("throughput", "goodput_bps") / 1e6
+    cwnd = per_cell("series", "cwnd")
     per_seed = goodput.to_frame("goodput_mbps").join(cwnd).reset_index()
     return per_seed.groupby(["cc", "D", "p", "pv"], as_index=False)[["goodput_mbps", "cwnd"]].mean()
 

@@ -164,9 +164,13 @@ def per_run(data: StudyData, plan: str = "runs") -> pd.DataFrame:
 
 def _per_run(data: StudyData, plan: str) -> pd.DataFrame:
     table = data.table(plan)
-    segs = data.frame(plan, "segments")
     rows = []
-    for run, s in segs.groupby("run", sort=False):
+    # Run by run (issue 17: every run's segment trace at once took most of the
+    # parent's 619 MB), in the order the runs' rows had in the whole frame.
+    for s in data.frames(plan, "segments"):
+        if not len(s):
+            continue
+        run = s["run"].iloc[0]
         summary = table[table["run"] == run].iloc[0]
         total = float(summary["completion_time"])
         out_start, resumed = outage_times(s, float(summary["d"]))
@@ -278,8 +282,7 @@ def retries(data: StudyData, cc: str, d: float) -> list[float]:
     """Offsets from the disconnection's start of the first seed's retransmissions
     during it, and of its first transmission after it (s)."""
     run = _run_of(data, cc, d)
-    segs = data.frame("runs", "segments")
-    s = segs[segs["run"] == run["run"]]
+    s = data.run_frame("runs", "segments", run["run"])
     start, resumed = run["outage_start"], run["resumed"]
     inside = s[(s["time"] > start) & (s["time"] < start + d) & s["retransmission"]]
     return sorted({round(t - start, 3) for t in inside["time"]} | {round(resumed - start, 3)})
@@ -400,13 +403,12 @@ def _resume_why(data: StudyData, d: float) -> str:
 
 def claim_cwnd_one(data: StudyData) -> Measured:
     runs = per_run(data)
-    series = data.frame("runs", "series")
     r = runs[(runs["cc"] == "reno") & (runs["d"] == 5.0)]
     if not len(r):
         return not_measurable("needs Reno at d = 5 s")
     minima = []
     for _, run in r.iterrows():
-        s = series[series["run"] == run["run"]]
+        s = data.run_frame("runs", "series", run["run"])
         inside = s[(s["time"] >= run["outage_start"]) & (s["time"] <= run["outage_start"] + 5.0)]
         minima.append(float(inside["cwnd"].min()))
     text = "smallest cwnd during the 5 s disconnection (Reno, each seed): " + ", ".join(
@@ -570,8 +572,7 @@ def _shade(ax: Any, run: pd.Series, d: float, label: bool = True) -> None:
 
 def figure_reno_throughput(data: StudyData, path: Path) -> None:
     run = _run_of(data, "reno", 5.0)
-    tp = data.frame("runs", "throughput")
-    t = tp[tp["run"] == run["run"]]
+    t = data.run_frame("runs", "throughput", run["run"])
     t = t[t["time"] <= run["total_time"] + 1]
     with panels(path.with_suffix(".png"), svg=True) as (_, axes):
         ax = axes[0, 0]
@@ -594,8 +595,7 @@ def figure_reno_throughput(data: StudyData, path: Path) -> None:
 
 def figure_reno_cwnd(data: StudyData, path: Path) -> None:
     run = _run_of(data, "reno", 5.0)
-    series = data.frame("runs", "series")
-    s = series[series["run"] == run["run"]]
+    s = data.run_frame("runs", "series", run["run"])
     with panels(path.with_suffix(".png"), svg=True) as (_, axes):
         ax = axes[0, 0]
         _shade(ax, run, 5.0)
@@ -679,13 +679,12 @@ def figure_time_vs_d_large_window(data: StudyData, path: Path) -> None:
 
 
 def figure_sequence_d20(data: StudyData, path: Path) -> None:
-    segs = data.frame("runs", "segments")
     shown = ["westwood", "vegas", "reno"]
     size = (6.4, 7.2)
     with panels(path.with_suffix(".png"), 3, 1, size=size, sharex=True, svg=True) as (_, axes):
         for i, (ax, cc) in enumerate(zip(axes[:, 0], shown, strict=True)):
             run = _run_of(data, cc, 20.0)
-            s = segs[segs["run"] == run["run"]]
+            s = data.run_frame("runs", "segments", run["run"])
             number = s["seq"].to_numpy() // SEGMENT_BYTES + 1
             retx = s["retransmission"].to_numpy()
             # Labels starting with "_" stay out of the legend: one legend, on top.

@@ -313,10 +313,14 @@ def _per_run(data: StudyData) -> pd.DataFrame:
         if plan not in data.results:
             continue
         table = data.table(plan).set_index("run")
-        bins = data.frame(plan, "throughput")
-        bins = bins[bins["time"] >= WARMUP]
-        by_run = bins.groupby("run")["goodput_bps"]
-        mean, sd = by_run.mean(), by_run.std(ddof=0)
+        # Run by run (issue 17: not every run's bins of the grid at once): each run's
+        # mean and deviation come from the same rows, in the same order.
+        per_run = []
+        for bins in data.frames(plan, "throughput"):
+            by_run = bins[bins["time"] >= WARMUP].groupby("run")["goodput_bps"]
+            per_run.append(pd.DataFrame({"mean": by_run.mean(), "sd": by_run.std(ddof=0)}))
+        moments = pd.concat(per_run)
+        mean, sd = moments["mean"], moments["sd"]
         lost = radio_data_losses(table)
         frames.append(
             table[["cc", "size", "buffer", "profile", "seed"]].assign(
