@@ -136,6 +136,14 @@ impl TcpSender {
             self.reno_sacked = 0;
             self.limited_sent = 0;
         }
+        let recovering = matches!(self.tcb.ca_state, CaState::Recovery | CaState::Loss);
+        if let Some(r) = self
+            .rack
+            .as_mut()
+            .filter(|_| recovering && state == CaState::Open)
+        {
+            r.on_recovery_exit();
+        }
         if self.tcb.ca_state != state {
             self.cc.set_state(&self.tcb, now, state);
             self.tcb.ca_state = state;
@@ -155,6 +163,20 @@ impl TcpSender {
         self.tcb.ssthresh = self.cc.ssthresh(&self.tcb, now).max(2);
         self.tcb.loss_flight = None;
         self.limited_sent = 0;
+    }
+
+    /// A tail loss probe repaired a loss (RFC 8985 §7.4.2: "invoke congestion
+    /// control to react to the loss event the probe has repaired"): one reduction,
+    /// as Linux `tcp_process_tlp_ack` does by entering and completing CWR — ssthresh
+    /// from the controller, cwnd = ssthresh (not for a controller that owns cwnd).
+    pub(super) fn tlp_loss_response(&mut self, now: SimTime) {
+        self.reduce_ssthresh(now);
+        if !self.model_based {
+            self.tcb.cwnd = self.tcb.ssthresh;
+            self.tcb.cwnd_cnt = 0;
+        }
+        self.cc
+            .cwnd_event(&mut self.tcb, now, CaEvent::CompleteRecovery);
     }
 
     /// Resends the first unacknowledged segment, presumed lost (Linux marks the head
@@ -261,6 +283,9 @@ impl TcpSender {
 
     pub(super) fn enter_fast_retransmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         self.stats.fast_retransmits += 1;
+        if let Some(t) = &mut self.tlp {
+            t.reset();
+        }
         self.recover = Some(self.high_water());
         self.init_undo();
         self.reordering_on_episode(true);
@@ -403,7 +428,10 @@ impl TcpSender {
         self.dupacks = 0;
         self.reno_sacked = 0;
         self.rto.back_off();
-        self.mark_all_lost();
+        if let Some(t) = &mut self.tlp {
+            t.reset();
+        }
+        self.mark_all_lost(now);
         // F-RTO step 1, on a timeout that starts a loss episode or repeats one with no
         // progress since (the first retransmission was lost too), as Linux
         // `tcp_enter_loss`; not when the timeout interrupts fast recovery or strikes
