@@ -194,7 +194,7 @@ impl TcpSender {
             self.sent.iter().any(|s| s.lost)
         } else {
             let head_lost = self.sent.front().is_some_and(|s| s.lost);
-            self.dupacks >= self.dupthresh() || head_lost
+            self.episode.dupacks() >= self.dupthresh() || head_lost
         };
         if start {
             self.enter_fast_retransmit(now, out);

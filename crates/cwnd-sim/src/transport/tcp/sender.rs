@@ -32,7 +32,7 @@ use super::nagle::Nagle;
 use super::pacing::Pacer;
 use super::rack::Rack;
 use super::rate::{mark_app_limited, RateEstimator, TxStamp};
-use super::recovery::{Recovery, RepeatedTimeout};
+use super::recovery::{LossEpisode, Recovery, RepeatedTimeout};
 use super::reordering::Reordering;
 use super::rto::{RtoConfig, RtoEstimator};
 use super::sack::SackUpdate;
@@ -159,14 +159,8 @@ pub struct TcpSender {
     pub(super) sent: VecDeque<SentSegment>,
     /// One past the highest byte ever sent (snd_max).
     pub(super) high_water: u64,
-    pub(super) dupacks: u32,
-    /// RFC 6582 `recover` (as an exclusive bound): high_water when the last loss
-    /// episode began; `None` before the first.
-    pub(super) recover: Option<u64>,
-    /// Expiries of the timer since new data was last acknowledged.
-    pub(super) consecutive_timeouts: u32,
-    /// NewReno: whether a partial ACK has already restarted the timer.
-    pub(super) partial_ack_seen: bool,
+    /// Duplicate ACKs, `recover`, consecutive timeouts (`recovery.rs`).
+    pub(super) episode: LossEpisode,
     /// snd_una when the current loss episode began (Linux `undo_marker`).
     pub(super) undo_marker: Option<u64>,
     /// Retransmissions of the episode not yet shown unnecessary by a D-SACK (`None`:
@@ -250,10 +244,7 @@ impl TcpSender {
             cc,
             sent: VecDeque::new(),
             high_water: 0,
-            dupacks: 0,
-            recover: None,
-            consecutive_timeouts: 0,
-            partial_ack_seen: false,
+            episode: LossEpisode::default(),
             undo_marker: None,
             undo_retrans: None,
             eifel: Eifel::Idle,
@@ -697,17 +688,23 @@ impl TcpSender {
 
     /// The probe timeout fired (RFC 8985 §7.3 `TLP_send_probe`): one new segment if
     /// the application and the receive window have one, else the highest segment
-    /// sent again; then the retransmission timer, not the PTO, is re-armed.
+    /// sent again; then the retransmission timer, not the PTO, is re-armed. If the
+    /// sender has left `Open` or SACKs arrived meanwhile, no PTO would be armed
+    /// (§7.2): the retransmission timer runs on untouched, as Linux's
+    /// `tcp_rearm_rto` keeps its expiry at the head's transmission + RTO.
     fn send_loss_probe(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         let Some(tlp) = &mut self.tlp else {
             return;
         };
         tlp.deadline = SimTime::MAX;
-        let outstanding = self.high_water > self.tcb.snd_una;
-        let allowed = tlp.may_probe()
-            && self.tcb.ca_state == CaState::Open
-            && !self.sent.iter().any(|s| s.sacked);
-        if outstanding && allowed {
+        let may_probe = tlp.may_probe();
+        if self.high_water == self.tcb.snd_una
+            || self.tcb.ca_state != CaState::Open
+            || self.sent.iter().any(|s| s.sacked)
+        {
+            return;
+        }
+        if may_probe {
             let is_retrans = if let Some(len) = self.new_data_len() {
                 let seq = self.high_water;
                 self.send_segment(now, seq, len, out);
@@ -726,9 +723,7 @@ impl TcpSender {
                 tlp.deadline = SimTime::MAX;
             }
         }
-        if outstanding {
-            self.rto_deadline = now + self.rto.rto();
-        }
+        self.rto_deadline = now + self.rto.rto();
     }
 
     /// A model-based controller's `cong_control` for the ACK being processed, then
@@ -817,7 +812,7 @@ impl TcpSender {
         }
         self.schedule_probe(now);
         if sack_dupack && matches!(self.tcb.ca_state, CaState::Open | CaState::Disorder) {
-            self.dupacks += 1;
+            self.episode.count_dupack();
             self.sack_loss_detection(now, out);
         }
         if self.model_based {

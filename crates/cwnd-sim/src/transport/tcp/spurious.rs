@@ -211,8 +211,7 @@ impl TcpSender {
                 s.lost = false;
             }
             self.tcb.snd_nxt = self.high_water();
-            self.dupacks = 0;
-            self.consecutive_timeouts = 0;
+            self.episode.on_undo();
             self.set_ca_state(now, CaState::Open);
         }
     }
