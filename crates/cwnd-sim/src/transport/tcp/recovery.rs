@@ -83,7 +83,6 @@
 
 use super::cc::{AckKind, CaEvent};
 use super::sender::TcpSender;
-use super::spurious::Frto;
 use super::tcb::CaState;
 use crate::packet::TcpData;
 use crate::time::SimTime;
@@ -255,7 +254,7 @@ impl TcpSender {
 
     /// Resends the first unacknowledged segment, presumed lost (Linux marks the head
     /// lost for a sender without SACK: `tcp_mark_head_lost`).
-    fn retransmit_first_unacked(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+    pub(super) fn retransmit_first_unacked(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         if let Some(head) = self.sent.front_mut() {
             self.marked_lost += u64::from(!head.lost);
             head.lost = true;
@@ -472,7 +471,7 @@ impl TcpSender {
         let (first_expiry, dupacks) = self.episode.on_timeout(self.high_water());
         // A timeout while F-RTO waits: F-RTO starts over, below (RFC 5682 §3.1 step 2
         // returns to step 1).
-        self.frto = Frto::Off;
+        self.undo.cancel_frto();
         if first_expiry && prior != CaState::Recovery {
             self.init_undo();
             if self.cfg.sack {
@@ -506,11 +505,7 @@ impl TcpSender {
         // `tcp_enter_loss`; not when the timeout interrupts fast recovery or strikes
         // again after progress in timeout recovery (RFC 5682 §2.1 step 1).
         if self.cfg.frto && (starts_episode || !first_expiry) {
-            let head_end = self.sent.front().map_or(0, |s| s.seq + s.len as u64);
-            self.frto = Frto::FirstAck {
-                rexmit_end: head_end,
-            };
-            self.retransmit_first_unacked(now, out);
+            self.start_frto(now, out);
             return;
         }
         if self.cfg.recovery != Recovery::Sack {

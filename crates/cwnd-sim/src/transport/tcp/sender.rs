@@ -37,7 +37,7 @@ use super::reordering::Reordering;
 use super::rto::{RtoConfig, RtoEstimator};
 use super::sack::SackUpdate;
 use super::send_buffer::{SendBuffer, WriteStep};
-use super::spurious::{Eifel, Frto};
+use super::spurious::UndoState;
 use super::tcb::{CaState, Tcb};
 use super::tlp::{pto_deadline, Tlp, TlpVerdict};
 use crate::packet::{SackBlocks, TcpAck, TcpData};
@@ -161,17 +161,10 @@ pub struct TcpSender {
     pub(super) high_water: u64,
     /// Duplicate ACKs, `recover`, consecutive timeouts (`recovery.rs`).
     pub(super) episode: LossEpisode,
-    /// snd_una when the current loss episode began (Linux `undo_marker`).
-    pub(super) undo_marker: Option<u64>,
-    /// Retransmissions of the episode not yet shown unnecessary by a D-SACK (`None`:
-    /// none sent yet; Linux's −1).
-    pub(super) undo_retrans: Option<u32>,
-    /// Eifel detection state.
-    pub(super) eifel: Eifel,
+    /// The undo marker and the spurious-retransmission detectors (`spurious.rs`).
+    pub(super) undo: UndoState,
     /// The SACK blocks of the previous ACK (D-SACK block excluded), already applied.
     pub(super) sack_cache: SackBlocks,
-    /// F-RTO: which ACK after a timeout is awaited.
-    pub(super) frto: Frto,
     /// The controller owns cwnd through `cong_control` (see `cc/mod.rs`).
     pub(super) model_based: bool,
     /// RR-TCP's dupthresh adaptation, when on (`reordering.rs`).
@@ -245,11 +238,8 @@ impl TcpSender {
             sent: VecDeque::new(),
             high_water: 0,
             episode: LossEpisode::default(),
-            undo_marker: None,
-            undo_retrans: None,
-            eifel: Eifel::Idle,
+            undo: UndoState::default(),
             sack_cache: SackBlocks::default(),
-            frto: Frto::Off,
             peer_window: u64::MAX,
             rto_deadline: SimTime::MAX,
             finished_at: None,
@@ -368,7 +358,7 @@ impl TcpSender {
     /// probes until it has decided (RFC 5682).
     pub(super) fn transmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         self.pacer.blocked = false;
-        if self.frto != Frto::Off {
+        if self.undo.frto_waiting() {
             return;
         }
         let paced = self.cc.metrics().pacing_rate.is_some();
@@ -564,7 +554,7 @@ impl TcpSender {
         };
         let rack_lost = self.rack_on_ack(now, ack, sack);
         self.tlp_on_ack(now, ack, sack, window_changed);
-        if self.frto != Frto::Off && self.frto_ack(now, ack, sack, window_changed, out) {
+        if self.undo.frto_waiting() && self.frto_ack(now, ack, sack, window_changed, out) {
             return;
         }
         // RFC 6675 §2: an ACK bringing new SACK information is a duplicate
