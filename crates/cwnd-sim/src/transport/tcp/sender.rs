@@ -647,13 +647,12 @@ impl TcpSender {
     /// RFC 8985 §7.4.2 on every ACK: whether it ends the probe episode, and whether
     /// the probe repaired a loss (then the window is reduced once).
     fn tlp_on_ack(&mut self, now: SimTime, ack: &TcpAck, sack: SackUpdate, window_changed: bool) {
-        let pure_dupack = ack.ack == self.tcb.snd_una
-            && self.high_water > self.tcb.snd_una
-            && !window_changed
-            && ack.sack.is_empty();
+        let (snd_una, high_water) = (self.tcb.snd_una, self.high_water);
         let Some(tlp) = &mut self.tlp else {
             return;
         };
+        let pure_dupack =
+            ack.ack == snd_una && high_water > snd_una && !window_changed && ack.sack.is_empty();
         if tlp.on_ack(ack.ack, sack.dsack_end, pure_dupack) == TlpVerdict::RepairedLoss {
             self.tlp_loss_response(now);
         }
@@ -664,11 +663,11 @@ impl TcpSender {
     /// "nothing SACKed" is checked when it fires: in `Open` it almost always holds,
     /// and the check costs a pass over the window.)
     fn schedule_probe(&mut self, now: SimTime) {
-        let armable = self.tcb.ca_state == CaState::Open && self.high_water > self.tcb.snd_una;
-        let one_segment = self.sent.len() == 1;
         let Some(tlp) = &mut self.tlp else {
             return;
         };
+        let armable = self.tcb.ca_state == CaState::Open && self.high_water > self.tcb.snd_una;
+        let one_segment = self.sent.len() == 1;
         tlp.deadline = if armable && self.rto_deadline != SimTime::MAX {
             pto_deadline(now, self.tcb.srtt, one_segment, self.rto_deadline)
         } else {
