@@ -95,3 +95,23 @@ fn a_segment_only_late_by_less_than_the_reordering_window_is_not_resent() {
     // only SACKed) → 110 + 220 = 330 ms.
     assert_eq!(s.timer_deadline(), ms(330));
 }
+
+#[test]
+fn the_probe_sends_new_data_when_there_is_some_and_its_sack_starts_recovery() {
+    // A bulk sender, initial window 2: 0 and 1 at 0 ms; the ACK of 0 at 100 ms grows
+    // cwnd to 3 (slow start) and sends 2, 3. Segments 1, 2, 3 are lost.
+    let mut s = sender(Recovery::Sack, 2, |c| c.rack = true);
+    assert_eq!(start(&mut s), vec![0, 1]);
+    assert_eq!(ack(&mut s, 100, 1, &[], None), vec![2, 3]);
+    // PTO = 100 + 2 × SRTT (100 ms) = 300 ms. The probe is new data, segment 4,
+    // although cwnd (3) is full (RFC 8985 §7.3); the RTO is re-armed at 1300 ms.
+    assert_eq!(s.timer_deadline(), ms(300));
+    assert_eq!(timeout(&mut s, 300), vec![4]);
+    assert_eq!((s.stats.loss_probes, s.rto_deadline()), (1, ms(1300)));
+    // Its ACK at 400 ms SACKs 4: RACK.xmit_ts = 300 ms, RACK.rtt = 100 ms; 1 (sent at
+    // 0) and 2, 3 (sent at 100) are lost, 100 + 100 + 25 = 225 ms ≤ 400 ms. Fast
+    // recovery: ssthresh = max(FlightSize 4 / 2, 2) = 2 = cwnd; 1 goes at once
+    // (pipe 1: its retransmission), then 2 by NextSeg while pipe 1 < cwnd 2.
+    assert_eq!(ack(&mut s, 400, 1, &[(4, 5)], None), vec![1, 2]);
+    assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (2, 2));
+}
