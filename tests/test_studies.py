@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 from browser import VIEWPORT, chromium, load
+from conftest import QuickReport
 from cwnd.report import QUICK_TITLE
 from cwnd.studies import STUDIES, arq, outage, stats
 from cwnd.studies.study import StudyData, Verdict
@@ -261,15 +262,6 @@ def cwnd_cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
 READABLE_SCALE = 0.6
 
 
-@pytest.fixture(scope="module")
-def quick_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The folder of a quick reproduction of every study, `--out OUT`: OUT/quick."""
-    out = tmp_path_factory.mktemp("results")
-    proc = cwnd_cli("reproduce", "all", "--quick", "--out", out, "--cache", out / "cache")
-    assert proc.returncode == 0, proc.stderr
-    return out / "quick"
-
-
 def test_quick_results_have_a_folder_of_their_own(quick_report: Path) -> None:
     # A full reproduction in OUT (results/ by default) is never overwritten by a quick one.
     out = quick_report.parent
@@ -504,3 +496,51 @@ def test_arq_bursty_reading_keeps_the_loss_rate() -> None:
     assert "recovery" not in newreno["flows"][0]
     assert arq.build_steady({"cc": "reno", "D": 2.0, "p": 0, "pv": 0}, 60, reading="rtt128")[
         "links"][0]["delay"] == "64ms"  # fmt: skip
+
+
+def test_study_figures_name_their_colour_bars_and_error_bars(quick_run: QuickReport) -> None:
+    figures = quick_run.figures
+    # wimax's live half adds its figure where live mode ran (root, /dev/net/tun).
+    live = (quick_run.folder / "wimax" / "live_vs_simulated.png").exists()
+    assert len(figures) == sum(len(s.figures) for s in STUDIES.values()) + live
+    heatmaps = [f for f in figures if f.colour_bars]
+    # arq's two surfaces and wimax's four heatmaps.
+    assert len(heatmaps) == 6, [f.title for f in figures]
+    for f in heatmaps:
+        # The colour bar's metric and unit ("goodput (Mb/s)", "mean cwnd (segments,
+        # log scale)") are the title's words: "Goodput (Mb/s) over (p, Pv) …".
+        (label,) = f.colour_bars
+        metric, unit = label.split(" (")
+        unit = unit.rstrip(")").split(",")[0]
+        assert f"{metric} ({unit})".lower() in f.title.lower(), (label, f.title)
+    with_bars = [f for f in figures if f.error_bars]
+    # outage: throughput and time against d (3 figures + the large window); reorder:
+    # rate at 50 and 300 ms, loss, tcp; coexist: ftp, web, offered load.
+    assert len(with_bars) == 11, [f.title for f in figures]
+    for f in with_bars:
+        said = [t for t in f.legend_titles if "95 % t interval" in t or "no interval" in t]
+        assert said, (f.title, f.legend_titles)
+
+
+def test_error_bars_by_hand() -> None:
+    frame = pd.DataFrame({"k": ["a", "a", "a", "b"], "v": [1.0, 2.0, 3.0, 5.0]})
+    bars = stats.error_bars(frame, ["k"], "v")
+    # a: mean 2, sd 1, t(0.975, 2) = 4.303: half width 4.303 / √3 = 2.4844.
+    assert bars.loc["a", "mean"] == 2.0 and bars.loc["a", "n"] == 3
+    assert bars.loc["a", "low"] == pytest.approx(2 - 2.4844, abs=1e-4)
+    assert bars.loc["a", "high"] == pytest.approx(2 + 2.4844, abs=1e-4)
+    # b: one seed, no interval: the bar is the mean itself.
+    assert bars.loc["b", "low"] == bars.loc["b", "high"] == 5.0
+    assert stats.error_bar_note(bars["n"]) == ("bars: 95 % t interval of the mean over 1–3 seeds")
+    assert stats.error_bar_note([5, 5]) == "bars: 95 % t interval of the mean over 5 seeds"
+    assert stats.error_bar_note([1]) == "mean of 1 seed (no interval)"
+
+
+def test_arq_surfaces_show_pv_up_to_where_goodput_fades() -> None:
+    # Peak 3.0 Mb/s: 10 % of it is 0.3. The last Pv with a cell ≥ 0.3 is 0.12 (0.4);
+    # the surfaces go on to the next 10 % above 0.12 + 0.05: 0.2.
+    cells = pd.DataFrame(
+        {"pv": [0.0, 0.05, 0.12, 0.15, 0.3, 0.6], "goodput_mbps": [3.0, 1.0, 0.4, 0.29, 0.1, 0]}
+    )
+    levels = [k / 100 for k in range(100)]
+    assert arq.surface_pv_levels(cells, levels) == [k / 100 for k in range(21)]

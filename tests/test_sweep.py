@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from distributed.diagnostics.plugin import WorkerPlugin
 
+import cwnd
 from cwnd.sweep import RunCache, grid_points, run_key, run_one, set_field, sweep
 from cwnd.sweep_arguments import SweepError
 
@@ -67,6 +68,10 @@ def test_table_has_point_columns_and_one_row_per_flow(
     assert list(t[LOSS]) == [0.0, 0.02]
     assert {"seed", "run", "fingerprint", "name", "goodput_bps", "timeouts"} <= set(t.columns)
     assert t["goodput_bps"].iloc[0] > t["goodput_bps"].iloc[1]
+    # One spelling of a fingerprint everywhere: 16 hex digits, as `cwnd run` prints it.
+    first = copy.deepcopy(small_dict)
+    set_field(first, LOSS, 0.0)
+    assert t["fingerprint"].iloc[0] == f"{cwnd.run(first, seed=7).fingerprint:016x}"
 
 
 def test_a_failing_point_does_not_lose_the_others(

@@ -224,16 +224,19 @@ class Results:
         return dict(self._raw["pcaps"])
 
     def write(self, out: str | Path, figures: bool = True) -> list[Path]:
-        """Writes summary.csv, links.csv, series.parquet, throughput.parquet (and
-        channels.csv when the scenario has shared media, segments/queues/cc_metrics when
-        traced, the SCTP tables when there are associations, generators.csv and
+        """Writes links.csv; summary.csv, series.parquet, throughput.parquet when the
+        scenario has flows (generators' connections alone have none of them);
+        channels.csv when it has shared media, segments/queues/cc_metrics when traced,
+        the SCTP tables when there are associations, generators.csv and
         connections.parquet when there are traffic generators, `<node>.pcap` for
-        captured nodes) and, with `figures`, the PNG figures; returns the paths
-        written. Each file is written whole or not at all (`cwnd.atomic`)."""
+        captured nodes; and, with `figures`, the PNG figures that have something to
+        show. Returns the paths written. Each file is written whole or not at all
+        (`cwnd.atomic`)."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
-        csvs = {"summary": self.summary, "links": self.links}
+        csvs = {"links": self.links}
         shared = {
+            "summary": self.summary,
             "paths": self.paths,
             "channels": self.channels,
             "generators": self.generators,
@@ -245,8 +248,9 @@ class Results:
             with replacing(path) as tmp:
                 frame.to_csv(tmp, index=False)
             written.append(path)
-        tables = {"series": self.series_wide, "throughput": self.throughput}
-        optional = {
+        tables = {
+            "series": self.series_wide,
+            "throughput": self.throughput,
             "segments": self.segments,
             "cc_metrics": self.cc_metrics,
             "queues": self.queues,
@@ -256,8 +260,9 @@ class Results:
             "sctp_events": self.sctp_events,
             "connections": self.connections,
         }
-        tables.update({name: frame for name, frame in optional.items() if len(frame)})
         for name, frame in tables.items():
+            if not len(frame):
+                continue
             path = out / f"{name}.parquet"
             with replacing(path) as tmp:
                 frame.to_parquet(tmp, index=False)

@@ -423,7 +423,8 @@ def _add_run(
     order independent of which run finished first."""
     for flow in result["flows"]:
         row: dict[str, Any] = {"point": order, **point}
-        row.update(seed=seed, run=key, fingerprint=result["fingerprint"])
+        # In hex, as `cwnd run` prints it and the reports show it.
+        row.update(seed=seed, run=key, fingerprint=f"{result['fingerprint']:016x}")
         row.update({f"flow.{k}" if k in point else k: v for k, v in flow.items()})
         results.rows.append(row)
     for generator in result.get("generators", []):

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from cwnd.plot import colors, panels, spread
 from cwnd.studies import stats
-from cwnd.studies.ns2 import RECOVERY, VEGAS_NS2, ns2_flow, ns2_tcp, ns2_wireless
+from cwnd.studies.ns2 import RECOVERY, VEGAS_NS2, Controller, ns2_flow, ns2_tcp, ns2_wireless
 from cwnd.studies.study import (
     Claim,
     FigureSpec,
@@ -65,7 +65,7 @@ LABELS = {
     "cubic": "CUBIC",
     "compound": "Compound",
 }
-CC = {"vegas": VEGAS_NS2}
+CC: dict[str, Controller] = {"vegas": VEGAS_NS2}
 SEEDS = [1, 2, 3, 4, 5]
 QUICK_SEEDS = [1]
 #: ns-2's default `window_` (the paper is silent), and a window that never limits.
@@ -103,7 +103,8 @@ PARAMETERS = [
 def build(point: Point) -> dict[str, Any]:
     """The scenario of one point: `cc` (a name from VARIANTS), `d` (seconds) and
     `window`, the receive window in segments."""
-    cc, d = point["cc"], float(point["d"])
+    cc: str = point["cc"]
+    d = float(point["d"])
     wireless = ns2_wireless("wlan", ["bs", "mobile"], "2Mbps")
     if d > 0:
         trigger = {"flow": "tcp", "segment": OUTAGE_AT_SEGMENT}
@@ -306,14 +307,14 @@ TIME_RESOLUTION = 0.01
 
 def _times(data: StudyData, cc: str, d: float, plan: str = "runs") -> list[float]:
     runs = per_run(data, plan)
-    return runs.loc[(runs["cc"] == cc) & (runs["d"] == d), "total_time"].tolist()
+    return [float(t) for t in runs.loc[(runs["cc"] == cc) & (runs["d"] == d), "total_time"]]
 
 
 def slowest(data: StudyData, d: float, plan: str = "runs") -> tuple[str | None, str]:
     """The variant whose total time at `d` exceeds every other's beyond the spread
     over seeds and the 10 ms clock, or None; and a text with the margin."""
     means = {cc: sum(t) / len(t) for cc in VARIANTS if (t := _times(data, cc, d, plan))}
-    order = sorted(means, key=means.get, reverse=True)
+    order = sorted(means, key=lambda cc: means[cc], reverse=True)
     top, second = order[0], order[1]
     a, b = _times(data, top, d, plan), _times(data, second, d, plan)
     margin = means[top] - means[second]
@@ -428,7 +429,7 @@ def _cwnd_one_why(data: StudyData, runs: list[str]) -> str:
 def _resumes(data: StudyData, cc: str, d: float) -> list[float]:
     runs = per_run(data)
     r = runs[(runs["cc"] == cc) & (runs["d"] == d)]
-    return (r["resumed"] - r["outage_start"]).tolist()
+    return [float(t) for t in r["resumed"] - r["outage_start"]]
 
 
 def claim_interruption_order(data: StudyData) -> Measured:
@@ -621,16 +622,16 @@ def _versus_d(
     linear: bool = False,
 ) -> None:
     runs = per_run(data, plan)
-    stats = runs.groupby(["cc", "d"])[column].agg(["mean", "min", "max"])
+    bars = stats.error_bars(runs, ["cc", "d"], column)
     with panels(path.with_suffix(".png"), svg=True) as (_, axes):
         ax = axes[0, 0]
         for cc, color in zip(VARIANTS, colors(len(VARIANTS)), strict=True):
-            s = stats.loc[cc]
+            s = bars.loc[cc]
             # A symlog axis shows d = 0 beside the sub-second durations.
             ax.errorbar(
                 s.index,
                 s["mean"],
-                yerr=spread(s["mean"], s["min"], s["max"]),
+                yerr=spread(s["mean"], s["low"], s["high"]),
                 marker="o",
                 ms=3,
                 capsize=2,
@@ -643,6 +644,7 @@ def _versus_d(
             ax.set_xticks(ticks, [f"{d:g}" for d in ticks])
         ax.set(xlabel="disconnection d (s)", ylabel=ylabel, title=title)
         ax.set_ylim(bottom=0)
+        ax.legend(title=stats.error_bar_note(bars["n"]), ncols=2)
 
 
 def figure_throughput_vs_d(data: StudyData, path: Path) -> None:
@@ -651,7 +653,7 @@ def figure_throughput_vs_d(data: StudyData, path: Path) -> None:
         path,
         "throughput_mbps",
         "average throughput (Mb/s)",
-        "Average throughput vs disconnection (mean, min–max over seeds)",
+        "Average throughput vs disconnection",
     )
 
 
