@@ -33,6 +33,7 @@ NOT_MEASURED = (
     "spurious_eifel",
     "spurious_frto",
     "avoidable_timeouts",
+    "loss_probes",
     "dupthresh",
 )
 
