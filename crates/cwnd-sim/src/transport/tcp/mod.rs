@@ -11,6 +11,7 @@ pub mod recovery;
 mod reordering;
 pub mod rto;
 mod sack;
+pub mod sack_store;
 mod send_buffer;
 pub mod sender;
 pub mod socket_options;
