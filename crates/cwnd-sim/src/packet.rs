@@ -6,7 +6,9 @@
 //! link adds its own link-layer overhead when it computes serialization time.
 
 use crate::time::SimTime;
-use crate::transport::tcp::sack_store::{SackId, SackStore};
+
+pub mod sack_store;
+use sack_store::{SackId, SackStore};
 
 /// Index of a node in the world's node table.
 pub type NodeId = u32;

@@ -10,6 +10,7 @@ use crate::net::link::{LinkDirection, SendOutcome};
 use crate::net::routing::RoutingTable;
 use crate::net::wifi::channel::{Enqueued, WifiChannel};
 use crate::net::wimax::cell::{self, WimaxCell};
+use crate::packet::sack_store::SackStore;
 use crate::packet::{
     AckRef, FlowId, NodeId, Packet, Payload, TcpAck, TcpData, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION,
 };
@@ -23,7 +24,6 @@ use crate::transport::sctp::sender::Outgoing;
 use crate::transport::sctp::store::PacketStore;
 use crate::transport::tcp::handshake::Handshake;
 use crate::transport::tcp::receiver::TcpReceiver;
-use crate::transport::tcp::sack_store::SackStore;
 use crate::transport::tcp::sender::TcpSender;
 use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -38,10 +38,10 @@ mod sctp;
 
 pub use sctp::AssociationWire;
 
+use crate::packet::sack_store::SackStore;
 use crate::packet::{FlowId, NodeId, Packet, Payload, TcpAck, TcpData, TcpSyn};
 use crate::time::SimTime;
 use crate::transport::sctp::store::PacketStore;
-use crate::transport::tcp::sack_store::SackStore;
 
 const LINKTYPE_ETHERNET: u32 = 1;
 const ETHERTYPE_IPV4: u16 = 0x0800;

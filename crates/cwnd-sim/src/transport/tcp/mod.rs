@@ -11,7 +11,6 @@ pub mod recovery;
 mod reordering;
 pub mod rto;
 mod sack;
-pub mod sack_store;
 mod send_buffer;
 pub mod sender;
 pub mod socket_options;

@@ -10,7 +10,7 @@
 //! ACK and the few slots in use stay in cache (as `transport::sctp::store` does
 //! for SCTP's chunks).
 
-use crate::packet::SackBlocks;
+use super::SackBlocks;
 
 /// Index of a set of SACK blocks in the store.
 pub type SackId = u32;
