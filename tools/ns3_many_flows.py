@@ -12,9 +12,11 @@ The dumbbell: N senders, each on its own 1 Gb/s, 1 ms access link to r0; r0 to r
 10·N Mb/s, 10 ms, with a DropTail queue of 20·N packets; r1 to each receiver at 1 Gb/s,
 1 ms. N NewReno flows of unlimited data start evenly over the first 10 ms. Settings as in
 cwnd's defaults (and tools/crosscheck_ns3.py): MSS 1460, no SACK, no timestamps, no
-delayed ACKs, initial window 3, RTO minimum 1 s, classic recovery, 64 MiB buffers; the
-traffic-control layer's queue disc is removed so the device's DropTail queue is the
-bottleneck queue.
+delayed ACKs, initial window 3, RTO minimum 1 s, classic recovery; the traffic-control
+layer's queue disc is removed so the device's DropTail queue is the bottleneck queue.
+Socket buffers stay at ns-3's 128 KiB, above a flow's window here (its 10 Mb/s × 24 ms
+and 20 packets of queue: about 60 KB): with 64 MiB, as tools/crosscheck_ns3.py sets for
+one flow, each sender keeps 64 MiB of unsent data and Run() slows down as it fills.
 """
 
 from __future__ import annotations
@@ -33,8 +35,6 @@ def configure() -> None:
     cfg("ns3::TcpSocket::SegmentSize", ns.UintegerValue(1460))
     cfg("ns3::TcpSocket::DelAckCount", ns.UintegerValue(1))
     cfg("ns3::TcpSocket::InitialCwnd", ns.UintegerValue(3))
-    cfg("ns3::TcpSocket::SndBufSize", ns.UintegerValue(64 << 20))
-    cfg("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(64 << 20))
     cfg("ns3::TcpSocketBase::Sack", ns.BooleanValue(False))
     cfg("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(False))
     cfg("ns3::TcpSocketBase::MinRto", ns.TimeValue(ns.Seconds(1)))
