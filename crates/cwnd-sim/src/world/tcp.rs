@@ -6,7 +6,7 @@
 use super::connections::{is_connection, tcp_flow};
 use super::{Event, World};
 use crate::packet::{
-    FlowId, NodeId, Payload, TcpAck, TcpData, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION,
+    AckRef, FlowId, NodeId, Payload, TcpAck, TcpData, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION,
 };
 use crate::time::SimTime;
 use crate::timer::LazyTimer;
@@ -224,7 +224,8 @@ impl World {
         };
         let (src, dst, header) = (flow.dst, flow.src, flow.header_bytes());
         let size = header + ack.sack.option_bytes();
-        let packet = self.new_packet(now, f, src, dst, size, Payload::TcpAck(ack));
+        let payload = Payload::TcpAck(AckRef::stow(&ack, &mut self.sack_store));
+        let packet = self.new_packet(now, f, src, dst, size, payload);
         self.forward(now, src, packet);
     }
 

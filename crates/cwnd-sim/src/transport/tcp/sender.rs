@@ -406,7 +406,7 @@ impl TcpSender {
             // cwnd counts segments, whatever their size (Linux `tcp_cwnd_test`);
             // the peer's window counts bytes (`tcp_snd_wnd_test`). With full
             // segments this is the byte rule flight + len <= cwnd × MSS.
-            let in_flight = self.sent.partition_point(|s| s.seq < seq) as u32;
+            let in_flight = self.segments_below(seq);
             if in_flight >= self.tcb.cwnd + left || self.tcb.flight_bytes() + len > self.peer_window
             {
                 self.tcb.cwnd_limited = (self.tcb.cwnd as u64 * mss) <= self.peer_window;
@@ -470,6 +470,17 @@ impl TcpSender {
         let len = (self.cfg.mss as u64).min(self.app.written().saturating_sub(seq));
         let fits = seq + len - self.tcb.snd_una <= self.peer_window;
         (len > 0 && fits && !self.nagle_holds(len as u32)).then_some(len as u32)
+    }
+
+    /// Segments sent below `seq`. Sending new data (`seq` at the high-water mark)
+    /// counts them all without a binary search per segment sent (which made a
+    /// 10-flow run 7 % slower).
+    fn segments_below(&self, seq: u64) -> u32 {
+        if seq >= self.high_water {
+            self.sent.len() as u32
+        } else {
+            self.sent.partition_point(|s| s.seq < seq) as u32
+        }
     }
 
     pub(super) fn segment_at(&self, seq: u64) -> Option<&SentSegment> {
