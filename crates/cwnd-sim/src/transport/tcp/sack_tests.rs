@@ -22,6 +22,7 @@ fn sender(recovery: Recovery, iw: u32, set: impl FnOnce(&mut SenderConfig)) -> T
         initial_window: iw,
         dupthresh: 3,
         limited_transmit: false,
+        prr: false,
         abc_limit: 1,
         recovery,
         repeated_timeout: RepeatedTimeout::Keep,
