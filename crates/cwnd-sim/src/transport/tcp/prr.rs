@@ -235,7 +235,10 @@ mod tests {
         let sent: Vec<u32> = trace.iter().map(|&(s, _)| s).collect();
         assert_eq!(sent, [1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1]);
         let pipes: Vec<u32> = trace.iter().map(|&(_, p)| p).collect();
-        assert_eq!(pipes, [14, 13, 13, 12, 12, 11, 10, 10, 10, 10, 10, 10, 10, 10]);
+        assert_eq!(
+            pipes,
+            [14, 13, 13, 12, 12, 11, 10, 10, 10, 10, 10, 10, 10, 10]
+        );
         assert_eq!((prr.delivered, prr.out), (14, 10));
     }
 

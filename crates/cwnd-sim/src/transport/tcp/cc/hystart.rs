@@ -177,7 +177,10 @@ impl Hystart {
         self.note_sample(rtt);
         if self.samples < MIN_SAMPLES {
             self.samples += 1;
-        } else if self.round_min.is_some_and(|m| m > delay_min + delay_threshold(delay_min)) {
+        } else if self
+            .round_min
+            .is_some_and(|m| m > delay_min + delay_threshold(delay_min))
+        {
             self.exit();
         }
     }
@@ -413,6 +416,9 @@ mod tests {
         samples(&mut h, &t, ms(200), 20, ms(300));
         assert!(!h.exit_due && !h.in_css());
         h.slow_start(&mut t, 1);
-        assert_eq!((t.cwnd, t.ssthresh), (21, crate::transport::tcp::tcb::INFINITE_SSTHRESH));
+        assert_eq!(
+            (t.cwnd, t.ssthresh),
+            (21, crate::transport::tcp::tcb::INFINITE_SSTHRESH)
+        );
     }
 }
