@@ -186,10 +186,13 @@ impl TcpSender {
                         self.limited_transmit(now, out);
                     }
                 }
-                // RFC 6675 (B)–(C): the scoreboard changed; send what pipe allows.
+                // RFC 6675 (B)–(C): the scoreboard changed; send what pipe allows
+                // (a model-based controller sends after its `cong_control`).
                 CaState::Recovery | CaState::Loss => {
                     self.prr_update();
-                    self.transmit(now, out);
+                    if !self.model_based {
+                        self.transmit(now, out);
+                    }
                 }
             }
             return;
@@ -234,10 +237,17 @@ impl TcpSender {
                 // RFC 5681 §3.2 step 4: each further duplicate ACK means a segment
                 // has left the network; inflate cwnd (or let PRR set it) and send
                 // if allowed.
+                // A model-based controller sends after its `cong_control`, as Linux
+                // (`tcp_cong_control` before `tcp_xmit_recovery`): sending here first,
+                // under the old cwnd, would refill the flight before BBR's packet
+                // conservation reads it, and cwnd = in-flight + delivered would then
+                // grow by one per duplicate.
                 if self.prr_active() {
                     self.prr_update();
                     self.prr_retransmit_head(now, out);
-                } else if !self.model_based {
+                } else if self.model_based {
+                    return;
+                } else {
                     self.tcb.cwnd += 1;
                 }
                 self.transmit(now, out);
