@@ -659,7 +659,7 @@ impl World {
         let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
             return;
         };
-        if let Some(t) = flow.sender_timer.arm(flow.sender.rto_deadline()) {
+        if let Some(t) = flow.sender_timer.arm(flow.sender.timer_deadline()) {
             self.queue.schedule(t, Event::SenderTimer(f));
         }
         if let Some(t) = flow.pacing_timer.arm(flow.sender.pacing_deadline()) {

@@ -402,6 +402,9 @@ pub struct TcpSpec {
     /// F-RTO detection of spurious timeouts and undo (RFC 5682; the SACK-enhanced
     /// variant with `recovery = "sack"`).
     pub frto: bool,
+    /// RACK-TLP loss detection (RFC 8985): losses by time instead of DupThresh,
+    /// tail loss probes instead of timeouts; needs `sack` and `recovery = "sack"`.
+    pub rack: bool,
     /// ssthresh when the timer expires again before new data is acknowledged:
     /// `keep` (RFC 5681 §3.1) or `halve` (ns-2: max(⌊min(cwnd, rwnd)/2⌋, 2), so 2).
     pub ssthresh_on_repeated_timeout: RepeatedTimeoutSpec,
@@ -442,6 +445,7 @@ impl Default for TcpSpec {
             pef_step: 0.1,
             eifel: false,
             frto: false,
+            rack: false,
             ssthresh_on_repeated_timeout: RepeatedTimeoutSpec::Keep,
             delayed_ack: false,
             delayed_ack_timeout: Duration(crate::time::SimTime::from_millis(200)),

@@ -731,6 +731,18 @@ fn check_tcp_options(
             "\"sack\" needs SACK blocks; set tcp.sack = true",
         ));
     }
+    if t.rack && !t.sack {
+        return Err(ScenarioError::new(
+            at("rack"),
+            "RACK-TLP needs SACK blocks (RFC 8985 §4); set tcp.sack = true",
+        ));
+    }
+    if t.rack && recovery.is_some_and(|r| r != RecoverySpec::Sack) {
+        return Err(ScenarioError::new(
+            at("rack"),
+            "RACK-TLP detects losses for SACK recovery; set recovery = \"sack\" or leave it unset",
+        ));
+    }
     if t.dsack_undo && !(t.sack && t.dsack) {
         return Err(ScenarioError::new(
             at("dsack_undo"),
@@ -1210,6 +1222,14 @@ mod tests {
             "flows[0].tcp.dsack_undo: needs D-SACK reports; set tcp.sack = true and tcp.dsack = true"
         );
         assert_eq!(
+            error_of(&tcp("tcp = { rack = true }")),
+            "flows[0].tcp.rack: RACK-TLP needs SACK blocks (RFC 8985 §4); set tcp.sack = true"
+        );
+        assert_eq!(
+            error_of(&tcp("recovery = \"newreno\"\ntcp = { sack = true, rack = true }")),
+            "flows[0].tcp.rack: RACK-TLP detects losses for SACK recovery; set recovery = \"sack\" or leave it unset"
+        );
+        assert_eq!(
             error_of(&tcp("tcp = { dsack = true }")),
             "flows[0].tcp.dsack: D-SACK needs tcp.sack = true"
         );
@@ -1226,7 +1246,7 @@ mod tests {
         assert!(
             Scenario::from_toml(&tcp("tcp = { ssthresh_on_repeated_timeout = \"halve\" }")).is_ok()
         );
-        let all = "tcp = { sack = true, dsack = true, dsack_undo = true, timestamps = true, eifel = true, frto = true, adapt_dupthresh = true }";
+        let all = "tcp = { sack = true, dsack = true, dsack_undo = true, timestamps = true, eifel = true, frto = true, adapt_dupthresh = true, rack = true }";
         assert!(Scenario::from_toml(&tcp(all)).is_ok());
     }
 
