@@ -90,3 +90,43 @@ fn two_flows_of_reno_or_cubic_share_a_bottleneck_fairly() {
         );
     }
 }
+
+/// CUBIC with Linux-like options (SACK, timestamps, IW 10, delayed ACKs, slow start
+/// counting every acknowledged segment) on 10 Mb/s × 50 ms with a 100-packet queue.
+fn linux_like_cubic(hystart: &str) -> String {
+    let flow = format!(
+        "cc = {{ name = \"cubic\", hystart = \"{hystart}\" }}\nrecovery = \"sack\"\n\
+         tcp = {{ sack = true, timestamps = true, initial_window = 10, abc_limit = 1000, \
+         delayed_ack = true, delayed_ack_timeout = \"40ms\" }}"
+    );
+    single_path("10Mbps", 25.0, 100, 3, &flow, "")
+}
+
+#[test]
+fn linux_hystart_ends_slow_start_in_the_first_round_that_starts_queued() {
+    // Every ACK covers two segments and adds two (delayed ACKs, unlimited slow
+    // start), so cwnd doubles per round: 10, 20, 40, 80, 160. The path holds
+    // 10 Mb/s · 50 ms / 1500 B = 41.7 packets, so the round of 80 leaves about
+    // 80 − 42 = 38 packets (46 ms) queued: every RTT of the round of 160 is
+    // ≈ 96 ms > delay_min + clamp(50/8, 4, 16) = 56.25 ms (the round of 80 began with
+    // an empty queue, so its minimum stayed at 50 ms). The delay test runs from the
+    // 9th sample of the round (8 are only collected): after 8 ACKs cwnd = 160 + 2·8
+    // = 176, and the 9th sets ssthresh = cwnd = 176. ACKs 2.4 ms apart (two segments
+    // at 1.2 ms each) never form a 2 ms ACK train.
+    let r = run(&linux_like_cubic("linux"), 1);
+    let ser = &r.flows[0].series;
+    let first = ser
+        .ssthresh
+        .iter()
+        .position(|&s| s < 1 << 30)
+        .expect("exit");
+    assert_eq!(ser.ssthresh[first], 176);
+    // Without HyStart slow start runs on until the 100-packet queue overflows.
+    let plain = run(&linux_like_cubic("off"), 1);
+    let (with, without) = (
+        r.flows[0].summary.sender.segments_retransmitted,
+        plain.flows[0].summary.sender.segments_retransmitted,
+    );
+    println!("retransmissions in 3 s: hystart {with}, standard slow start {without}");
+    assert!(with < without / 4, "{with} vs {without}");
+}

@@ -362,6 +362,7 @@ pub(super) fn tcp_agents(
         write_size: t.write_size.map(|w| w.0),
         sndbuf: t.sndbuf.map(|b| kernel_sndbuf(b.0)),
         nagle: t.nagle,
+        prr: t.prr,
     };
     let receiver_cfg = ReceiverConfig {
         buffer: t.receive_window(),

@@ -368,6 +368,11 @@ pub struct TcpSpec {
     /// segment goes out if the receive window allows, cwnd unchanged. Default off
     /// (ns-2's agents, and the studies, have none; Linux always does it).
     pub limited_transmit: bool,
+    /// Proportional Rate Reduction (RFC 6937, as Linux's `tcp_cwnd_reduction`) sets
+    /// cwnd during fast recovery instead of window inflation (Reno, NewReno) or
+    /// cwnd = ssthresh (SACK); see `transport/tcp/prr.rs`. Default off (ns-2's
+    /// agents, and the studies, have none; Linux always runs it).
+    pub prr: bool,
     /// Most segments one ACK may add to cwnd in slow start (RFC 3465 "L").
     /// Default 1, RFC 5681 §3.1's "at most SMSS bytes for each ACK" (and what
     /// ns-2 does); Linux does not limit it (use e.g. 1000 to emulate).
@@ -429,6 +434,7 @@ impl Default for TcpSpec {
             nagle: true,
             dupthresh: 3,
             limited_transmit: false,
+            prr: false,
             abc_limit: 1,
             timestamps: false,
             sack: false,

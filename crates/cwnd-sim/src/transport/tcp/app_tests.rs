@@ -23,6 +23,7 @@ fn transfer(write_size: u64, nagle: bool, app_bytes: Option<u64>) -> TcpSender {
         initial_window: 10,
         dupthresh: 3,
         limited_transmit: false,
+        prr: false,
         abc_limit: 1,
         recovery: Recovery::NewReno,
         repeated_timeout: RepeatedTimeout::Keep,

@@ -5,6 +5,7 @@ pub mod cc;
 pub mod handshake;
 mod nagle;
 mod pacing;
+mod prr;
 mod rack;
 pub mod rate;
 pub mod receiver;

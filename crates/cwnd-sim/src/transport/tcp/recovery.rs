@@ -246,11 +246,17 @@ impl TcpSender {
     /// Resends the first unacknowledged segment, presumed lost (Linux marks the head
     /// lost for a sender without SACK: `tcp_mark_head_lost`).
     pub(super) fn retransmit_first_unacked(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        self.mark_head_lost();
+        if let Some(&head) = self.sent.front() {
+            self.send_segment(now, head.seq, head.len, out);
+        }
+    }
+
+    /// Marks the first unacknowledged segment lost.
+    pub(super) fn mark_head_lost(&mut self) {
         if let Some(head) = self.sent.front_mut() {
             self.marked_lost += u64::from(!head.lost);
             head.lost = true;
-            let (seq, len) = (head.seq, head.len);
-            self.send_segment(now, seq, len, out);
         }
     }
 
@@ -266,8 +272,14 @@ impl TcpSender {
                         self.limited_transmit(now, out);
                     }
                 }
-                // RFC 6675 (B)–(C): the scoreboard changed; send what pipe allows.
-                CaState::Recovery | CaState::Loss => self.transmit(now, out),
+                // RFC 6675 (B)–(C): the scoreboard changed; send what pipe allows
+                // (a model-based controller sends after its `cong_control`).
+                CaState::Recovery | CaState::Loss => {
+                    self.prr_update();
+                    if !self.model_based {
+                        self.transmit(now, out);
+                    }
+                }
             }
             return;
         }
@@ -310,8 +322,19 @@ impl TcpSender {
             }
             CaState::Recovery => {
                 // RFC 5681 §3.2 step 4: each further duplicate ACK means a segment
-                // has left the network; inflate cwnd and send if allowed.
-                if !self.model_based {
+                // has left the network; inflate cwnd (or let PRR set it) and send
+                // if allowed.
+                // A model-based controller sends after its `cong_control`, as Linux
+                // (`tcp_cong_control` before `tcp_xmit_recovery`): sending here first,
+                // under the old cwnd, would refill the flight before BBR's packet
+                // conservation reads it, and cwnd = in-flight + delivered would then
+                // grow by one per duplicate.
+                if self.prr_active() {
+                    self.prr_update();
+                    self.prr_retransmit_head(now, out);
+                } else if self.model_based {
+                    return;
+                } else {
                     self.tcb.cwnd += 1;
                 }
                 self.transmit(now, out);
@@ -366,19 +389,28 @@ impl TcpSender {
             Recovery::Reno | Recovery::NewReno => {
                 self.reduce_ssthresh(now);
                 self.set_ca_state(now, CaState::Recovery);
-                if !self.model_based {
-                    let base = self.tcb.ssthresh.min(self.tcb.prior_cwnd);
-                    // Inflated by the duplicates so far: dupthresh, or fewer
-                    // when Vegas's fine-grained timer started the retransmit.
-                    self.tcb.cwnd = base + self.episode.dupacks().min(self.dupthresh());
+                if self.prr_start() {
+                    self.mark_head_lost();
+                    self.prr_update();
+                    self.prr_retransmit_head(now, out);
+                } else {
+                    if !self.model_based {
+                        let base = self.tcb.ssthresh.min(self.tcb.prior_cwnd);
+                        // Inflated by the duplicates so far: dupthresh, or fewer
+                        // when Vegas's fine-grained timer started the retransmit.
+                        self.tcb.cwnd = base + self.episode.dupacks().min(self.dupthresh());
+                    }
+                    self.retransmit_first_unacked(now, out);
                 }
-                self.retransmit_first_unacked(now, out);
             }
             Recovery::Sack => {
                 // RFC 6675 §5 step 4.
                 self.reduce_ssthresh(now);
                 self.set_ca_state(now, CaState::Recovery);
-                if !self.model_based {
+                if self.prr_start() {
+                    self.mark_head_lost();
+                    self.prr_update();
+                } else if !self.model_based {
                     self.tcb.cwnd = self.tcb.ssthresh.min(self.tcb.prior_cwnd);
                 }
                 self.start_sack_recovery(now, out);
@@ -403,13 +435,20 @@ impl TcpSender {
                 if self.cfg.recovery == Recovery::Sack && !full {
                     // RFC 6675: a partial ACK just updates the scoreboard; the
                     // sender's transmit() then sends by pipe.
+                    self.prr_update();
                     return true;
                 }
                 if self.cfg.recovery == Recovery::NewReno && !full {
                     // RFC 6582 step 5: partial ACK.
-                    self.retransmit_first_unacked(now, out);
-                    if !self.model_based {
-                        self.tcb.cwnd = self.tcb.cwnd.saturating_sub(acked) + 1;
+                    if self.prr_active() {
+                        self.mark_head_lost();
+                        self.prr_update();
+                        self.prr_retransmit_head(now, out);
+                    } else {
+                        self.retransmit_first_unacked(now, out);
+                        if !self.model_based {
+                            self.tcb.cwnd = self.tcb.cwnd.saturating_sub(acked) + 1;
+                        }
                     }
                     return self.episode.first_partial_ack();
                 }

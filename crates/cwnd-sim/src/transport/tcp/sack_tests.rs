@@ -26,6 +26,7 @@ pub(super) fn sender(
         initial_window: iw,
         dupthresh: 3,
         limited_transmit: false,
+        prr: false,
         abc_limit: 1,
         recovery,
         repeated_timeout: RepeatedTimeout::Keep,
@@ -329,6 +330,76 @@ fn a_timeout_deep_in_sack_loss_recovery_halves_the_data_in_flight() {
     // segments would give 10, five times the window the flow had.
     timeout(&mut s, 3100);
     assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (2, 1));
+}
+
+/// 20 segments in flight, 0–3 lost: the duplicate ACKs for segments 4..=19, each
+/// SACKing [4, k + 1). Returns what the sender emits on each from segment 6 on.
+fn burst_of_four(prr: bool) -> (TcpSender, Vec<Vec<u64>>) {
+    let mut s = sender(Recovery::Sack, 20, |c| c.prr = prr);
+    start(&mut s);
+    assert!(ack(&mut s, 100, 0, &[(4, 5)], None).is_empty());
+    assert!(ack(&mut s, 101, 0, &[(4, 6)], None).is_empty());
+    let sent = (6..=19)
+        .map(|k| ack(&mut s, 100 + k, 0, &[(4, k + 1)], None))
+        .collect();
+    (s, sent)
+}
+
+#[test]
+fn prr_with_sack_spreads_the_repairs_and_ends_at_ssthresh() {
+    // The third SACKed segment (6) starts recovery: ssthresh = 20/2 = 10, RecoverFS
+    // = 20, 0–3 IsLost (3 SACKed segments above them), pipe = 20 − 3 − 4 = 13.
+    // PRR (`prr.rs`), d = prr_delivered:
+    //   seg 6:  d 1, pipe 13 > 10: ⌈1·10/20⌉ − 0 = 1 → resend 0 (pipe 14)
+    //   seg 7:  d 2, pipe 13: ⌈1⌉ − 1 = 0
+    //   seg 8:  d 3, pipe 12: ⌈1.5⌉ − 1 = 1 → resend 1 (NextSeg rule 1)
+    //   seg 9:  d 4, pipe 12: ⌈2⌉ − 2 = 0
+    //   seg 10: d 5, pipe 11: ⌈2.5⌉ − 2 = 1 → resend 2
+    //   seg 11: d 6, pipe 11: ⌈3⌉ − 3 = 0
+    //   seg 12: d 7, pipe 10, not above ssthresh: min(10 − 10, max(7 − 3, 1)) = 0
+    //   seg 13: d 8, pipe 9: min(1, max(8 − 3, 1)) = 1 → resend 3
+    //   seg 14..19: pipe 9: 1 each → new segments 20..25; pipe stays at 10.
+    let (s, sent) = burst_of_four(true);
+    let expected: Vec<Vec<u64>> = vec![
+        vec![0],
+        vec![],
+        vec![1],
+        vec![],
+        vec![2],
+        vec![],
+        vec![],
+        vec![3],
+        vec![20],
+        vec![21],
+        vec![22],
+        vec![23],
+        vec![24],
+        vec![25],
+    ];
+    assert_eq!(sent, expected);
+    assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (10, 10));
+    // RFC 6675 alone: cwnd = ssthresh = 10 at once; the forced resend of 0 makes
+    // pipe 14; pipe then falls by one per ACK (13, 12, 11, 10 at segs 7–10: nothing,
+    // cwnd − pipe < 1) and from seg 11 (pipe 9) one segment per ACK: 1, 2, 3, then
+    // 20..25 — the same segments, the repairs later and in a run.
+    let (_, plain) = burst_of_four(false);
+    let expected: Vec<Vec<u64>> = vec![
+        vec![0],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![1],
+        vec![2],
+        vec![3],
+        vec![20],
+        vec![21],
+        vec![22],
+        vec![23],
+        vec![24],
+        vec![25],
+    ];
+    assert_eq!(plain, expected);
 }
 
 // ---- D-SACK (RFC 3708) ----

@@ -32,6 +32,7 @@ fn sender_cc(
         initial_window,
         dupthresh: 3,
         limited_transmit: false,
+        prr: false,
         abc_limit: 1,
         recovery,
         repeated_timeout: RepeatedTimeout::Keep,
@@ -409,6 +410,7 @@ fn eifel_sender() -> TcpSender {
         initial_window: 10,
         dupthresh: 3,
         limited_transmit: false,
+        prr: false,
         abc_limit: 1,
         recovery: Recovery::NewReno,
         repeated_timeout: RepeatedTimeout::Keep,
@@ -616,4 +618,51 @@ fn ns2_rule_sets_ssthresh_to_two_on_a_repeated_timeout() {
     // And it stays at the floor of 2 on a third (timer 4 s).
     s.on_timer(SimTime::from_secs(7), &mut out);
     assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (2, 1));
+}
+
+#[test]
+fn prr_replaces_window_inflation_with_one_segment_per_two_delivered() {
+    // RFC 6937 with NewReno, no SACK (`prr.rs`): 16 segments in flight, segment 0
+    // lost, ssthresh = 16/2 = 8, RecoverFS = cwnd before = 16. Each duplicate ACK
+    // delivers one segment (Linux's `sacked_out` emulation takes it out of pipe).
+    let mut s = sender(Recovery::NewReno, 16);
+    s.cfg.prr = true;
+    start(&mut s);
+    assert!(ack(&mut s, ms(100), 0).is_empty());
+    assert!(ack(&mut s, ms(101), 0).is_empty());
+    // Third duplicate, d = prr_delivered = 1: pipe = 16 − 1 lost − 3 delivered = 12
+    // > 8, sndcnt = ⌈1·8/16⌉ − 0 = 1: cwnd = 13 and the retransmission goes.
+    assert_eq!(segs(&ack(&mut s, ms(102), 0)), vec![0]);
+    assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (8, 13));
+    // d = 2: pipe 13 − 1 = 12, ⌈2·8/16⌉ − 1 = 0.  d = 3: pipe 11, ⌈1.5⌉ − 1 = 1.
+    // d = 5: ⌈2.5⌉ − 2 = 1; d = 7: ⌈3.5⌉ − 3 = 1: one new segment per two
+    // duplicates while pipe > 8:
+    // d:     2   3    4   5    6   7    8   (pipe before: 12 11 11 10 10 9 9)
+    // sent:  -   16   -   17   -   18   -
+    // d = 9: pipe 8, not above ssthresh: min(8 − 8, max(9 − 4, 1)) = 0.
+    // d = 10..13: pipe 7: min(1, max(d − 4, 1)) = 1: one segment per ACK, 19..22.
+    let mut sent = Vec::new();
+    for d in 2..=13 {
+        sent.push(segs(&ack(&mut s, ms(101 + d), 0)));
+    }
+    let expected: Vec<Vec<u64>> = vec![
+        vec![],
+        vec![16],
+        vec![],
+        vec![17],
+        vec![],
+        vec![18],
+        vec![],
+        vec![],
+        vec![19],
+        vec![20],
+        vec![21],
+        vec![22],
+    ];
+    assert_eq!(sent, expected);
+    assert_eq!(s.tcb.cwnd, 8);
+    // The ACK of everything sent before recovery ends it: cwnd = ssthresh, and
+    // the flight (16..22, 7 segments) leaves room for one more.
+    assert_eq!(segs(&ack(&mut s, ms(200), 16)), vec![23]);
+    assert_eq!((s.tcb.cwnd, s.tcb.ca_state), (8, CaState::Open));
 }

@@ -30,6 +30,7 @@ use super::cc::{AckEvent, AckSample, CaEvent, CongestionControl, RateSample};
 use super::handshake::{Opened, RTO_AFTER_LOST_SYN};
 use super::nagle::Nagle;
 use super::pacing::Pacer;
+use super::prr::Prr;
 use super::rack::Rack;
 use super::rate::{mark_app_limited, RateEstimator, TxStamp};
 use super::recovery::{LossEpisode, Recovery, RepeatedTimeout};
@@ -89,6 +90,8 @@ pub struct SenderConfig {
     pub sndbuf: Option<u64>,
     /// Nagle's algorithm (TCP_NODELAY off).
     pub nagle: bool,
+    /// Proportional Rate Reduction in fast recovery (RFC 6937, `prr.rs`).
+    pub prr: bool,
 }
 
 /// Per-flow sender counters (each a column of the run summary, `results`).
@@ -194,7 +197,13 @@ pub struct TcpSender {
     /// `tcb.delivered` when the ACK being processed arrived: with SACK, what the ACK
     /// delivers (newly SACKed, or cumulatively acknowledged and not SACKed before)
     /// is the growth it earns (Linux `acked_sacked`).
-    delivered_at_ack: u64,
+    pub(super) delivered_at_ack: u64,
+    /// snd_una and `marked_lost` when the ACK being processed arrived (PRR's "safe
+    /// ACK").
+    pub(super) una_at_ack: u64,
+    pub(super) lost_at_ack: u64,
+    /// PRR's counters for the current fast recovery, when `cfg.prr` (`prr.rs`).
+    pub(super) prr: Option<Prr>,
     pub(super) peer_window: u64,
     /// The application's writes and the send buffer.
     app: SendBuffer,
@@ -230,6 +239,9 @@ impl TcpSender {
             limited_sent: 0,
             ack_start: (0, 0),
             delivered_at_ack: 0,
+            una_at_ack: 0,
+            lost_at_ack: 0,
+            prr: None,
             rto: RtoEstimator::new(cfg.rto),
             app: SendBuffer::new(cfg.write_size, cfg.sndbuf),
             nagle: Nagle::default(),
@@ -378,7 +390,11 @@ impl TcpSender {
         let mss = self.cfg.mss as u64;
         // Model-based controllers: the segments duplicate ACKs announced gone are
         // not in flight (Linux `tcp_packets_in_flight`).
-        let left = if self.model_based && !self.cfg.sack {
+        // Under PRR, cwnd counts pipe: nothing that has left the network or is
+        // presumed lost holds new data back.
+        let left = if self.prr_active() {
+            (self.sent.len() as u32).saturating_sub(self.packets_in_flight())
+        } else if self.model_based && !self.cfg.sack {
             self.reno_sacked
         } else {
             0
@@ -498,6 +514,7 @@ impl TcpSender {
     ) {
         let retransmission = seq < self.high_water;
         let tx = self.rate.on_send(&mut self.tcb, now, self.sent.is_empty());
+        self.prr_on_sent();
         if let Some(rate) = self.cc.metrics().pacing_rate {
             self.pacer.on_sent(now, len + self.cfg.header, rate);
         }
@@ -553,6 +570,8 @@ impl TcpSender {
             self.ack_start = (self.marked_lost, self.packets_in_flight());
         }
         self.delivered_at_ack = self.tcb.delivered;
+        self.una_at_ack = self.tcb.snd_una;
+        self.lost_at_ack = self.marked_lost;
         let window_changed = ack.window != self.peer_window;
         self.peer_window = ack.window;
         if let Some(r) = &mut self.rack {

@@ -19,8 +19,8 @@
 //! After a retransmission timeout the epoch and W_max are forgotten (Linux
 //! `bictcp_reset` on entering Loss).
 //!
-//! Deviations: HyStart (Linux's default slow-start exit) is not modelled; slow start is
-//! standard (RFC 9438 §4.10 allows it). Formula evaluation uses f64 (Linux uses fixed
+//! Slow start: standard by default (RFC 9438 §4.10 allows it); `hystart = "linux"`
+//! ends it as Linux's HyStart does, `"rfc9406"` with HyStart++ (`hystart.rs`). Formula evaluation uses f64 (Linux uses fixed
 //! point with a 1024 scale; the difference is below one segment).
 //!
 //! Validation: unit tests below (K, W(t) at 0, K and 2K, fast convergence, the
@@ -29,6 +29,7 @@
 
 use serde::Deserialize;
 
+use super::hystart::{Hystart, HystartMode};
 use super::{AckSample, CaEvent, CongestionControl};
 use crate::time::SimTime;
 use crate::transport::tcp::tcb::Tcb;
@@ -43,6 +44,8 @@ pub struct CubicConfig {
     pub fast_convergence: bool,
     /// Use the Reno-friendly region (RFC 9438 §4.3).
     pub tcp_friendliness: bool,
+    /// Slow-start exit: "off", "linux" (HyStart) or "rfc9406" (HyStart++).
+    pub hystart: HystartMode,
 }
 
 impl Default for CubicConfig {
@@ -52,6 +55,7 @@ impl Default for CubicConfig {
             beta: 0.7,
             fast_convergence: true,
             tcp_friendliness: true,
+            hystart: HystartMode::Off,
         }
     }
 }
@@ -92,11 +96,13 @@ struct State {
 pub struct Cubic {
     cfg: CubicConfig,
     state: State,
+    hystart: Hystart,
 }
 
 impl Cubic {
     pub fn new(cfg: CubicConfig) -> Self {
         Cubic {
+            hystart: Hystart::new(cfg.hystart),
             cfg,
             state: State::default(),
         }
@@ -160,6 +166,7 @@ impl CongestionControl for Cubic {
 
     fn ssthresh(&mut self, tcb: &Tcb, _now: SimTime) -> u32 {
         let cwnd = tcb.cwnd as f64;
+        self.hystart.on_congestion();
         let s = &mut self.state;
         s.epoch_start = None;
         s.w_max = if cwnd < s.w_max && self.cfg.fast_convergence {
@@ -172,7 +179,7 @@ impl CongestionControl for Cubic {
     }
 
     fn cong_avoid(&mut self, tcb: &mut Tcb, now: SimTime, acked: u32) {
-        let Some(acked) = tcb.slow_start_then(acked) else {
+        let Some(acked) = self.hystart.slow_start(tcb, acked) else {
             return;
         };
         self.update(tcb, now, acked);
@@ -180,17 +187,21 @@ impl CongestionControl for Cubic {
         tcb.cong_avoid_ai(cnt, acked);
     }
 
-    fn pkts_acked(&mut self, _tcb: &Tcb, _now: SimTime, sample: &AckSample) {
+    fn pkts_acked(&mut self, tcb: &Tcb, now: SimTime, sample: &AckSample) {
         if let Some(rtt) = sample.rtt {
             let d = &mut self.state.delay_min;
             *d = Some(d.map_or(rtt, |m| m.min(rtt)));
+            self.hystart.on_rtt(tcb, now, rtt);
         }
     }
 
     fn cwnd_event(&mut self, _tcb: &mut Tcb, _now: SimTime, event: CaEvent) {
         match event {
             // A timeout forgets the curve (Linux bictcp_reset on entering Loss).
-            CaEvent::Loss => self.state = State::default(),
+            CaEvent::Loss => {
+                self.state = State::default();
+                self.hystart.reset();
+            }
             CaEvent::TxStart => self.state.epoch_start = None,
             CaEvent::CompleteRecovery => {}
         }
