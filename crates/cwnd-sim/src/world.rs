@@ -11,20 +11,14 @@ use crate::net::routing::RoutingTable;
 use crate::net::wifi::channel::{Enqueued, WifiChannel};
 use crate::net::wimax::cell::{self, WimaxCell};
 use crate::packet::sack_store::SackStore;
-use crate::packet::{
-    AckRef, FlowId, NodeId, Packet, Payload, TcpAck, TcpData, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION,
-};
+use crate::packet::{FlowId, NodeId, Packet, Payload, TcpData};
 use crate::results::RunResults;
 use crate::time::SimTime;
-use crate::timer::LazyTimer;
 use crate::trace::pcap::Captures;
+use crate::trace::Recorder;
 use crate::trace::Sampling;
-use crate::trace::{FlowSnapshot, Recorder};
 use crate::transport::sctp::sender::Outgoing;
 use crate::transport::sctp::store::PacketStore;
-use crate::transport::tcp::handshake::Handshake;
-use crate::transport::tcp::receiver::TcpReceiver;
-use crate::transport::tcp::sender::TcpSender;
 use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -34,15 +28,17 @@ mod handshake;
 mod interrupt;
 mod report;
 mod sctp;
+mod tcp;
 mod udp;
+use connections::Connections;
 pub use connections::{
     is_connection, ConnectionTemplate, TrafficGenerator, LIVE_CONNECTION_BYTES, MAX_CONNECTIONS,
     MAX_GENERATORS, RECORD_BYTES,
 };
-use connections::{tcp_flow, Connections};
 pub use external::{Delivery, Injection};
 pub use interrupt::{Stopped, BUDGET_EVERY, POLL_EVERY};
 pub use sctp::SctpFlow;
+pub use tcp::Flow;
 pub use udp::UdpFlow;
 
 /// Everything that can happen. Ids index the world's tables.
@@ -93,81 +89,6 @@ impl Event {
             Event::Connect(g) => (14, g),
         };
         (kind << 32) | id as u64
-    }
-}
-
-/// A TCP connection: both agents and their bookkeeping.
-pub struct Flow {
-    pub name: String,
-    pub cc: String,
-    pub src: NodeId,
-    pub dst: NodeId,
-    pub sender: TcpSender,
-    pub receiver: TcpReceiver,
-    pub start: SimTime,
-    pub stop: Option<SimTime>,
-    pub timestamps: bool,
-    pub drops_queue: u64,
-    pub drops_impairment: u64,
-    /// The connection's set-up, when it opens with one (`tcp.handshake`).
-    pub handshake: Option<Handshake>,
-    sender_timer: LazyTimer,
-    pacing_timer: LazyTimer,
-    receiver_timer: LazyTimer,
-}
-
-impl Flow {
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        name: String,
-        cc: String,
-        src: NodeId,
-        dst: NodeId,
-        sender: TcpSender,
-        receiver: TcpReceiver,
-        start: SimTime,
-        stop: Option<SimTime>,
-        timestamps: bool,
-    ) -> Self {
-        Flow {
-            name,
-            cc,
-            src,
-            dst,
-            sender,
-            receiver,
-            start,
-            stop,
-            timestamps,
-            drops_queue: 0,
-            drops_impairment: 0,
-            handshake: None,
-            sender_timer: LazyTimer::default(),
-            pacing_timer: LazyTimer::default(),
-            receiver_timer: LazyTimer::default(),
-        }
-    }
-
-    fn header_bytes(&self) -> u32 {
-        TCP_IP_HEADER
-            + if self.timestamps {
-                TCP_TIMESTAMP_OPTION
-            } else {
-                0
-            }
-    }
-
-    fn snapshot(&self) -> FlowSnapshot {
-        let tcb = &self.sender.tcb;
-        FlowSnapshot {
-            cwnd: tcb.cwnd,
-            ssthresh: tcb.ssthresh,
-            srtt: tcb.srtt.unwrap_or(SimTime::MAX),
-            rto: self.sender.rto(),
-            snd_una: tcb.snd_una,
-            snd_nxt: tcb.snd_nxt,
-            delivered: self.receiver.stats.bytes_delivered,
-        }
     }
 }
 
@@ -250,23 +171,55 @@ pub struct World {
     connections: Connections,
 }
 
+/// Everything a world is made of, as `scenario::build` assembles it: one value
+/// instead of a long list of positional arguments, so that a new part is a named
+/// field. Flow ids: TCP flows first, then SCTP associations, then UDP flows.
+pub struct WorldParts {
+    pub name: String,
+    pub seed: u64,
+    pub end: SimTime,
+    pub node_names: Vec<String>,
+    pub links: Vec<LinkDirection>,
+    pub link_info: Vec<LinkInfo>,
+    pub routes: RoutingTable,
+    pub hops: Vec<Hop>,
+    pub channels: Vec<WifiChannel>,
+    pub cells: Vec<WimaxCell>,
+    pub flows: Vec<Flow>,
+    pub associations: Vec<SctpFlow>,
+    pub udp: Vec<UdpFlow>,
+    pub generators: Vec<TrafficGenerator>,
+    pub recorder: Recorder,
+    pub triggers: Vec<Trigger>,
+    /// Nodes captured as pcap files (`trace.pcap`).
+    pub captures: Captures,
+    /// Bytes the traces may hold in `run_until_stopped` (`u64::MAX`: no limit).
+    pub memory_budget: u64,
+}
+
 impl World {
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        name: String,
-        seed: u64,
-        end: SimTime,
-        node_names: Vec<String>,
-        links: Vec<LinkDirection>,
-        link_info: Vec<LinkInfo>,
-        routes: RoutingTable,
-        hops: Vec<Hop>,
-        channels: Vec<WifiChannel>,
-        cells: Vec<WimaxCell>,
-        flows: Vec<Flow>,
-        recorder: Recorder,
-        triggers: Vec<Trigger>,
-    ) -> Self {
+    /// The world made of `parts`, every start, stop and first sample scheduled.
+    pub fn new(parts: WorldParts) -> Self {
+        let WorldParts {
+            name,
+            seed,
+            end,
+            node_names,
+            links,
+            link_info,
+            routes,
+            hops,
+            channels,
+            cells,
+            flows,
+            associations,
+            udp,
+            generators,
+            recorder,
+            triggers,
+            captures,
+            memory_budget,
+        } = parts;
         let mut queue = EventQueue::new();
         for (i, f) in flows.iter().enumerate() {
             queue.schedule(f.start, Event::FlowStart(i as FlowId));
@@ -277,7 +230,7 @@ impl World {
         if recorder.sampling == Sampling::Interval {
             queue.schedule(SimTime::ZERO, Event::Sample);
         }
-        World {
+        let mut world = World {
             name,
             seed,
             end,
@@ -291,7 +244,7 @@ impl World {
             flows,
             recorder,
             triggers,
-            captures: Captures::default(),
+            captures,
             queue,
             next_uid: 0,
             data_out: Vec::with_capacity(64),
@@ -301,16 +254,16 @@ impl World {
             sctp_out: Vec::new(),
             sack_store: SackStore::default(),
             path_snapshots: Vec::new(),
-            memory_budget: u64::MAX,
+            memory_budget,
             delivered_out: Vec::new(),
             connections: Connections::default(),
-        }
-    }
-
-    /// Captures packets at some nodes as pcap files (`trace.pcap`).
-    pub fn with_captures(mut self, captures: Captures) -> Self {
-        self.captures = captures;
-        self
+        };
+        // In this order, as before: events due at the same time run in the order
+        // they were scheduled.
+        world.add_associations(associations);
+        world.add_generators(generators);
+        world.add_udp_flows(udp);
+        world
     }
 
     /// Runs until the end time and returns what was recorded.
@@ -383,43 +336,11 @@ impl World {
         match event {
             Event::Arrival(l) => self.on_arrival(now, l as usize),
             Event::SenderTimer(f) if self.opening(f) => self.on_syn_timer(now, f),
-            Event::SenderTimer(f) => {
-                let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
-                    return;
-                };
-                if flow.sender_timer.fire(now) {
-                    let mut out = std::mem::take(&mut self.data_out);
-                    flow.sender.on_timer(now, &mut out);
-                    self.flush_sender(now, f, out);
-                }
-            }
-            Event::PacingTimer(f) => {
-                let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
-                    return;
-                };
-                if flow.pacing_timer.fire(now) {
-                    let mut out = std::mem::take(&mut self.data_out);
-                    flow.sender.on_pacing_timer(now, &mut out);
-                    self.flush_sender(now, f, out);
-                }
-            }
-            Event::ReceiverTimer(f) => {
-                let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
-                    return;
-                };
-                if flow.receiver_timer.fire(now) {
-                    if let Some(ack) = flow.receiver.on_timer(now) {
-                        self.send_ack(now, f, ack);
-                    }
-                    self.arm_receiver_timer(f);
-                }
-            }
+            Event::SenderTimer(f) => self.on_sender_timer(now, f),
+            Event::PacingTimer(f) => self.on_pacing_timer(now, f),
+            Event::ReceiverTimer(f) => self.on_receiver_timer(now, f),
             Event::FlowStart(f) if self.opening(f) => self.on_open_start(now, f),
-            Event::FlowStart(f) => {
-                let mut out = std::mem::take(&mut self.data_out);
-                self.flows[f as usize].sender.start(now, &mut out);
-                self.flush_sender(now, f, out);
-            }
+            Event::FlowStart(f) => self.on_flow_start(now, f),
             Event::FlowStop(f) => self.flows[f as usize].sender.stop(),
             Event::Channel(c) => self.on_channel(now, c as usize),
             Event::AssociationStart(k) => self.on_association_start(now, k as usize),
@@ -429,13 +350,7 @@ impl World {
             Event::UdpSend(k) => self.on_udp_send(now, k as usize),
             Event::Connect(g) => self.on_connect(now, g as usize),
             Event::Sample => {
-                for (i, flow) in self.flows.iter().enumerate() {
-                    if flow.start <= now {
-                        self.recorder.on_sample(i, now, flow.snapshot());
-                        let (cc, tcb) = (flow.sender.controller(), &flow.sender.tcb);
-                        self.recorder.on_cc_info(i, now, cc, tcb);
-                    }
-                }
+                self.sample_tcp_flows(now);
                 for k in 0..self.associations.len() {
                     if self.associations[k].start <= now {
                         self.record_association(now, k, false);
@@ -512,30 +427,10 @@ impl World {
         }
         let f = packet.flow;
         match packet.payload {
-            Payload::TcpData(seg) => {
-                let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
-                    self.connections.count_late(f);
-                    return;
-                };
-                let (ack, delivered) = flow.receiver.on_segment(now, &seg);
-                if !is_connection(f) {
-                    self.recorder.on_delivered(f as usize, now, delivered);
-                }
-                if let Some(ack) = ack {
-                    self.send_ack(now, f, ack);
-                }
-                self.arm_receiver_timer(f);
-            }
+            Payload::TcpData(seg) => self.on_tcp_data(now, f, &seg),
             Payload::TcpAck(r) => {
                 let ack = r.unstow(&mut self.sack_store);
-                let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
-                    self.connections.count_late(f);
-                    return;
-                };
-                let mut out = std::mem::take(&mut self.data_out);
-                flow.sender.on_ack(now, &ack, &mut out);
-                self.flush_sender(now, f, out);
-                self.retire_if_finished(f);
+                self.on_tcp_ack(now, f, &ack);
             }
             Payload::TcpSyn(syn) => self.on_syn_segment(now, f, syn),
             Payload::Sctp(r) => self.on_sctp_packet(now, at, packet.src, f, r),
@@ -641,53 +536,6 @@ impl World {
         }
     }
 
-    /// Puts the segments a sender produced on the network, re-arms its timers (RTO,
-    /// and pacing when the gate held segments back) and traces its state.
-    fn flush_sender(&mut self, now: SimTime, f: FlowId, mut out: Vec<TcpData>) {
-        let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
-            return;
-        };
-        let (src, dst, header) = (flow.src, flow.dst, flow.header_bytes());
-        let mss = flow.sender.tcb.mss as u64;
-        let listed = !is_connection(f);
-        for seg in out.drain(..) {
-            if listed {
-                self.recorder.on_segment_sent(
-                    f as usize,
-                    now,
-                    seg.seq,
-                    seg.len,
-                    seg.retransmission,
-                );
-            }
-            if listed && !self.triggers.is_empty() && !seg.retransmission {
-                let segment = seg.seq / mss + 1;
-                self.fire_triggers(now, f, segment..=segment);
-            }
-            let packet = self.new_packet(now, f, src, dst, header + seg.len, Payload::TcpData(seg));
-            self.forward(now, src, packet);
-        }
-        self.data_out = out;
-        let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
-            return;
-        };
-        if let Some(t) = flow.sender_timer.arm(flow.sender.timer_deadline()) {
-            self.queue.schedule(t, Event::SenderTimer(f));
-        }
-        if let Some(t) = flow.pacing_timer.arm(flow.sender.pacing_deadline()) {
-            self.queue.schedule(t, Event::PacingTimer(f));
-        }
-        if !listed {
-            self.connections.track_cwnd(f, now);
-            return;
-        }
-        let snap = flow.snapshot();
-        if self.recorder.on_change(f as usize, now, snap) {
-            let (cc, tcb) = (flow.sender.controller(), &flow.sender.tcb);
-            self.recorder.on_cc_info(f as usize, now, cc, tcb);
-        }
-    }
-
     /// Switches on the stages waiting for one of this flow's data segment numbers
     /// `segments` (from 1; for SCTP, TSNs).
     fn fire_triggers(&mut self, now: SimTime, f: FlowId, segments: RangeInclusive<u64>) {
@@ -724,26 +572,6 @@ impl World {
                     self.channels[c].impairments.trigger(t.stage, now);
                 }
             }
-        }
-    }
-
-    fn send_ack(&mut self, now: SimTime, f: FlowId, ack: TcpAck) {
-        let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
-            return;
-        };
-        let (src, dst, header) = (flow.dst, flow.src, flow.header_bytes());
-        let size = header + ack.sack.option_bytes();
-        let payload = Payload::TcpAck(AckRef::stow(&ack, &mut self.sack_store));
-        let packet = self.new_packet(now, f, src, dst, size, payload);
-        self.forward(now, src, packet);
-    }
-
-    fn arm_receiver_timer(&mut self, f: FlowId) {
-        let Some(flow) = tcp_flow(&mut self.flows, &mut self.connections, f) else {
-            return;
-        };
-        if let Some(t) = flow.receiver_timer.arm(flow.receiver.delack_deadline()) {
-            self.queue.schedule(t, Event::ReceiverTimer(f));
         }
     }
 }

@@ -7,20 +7,17 @@
 //! every other draw unchanged.
 
 use super::impairment_spec::{DelaySpec, PvSpec, ReorderSpec, StageSpec};
+use super::link_plan::LinkPlan;
 use super::plan::{FlowPlan, Plan, StagePlan, StageWindow};
-use super::spec::{
-    AppSpec, Direction, LinkSpec, PathLossSpec, RepeatedTimeoutSpec, Scenario, TcpSpec,
-};
+use super::spec::{AppSpec, Direction, RepeatedTimeoutSpec, Scenario, TcpSpec};
 use super::validate::ScenarioError;
 use crate::net::impair::{
     ArqDelay, BernoulliLoss, DelayDistribution, DelayStep, DropList, GilbertElliott, Impairment,
     ImpairmentChain, ImpairmentStage, Outage, Reorder, Schedule, Window,
 };
-use crate::net::link::{LinkDirection, LinkParams};
-use crate::net::queue::QueueLimit;
+use crate::net::link::LinkDirection;
 use crate::net::red::Red;
-use crate::net::wifi::channel::{ChannelConfig, FrameErrors, WifiChannel};
-use crate::net::wifi::propagation::{PathLoss, RadioLink};
+use crate::net::wifi::channel::WifiChannel;
 use crate::net::wimax::cell::WimaxCell;
 use crate::packet::{FlowId, NodeId, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION};
 use crate::rng;
@@ -33,24 +30,23 @@ use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
 use crate::transport::tcp::recovery::{Recovery, RepeatedTimeout};
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};
 use crate::transport::tcp::socket_options::kernel_sndbuf;
-use crate::world::{Flow, LinkInfo, Trigger, TriggerTarget, World};
+use crate::world::{Flow, LinkInfo, Trigger, TriggerTarget, World, WorldParts};
 
 /// Builds the world for one run of `plan` with `seed`. Everything that could be
 /// wrong was found when the plan was made, so this cannot fail.
 pub fn build(plan: &Plan, seed: u64) -> World {
     let spec = plan.spec();
     let topology = &plan.topology;
-    let ids = &topology.ids;
-    let captured: Vec<NodeId> = spec.trace.pcap.iter().map(|n| ids[n]).collect();
+    let trace = &plan.trace;
     let node_count = topology.node_names.len();
 
-    let mut links = Vec::with_capacity(2 * spec.links.len());
-    let mut link_info = Vec::with_capacity(2 * spec.links.len());
+    let mut links = Vec::with_capacity(2 * plan.links.len());
+    let mut link_info = Vec::with_capacity(2 * plan.links.len());
     let mut triggers = Vec::new();
-    for (i, (l, stages)) in spec.links.iter().zip(&plan.link_stages).enumerate() {
-        let (a, b) = (ids[&l.between[0]], ids[&l.between[1]]);
+    for (i, l) in plan.links.iter().enumerate() {
+        let [a, b] = l.ends;
         for (dir, from, to) in [(Direction::Forward, a, b), (Direction::Reverse, b, a)] {
-            let (link, link_triggers) = link_direction(spec, seed, i, l, stages, dir, from, to);
+            let (link, link_triggers) = link_direction(seed, i, l, trace.queues, dir, from, to);
             for (flow, segment, stage) in link_triggers {
                 triggers.push(Trigger {
                     flow,
@@ -61,7 +57,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
             }
             links.push(link);
             link_info.push(LinkInfo {
-                name: spec.link_name(i),
+                name: l.name.clone(),
                 direction: if dir == Direction::Forward {
                     "forward"
                 } else {
@@ -71,11 +67,10 @@ pub fn build(plan: &Plan, seed: u64) -> World {
         }
     }
 
-    let mut channels = Vec::new();
-    for (c, (w, wplan)) in spec.wireless.iter().zip(&plan.wireless).enumerate() {
-        let stations: Vec<NodeId> = w.stations.iter().map(|s| ids[s]).collect();
+    let mut channels = Vec::with_capacity(plan.wireless.len());
+    for (c, w) in plan.wireless.iter().enumerate() {
         let (chain, channel_triggers) =
-            build_stages(seed, &wplan.stages, &format!("wireless[{c}]"), None);
+            build_stages(seed, &w.stages, &format!("wireless[{c}]"), None);
         for (flow, segment, stage) in channel_triggers {
             triggers.push(Trigger {
                 flow,
@@ -84,32 +79,10 @@ pub fn build(plan: &Plan, seed: u64) -> World {
                 stage,
             });
         }
-        let errors = match &w.radio {
-            None => FrameErrors::Fixed(w.per),
-            Some(r) => FrameErrors::Snr(RadioLink {
-                path_loss: match r.path_loss {
-                    PathLossSpec::FreeSpace => PathLoss::FreeSpace,
-                    PathLossSpec::TwoRayGround => PathLoss::TwoRayGround,
-                },
-                distance_m: r.distance_m,
-                tx_power_w: 10f64.powf(r.tx_power_dbm / 10.0) / 1000.0,
-                frequency_hz: r.frequency_mhz * 1e6,
-                antenna_height_m: r.antenna_height_m,
-                system_loss: 1.0,
-                noise_figure_db: r.noise_figure_db,
-            }),
-        };
-        let config = ChannelConfig {
-            phy: wplan.phy,
-            queue_limit: w.queue_packets as usize,
-            errors,
-            rts_threshold: w.rts_threshold.map(|s| s.0.min(u32::MAX as u64) as u32),
-            msdu_lifetime: w.msdu_lifetime.0,
-        };
         let mut channel = WifiChannel::new(
-            spec.wireless_name(c),
-            stations,
-            config,
+            w.name.clone(),
+            w.stations.clone(),
+            w.config,
             rng::stream(seed, &format!("wireless[{c}].contention")),
             rng::stream(seed, &format!("wireless[{c}].errors")),
         );
@@ -117,13 +90,13 @@ pub fn build(plan: &Plan, seed: u64) -> World {
         channels.push(channel);
     }
     // 802.16 cells: each subscriber reaches the base station and back in one hop.
-    let mut cells = Vec::with_capacity(spec.wimax.len());
-    for (c, (w, params)) in spec.wimax.iter().zip(&plan.cells).enumerate() {
+    let mut cells = Vec::with_capacity(plan.cells.len());
+    for (c, cell) in plan.cells.iter().enumerate() {
         cells.push(WimaxCell::new(
-            spec.wimax_name(c),
-            ids[&w.base_station],
-            w.subscribers.iter().map(|s| ids[s]).collect(),
-            *params,
+            cell.name.clone(),
+            cell.base_station,
+            cell.subscribers.clone(),
+            cell.params,
             rng::stream(seed, &format!("wimax[{c}].fading")),
             rng::stream(seed, &format!("wimax[{c}].errors")),
         ));
@@ -140,79 +113,66 @@ pub fn build(plan: &Plan, seed: u64) -> World {
                 src,
                 dst,
             } => flows.push(tcp_flow(spec, seed, i, f, cc, *recovery, *src, *dst)),
-            FlowPlan::Sctp { paths } => {
-                associations.push(super::sctp_build::sctp_flow(spec, seed, i, ids, paths))
-            }
+            FlowPlan::Sctp(sctp) => associations.push(super::sctp_build::sctp_flow(seed, i, sctp)),
             FlowPlan::Udp { source, src, dst } => udp.push(super::udp_build::udp_flow(
-                spec, seed, i, source, *src, *dst,
+                spec,
+                seed,
+                i,
+                source,
+                (*src, *dst),
+                trace.recorder.throughput_bin,
             )),
         }
     }
 
     let tcp_flows = flows.len();
-    let mut world = World::new(
-        spec.name.clone().unwrap_or_else(|| "scenario".to_string()),
+    World::new(WorldParts {
+        name: spec.name.clone().unwrap_or_else(|| "scenario".to_string()),
         seed,
-        spec.duration.0,
-        topology.node_names.clone(),
+        end: spec.duration.0,
+        node_names: topology.node_names.clone(),
         links,
         link_info,
-        topology.routes.clone(),
-        topology.hops.clone(),
+        routes: topology.routes.clone(),
+        hops: topology.hops.clone(),
         channels,
         cells,
         flows,
-        Recorder::new(&spec.trace.config(), tcp_flows),
+        associations,
+        udp,
+        generators: super::generator_build::generators(plan, seed),
+        recorder: Recorder::new(&trace.recorder, tcp_flows),
         triggers,
-    )
-    .with_captures(Captures::new(node_count, &captured))
-    .with_memory_budget(
-        spec.memory_budget
+        captures: Captures::new(node_count, &trace.pcap),
+        memory_budget: spec
+            .memory_budget
             .map_or(super::budget::DEFAULT_BUDGET, |b| b.0),
-    );
-    world.add_associations(associations);
-    world.add_generators(super::generator_build::generators(plan, seed));
-    world.add_udp_flows(udp);
-    world
+    })
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Direction `dir` (from `from` to `to`) of link `i`. RED draws from
+/// `links[i].queue.red.<direction>`.
 fn link_direction(
-    spec: &Scenario,
     seed: u64,
     i: usize,
-    l: &LinkSpec,
-    stages: &[StagePlan],
+    l: &LinkPlan,
+    trace_queue: bool,
     dir: Direction,
     from: NodeId,
     to: NodeId,
 ) -> (LinkDirection, Vec<(FlowId, u64, usize)>) {
-    let queue = match l.queue.bytes {
-        Some(bytes) => QueueLimit::Bytes(bytes.0),
-        None => QueueLimit::Packets(
-            l.queue
-                .packets
-                .unwrap_or(super::spec::DEFAULT_QUEUE_PACKETS),
-        ),
-    };
-    let params = LinkParams {
-        rate_bps: l.bandwidth.0,
-        delay: l.delay.0,
-        overhead: l.overhead.0 as u32,
-        queue,
-    };
-    let mut link = LinkDirection::new(from, to, params, spec.trace.queues);
+    let mut link = LinkDirection::new(from, to, l.params, trace_queue);
     let prefix = format!("links[{i}]");
-    if let Some(red) = &l.queue.red {
+    if let Some(red) = l.red {
         let dir_name = if dir == Direction::Forward {
             "forward"
         } else {
             "reverse"
         };
         let stream = rng::stream(seed, &format!("{prefix}.queue.red.{dir_name}"));
-        link = link.with_red(Red::new(red.params(), l.bandwidth.0, stream));
+        link = link.with_red(Red::new(red, l.params.rate_bps, stream));
     }
-    let (chain, triggers) = build_stages(seed, stages, &prefix, Some(dir));
+    let (chain, triggers) = build_stages(seed, &l.stages, &prefix, Some(dir));
     link.impairments = chain;
     (link, triggers)
 }

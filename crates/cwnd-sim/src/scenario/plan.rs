@@ -11,12 +11,15 @@
 use std::collections::HashMap;
 
 use super::impairment_spec::StageSpec;
+use super::link_plan::LinkPlan;
+use super::sctp_plan::SctpPlan;
 use super::spec::{Direction, Scenario};
+use super::trace_plan::TracePlan;
 use super::udp_spec::SourcePlan;
 use super::validate::{CheckedFlow, ScenarioError};
 use crate::net::impair::AppliesTo;
 use crate::net::routing::RoutingTable;
-use crate::net::wifi::timing::Phy;
+use crate::net::wifi::channel::ChannelConfig;
 use crate::net::wimax::cell::CellParams;
 use crate::packet::{FlowId, NodeId};
 use crate::time::SimTime;
@@ -29,16 +32,16 @@ use crate::world::Hop;
 pub struct Plan {
     /// The canonical spec (defaults written out, file contents in place of names).
     spec: Scenario,
-    /// Per link, its impairment stages (both directions; `StagePlan::direction`).
-    pub(super) link_stages: Vec<Vec<StagePlan>>,
+    /// Per link, its ends, parameters, queue discipline and stages.
+    pub(super) links: Vec<LinkPlan>,
     pub(super) wireless: Vec<WirelessPlan>,
-    /// Per 802.16 cell, its parameters.
-    pub(super) cells: Vec<CellParams>,
+    pub(super) cells: Vec<CellPlan>,
     /// Per flow, in scenario order.
     pub(super) flows: Vec<FlowPlan>,
     /// Per traffic generator, in scenario order.
     pub(super) generators: Vec<GeneratorPlan>,
     pub(super) topology: Topology,
+    pub(super) trace: TracePlan,
 }
 
 /// A traffic generator's connections: their controller and recovery, their two
@@ -76,12 +79,24 @@ pub enum StageWindow {
     },
 }
 
-/// A wireless channel: its PHY (802.11b or 802.11a/g, rates and preamble), and
-/// its stages.
+/// A wireless channel: its name, stations, configuration (PHY with its rates
+/// and preamble, queue, frame errors, RTS threshold, MSDU lifetime) and stages.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WirelessPlan {
-    pub phy: Phy,
+    pub name: String,
+    pub stations: Vec<NodeId>,
+    pub config: ChannelConfig,
     pub stages: Vec<StagePlan>,
+}
+
+/// An 802.16 cell: its name, base station, subscriber stations and parameters
+/// (`wimax_spec.rs`).
+#[derive(Clone, Debug)]
+pub struct CellPlan {
+    pub name: String,
+    pub base_station: NodeId,
+    pub subscribers: Vec<NodeId>,
+    pub params: CellParams,
 }
 
 /// A flow's transport-specific plan.
@@ -93,9 +108,8 @@ pub enum FlowPlan {
         src: NodeId,
         dst: NodeId,
     },
-    /// Per destination address (the first is the primary), the (local, remote)
-    /// node pair of its path.
-    Sctp { paths: Vec<(NodeId, NodeId)> },
+    /// Boxed: it is much larger than the others.
+    Sctp(Box<SctpPlan>),
     Udp {
         source: SourcePlan,
         src: NodeId,
@@ -147,7 +161,8 @@ impl Plan {
         }
         Ok(Plan {
             generators,
-            link_stages: checked.links,
+            links: checked.links,
+            trace: checked.trace,
             wireless: checked.wireless,
             cells: checked.cells,
             flows,
@@ -266,7 +281,13 @@ impl Topology {
                 self.check_route(&format!("flows[{i}]"), src, dst, "datagrams")?;
                 Ok(FlowPlan::Udp { source, src, dst })
             }
-            CheckedFlow::Sctp => self.sctp_paths(spec, i),
+            CheckedFlow::Sctp(configs) => {
+                let local: Vec<NodeId> = f.from.addresses().iter().map(|a| self.id(a)).collect();
+                let paths = self.sctp_paths(spec, i, &local)?;
+                Ok(FlowPlan::Sctp(Box::new(
+                    spec.sctp_plan(i, configs, local, paths),
+                )))
+            }
         }
     }
 
@@ -296,9 +317,13 @@ impl Topology {
     /// address with the shortest route to it (ties: the first listed), which in
     /// the usual multihomed topology (address i of the sender linked to address i
     /// of the receiver) pairs the addresses up.
-    fn sctp_paths(&self, spec: &Scenario, i: usize) -> Result<FlowPlan, ScenarioError> {
+    fn sctp_paths(
+        &self,
+        spec: &Scenario,
+        i: usize,
+        local: &[NodeId],
+    ) -> Result<Vec<(NodeId, NodeId)>, ScenarioError> {
         let f = &spec.flows[i];
-        let local: Vec<NodeId> = f.from.addresses().iter().map(|a| self.id(a)).collect();
         let mut paths = Vec::new();
         for (j, name) in f.to.addresses().iter().enumerate() {
             let dst = self.id(name);
@@ -319,13 +344,14 @@ impl Topology {
             };
             paths.push((src, dst));
         }
-        Ok(FlowPlan::Sctp { paths })
+        Ok(paths)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::{build, load};
+    use crate::net::wifi::channel::FrameErrors;
     use crate::world::World;
 
     #[test]
@@ -364,6 +390,74 @@ mod tests {
                 assert!(!source.contains(&trusted), "{trusted}");
             }
         }
+    }
+
+    #[test]
+    fn wireless_and_cell_plans_hold_node_ids_and_resolved_radio() {
+        let text = r#"
+            duration = "1s"
+            [[wireless]]
+            stations = ["a", "ap"]
+            rate = "11Mbps"
+            queue_packets = 20
+            rts_threshold = "500B"
+            radio = { distance_m = 100.0, tx_power_dbm = 20.0, frequency_mhz = 2400.0 }
+            [[wimax]]
+            name = "cell"
+            base_station = "bs"
+            subscribers = ["ss1", "ss2"]
+            preset = "los_snr30"
+            [[links]]
+            between = ["ap", "bs"]
+            bandwidth = "10Mbps"
+            delay = "5ms"
+            [[flows]]
+            from = "a"
+            to = "ss1"
+        "#;
+        let plan = load(text, None).unwrap();
+        // Node ids: link ends first (ap = 0, bs = 1), then stations (a = 2), then
+        // the cell's subscribers (ss1 = 3, ss2 = 4).
+        let w = &plan.wireless[0];
+        assert_eq!(w.name, "wireless0");
+        assert_eq!(w.stations, vec![2, 0]);
+        assert_eq!(w.config.queue_limit, 20);
+        assert_eq!(w.config.rts_threshold, Some(500));
+        let FrameErrors::Snr(radio) = w.config.errors else {
+            panic!("frame errors from the SNR");
+        };
+        // 20 dBm = 10^(20/10) mW = 100 mW = 0.1 W; 2400 MHz = 2.4e9 Hz.
+        assert!((radio.tx_power_w - 0.1).abs() < 1e-12);
+        assert_eq!(radio.frequency_hz, 2.4e9);
+        assert_eq!(radio.distance_m, 100.0);
+        let cell = &plan.cells[0];
+        assert_eq!(cell.name, "cell");
+        assert_eq!(cell.base_station, 1);
+        assert_eq!(cell.subscribers, vec![3, 4]);
+    }
+
+    #[test]
+    fn build_reads_media_sctp_and_trace_from_their_plans_only() {
+        // Each topic is checked into its plan (`link_plan.rs`, `WirelessPlan`,
+        // `CellPlan`, `sctp_plan.rs`, `trace_plan.rs`); the builders never go back
+        // to the spec for them.
+        let build = include_str!("build.rs");
+        let code = &build[..build.find("#[cfg(test)]").unwrap_or(build.len())];
+        for read in [
+            "spec.links",
+            "l.queue",
+            "l.between",
+            "spec.trace",
+            ".sctp",
+            "spec.wireless",
+            "spec.wimax",
+        ] {
+            assert!(!code.contains(read), "build.rs reads {read}");
+        }
+        let sctp = include_str!("sctp_build.rs");
+        assert!(!sctp.contains("spec"), "sctp_build.rs reads the spec");
+        let udp = include_str!("udp_build.rs");
+        assert!(!udp.contains("spec.trace"), "udp_build.rs reads spec.trace");
     }
 
     #[test]

@@ -10,6 +10,7 @@ use serde::de::{self, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::cc_spec::CcSpec;
+use super::sctp_plan::SctpConfigs;
 use super::spec::{RtoSpec, TcpSpec};
 use super::validate::{known_node, ScenarioError};
 use crate::time::SimTime;
@@ -314,8 +315,9 @@ impl super::spec::Scenario {
         Ok(())
     }
 
-    /// An SCTP flow takes no TCP options.
-    pub(super) fn check_sctp_flow(&self, i: usize) -> Result<(), ScenarioError> {
+    /// An SCTP flow takes no TCP options; its own options are checked into the
+    /// agents' configuration.
+    pub(super) fn check_sctp_flow(&self, i: usize) -> Result<SctpConfigs, ScenarioError> {
         let f = &self.flows[i];
         let at = |field: &str| format!("flows[{i}].{field}");
         if f.cc != CcSpec::default() {
@@ -336,7 +338,8 @@ impl super::spec::Scenario {
                 "TCP options on an SCTP flow; SCTP's go in the `sctp` table",
             ));
         }
-        f.sctp.check(i)
+        f.sctp.check(i)?;
+        Ok(self.sctp_configs(i))
     }
 }
 

@@ -6,20 +6,22 @@ use super::spec::Scenario;
 use super::udp_spec::{SourceKind, SourcePlan};
 use crate::packet::NodeId;
 use crate::rng;
+use crate::time::SimTime;
 use crate::transport::udp::cbr::Cbr;
 use crate::transport::udp::on_off::OnOff;
 use crate::transport::udp::sender::UdpSender;
 use crate::transport::udp::source::Source;
 use crate::world::UdpFlow;
 
-/// Builds UDP flow `i` from `src` to `dst`.
+/// Builds UDP flow `i` from `src` to `dst`; its received rate is binned by
+/// `throughput_bin` (`trace.throughput_bin`).
 pub(super) fn udp_flow(
     spec: &Scenario,
     seed: u64,
     i: usize,
     plan: &SourcePlan,
-    src: NodeId,
-    dst: NodeId,
+    (src, dst): (NodeId, NodeId),
+    throughput_bin: SimTime,
 ) -> UdpFlow {
     let f = &spec.flows[i];
     let start = f.start.0;
@@ -50,6 +52,6 @@ pub(super) fn udp_flow(
         UdpSender::new(source, plan.packet_size, stop, stream),
         start,
         stop,
-        spec.trace.throughput_bin.0,
+        throughput_bin,
     )
 }

@@ -11,18 +11,22 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use super::impairment_spec::{ArqStage, DelaySpec, EmpiricalDelay, ReorderSpec, StageSpec};
-use super::plan::{StagePlan, StageWindow, WirelessPlan};
+use super::link_plan::LinkPlan;
+use super::plan::{CellPlan, StagePlan, StageWindow, WirelessPlan};
+use super::sctp_plan::SctpConfigs;
 use super::spec::{
-    AppSpec, AppliesToSpec, CcSpec, ImpairmentSpec, PreambleSpec, RecoverySpec, RedSpec, RtoSpec,
-    Scenario, SctpSpec, TcpSpec, TransportSpec, WirelessSpec,
+    AppSpec, AppliesToSpec, CcSpec, ImpairmentSpec, PathLossSpec, PreambleSpec, RecoverySpec,
+    RtoSpec, Scenario, SctpSpec, TcpSpec, TransportSpec, WirelessSpec,
 };
+use super::trace_plan::TracePlan;
 use super::udp_spec::SourcePlan;
 use crate::net::impair::AppliesTo;
+use crate::net::wifi::channel::{ChannelConfig, FrameErrors};
 use crate::net::wifi::frame_errors::DsssRate;
 use crate::net::wifi::ofdm::OfdmRate;
+use crate::net::wifi::propagation::{PathLoss, RadioLink};
 use crate::net::wifi::timing::Phy;
-use crate::net::wimax::cell::CellParams;
-use crate::packet::FlowId;
+use crate::packet::{FlowId, NodeId};
 use crate::time::SimTime;
 use crate::transport::tcp::cc::CcConfig;
 use crate::transport::tcp::recovery::Recovery;
@@ -31,12 +35,13 @@ use crate::units::Duration;
 /// What checking a scenario yields beside "it is valid": the parts it parsed
 /// from untyped tables, in typed form, so that nothing is parsed twice.
 pub(super) struct Checked {
-    /// Per link, its impairment stages.
-    pub links: Vec<Vec<StagePlan>>,
+    /// Per link, its ends, parameters, queue and stages.
+    pub links: Vec<LinkPlan>,
+    pub trace: TracePlan,
     /// Per wireless channel, its rates and impairment stages.
     pub wireless: Vec<WirelessPlan>,
-    /// Per 802.16 cell, its parameters.
-    pub cells: Vec<CellParams>,
+    /// Per 802.16 cell, its nodes and parameters.
+    pub cells: Vec<CellPlan>,
     /// Per flow, what its transport's checks yield.
     pub flows: Vec<CheckedFlow>,
     /// Per traffic generator, its connections' controller and loss recovery.
@@ -47,7 +52,7 @@ pub(super) struct Checked {
 /// source.
 pub(super) enum CheckedFlow {
     Tcp(CcConfig, Recovery),
-    Sctp,
+    Sctp(SctpConfigs),
     Udp(SourcePlan),
 }
 
@@ -142,9 +147,9 @@ impl Scenario {
         }
         self.check_file_names()?;
         let nodes = self.check_nodes()?;
-        let links = self.check_links()?;
-        let wireless = self.check_wireless()?;
-        let cells = self.check_wimax()?;
+        let links = self.check_links(&nodes)?;
+        let wireless = self.check_wireless(&nodes)?;
+        let cells = self.check_wimax(&nodes)?;
         for (i, r) in self.routes.iter().enumerate() {
             for (field, name) in [("at", &r.at), ("to", &r.to), ("via", &r.via)] {
                 known_node(&nodes, &format!("routes[{i}].{field}"), name)?;
@@ -152,22 +157,11 @@ impl Scenario {
         }
         let flows = self.check_flows(&nodes)?;
         let generators = self.check_generators(&nodes)?;
-        let t = &self.trace;
-        if t.interval.0 == SimTime::ZERO {
-            return Err(ScenarioError::new("trace.interval", "must be positive"));
-        }
-        if t.throughput_bin.0 == SimTime::ZERO {
-            return Err(ScenarioError::new(
-                "trace.throughput_bin",
-                "must be positive",
-            ));
-        }
-        for (i, name) in t.pcap.iter().enumerate() {
-            known_node(&nodes, &format!("trace.pcap[{i}]"), name)?;
-        }
+        let trace = self.check_trace(&nodes)?;
         super::budget::check(self)?;
         Ok(Checked {
             links,
+            trace,
             wireless,
             cells,
             flows,
@@ -252,7 +246,10 @@ impl Scenario {
             .collect())
     }
 
-    fn check_wireless(&self) -> Result<Vec<WirelessPlan>, ScenarioError> {
+    fn check_wireless(
+        &self,
+        nodes: &HashMap<String, usize>,
+    ) -> Result<Vec<WirelessPlan>, ScenarioError> {
         let mut channels = Vec::with_capacity(self.wireless.len());
         for (i, w) in self.wireless.iter().enumerate() {
             let at = |f: &str| format!("wireless[{i}].{f}");
@@ -343,12 +340,38 @@ impl Scenario {
                 }
                 stages.push(plan);
             }
-            channels.push(WirelessPlan { phy, stages });
+            let errors = match &w.radio {
+                None => FrameErrors::Fixed(w.per),
+                Some(r) => FrameErrors::Snr(RadioLink {
+                    path_loss: match r.path_loss {
+                        PathLossSpec::FreeSpace => PathLoss::FreeSpace,
+                        PathLossSpec::TwoRayGround => PathLoss::TwoRayGround,
+                    },
+                    distance_m: r.distance_m,
+                    tx_power_w: 10f64.powf(r.tx_power_dbm / 10.0) / 1000.0,
+                    frequency_hz: r.frequency_mhz * 1e6,
+                    antenna_height_m: r.antenna_height_m,
+                    system_loss: 1.0,
+                    noise_figure_db: r.noise_figure_db,
+                }),
+            };
+            channels.push(WirelessPlan {
+                name: self.wireless_name(i),
+                stations: w.stations.iter().map(|s| nodes[s] as NodeId).collect(),
+                config: ChannelConfig {
+                    phy,
+                    queue_limit: w.queue_packets as usize,
+                    errors,
+                    rts_threshold: w.rts_threshold.map(|s| s.0.min(u32::MAX as u64) as u32),
+                    msdu_lifetime: w.msdu_lifetime.0,
+                },
+                stages,
+            });
         }
         Ok(channels)
     }
 
-    fn check_wimax(&self) -> Result<Vec<CellParams>, ScenarioError> {
+    fn check_wimax(&self, nodes: &HashMap<String, usize>) -> Result<Vec<CellPlan>, ScenarioError> {
         let mut cells = Vec::with_capacity(self.wimax.len());
         for (i, w) in self.wimax.iter().enumerate() {
             let at = |f: &str| format!("wimax[{i}].{f}");
@@ -372,83 +395,18 @@ impl Scenario {
                     ));
                 }
             }
-            cells.push(w.resolve(&format!("wimax[{i}]"))?);
+            cells.push(CellPlan {
+                name: self.wimax_name(i),
+                base_station: nodes[&w.base_station] as NodeId,
+                subscribers: w.subscribers.iter().map(|s| nodes[s] as NodeId).collect(),
+                params: w.resolve(&format!("wimax[{i}]"))?,
+            });
         }
         Ok(cells)
     }
 
-    fn check_links(&self) -> Result<Vec<Vec<StagePlan>>, ScenarioError> {
-        if self.links.is_empty() && self.wireless.is_empty() && self.wimax.is_empty() {
-            return Err(ScenarioError::new(
-                "links",
-                "a scenario needs at least one link, wireless channel or wimax cell",
-            ));
-        }
-        let mut names = HashMap::new();
-        let mut links = Vec::with_capacity(self.links.len());
-        for (i, l) in self.links.iter().enumerate() {
-            let at = |f: &str| format!("links[{i}].{f}");
-            if l.between[0].is_empty() || l.between[1].is_empty() {
-                return Err(ScenarioError::new(
-                    at("between"),
-                    "node names must not be empty",
-                ));
-            }
-            if l.between[0] == l.between[1] {
-                return Err(ScenarioError::new(
-                    at("between"),
-                    format!(
-                        "links \"{}\" to itself; a link joins two different nodes",
-                        l.between[0]
-                    ),
-                ));
-            }
-            if let Some(prev) = names.insert(self.link_name(i), i) {
-                return Err(ScenarioError::new(
-                    at("name"),
-                    format!(
-                        "\"{}\" is also the name of links[{prev}]; give each link a unique name",
-                        self.link_name(i)
-                    ),
-                ));
-            }
-            if l.bandwidth.0 == 0 {
-                return Err(ScenarioError::new(
-                    at("bandwidth"),
-                    "must be positive, e.g. \"10Mbps\"",
-                ));
-            }
-            match (l.queue.packets, l.queue.bytes) {
-                (Some(0), None) => {
-                    return Err(ScenarioError::new(
-                        at("queue.packets"),
-                        "must be at least 1",
-                    ))
-                }
-                (None, Some(b)) if b.0 == 0 => {
-                    return Err(ScenarioError::new(at("queue.bytes"), "must be positive"))
-                }
-                (Some(_), None) | (None, Some(_)) => {}
-                _ => {
-                    return Err(ScenarioError::new(
-                        at("queue"),
-                        "give exactly one of `packets` or `bytes`",
-                    ))
-                }
-            }
-            if let Some(red) = &l.queue.red {
-                check_red(&at("queue.red"), red)?;
-            }
-            let stages = l.impairments.iter().enumerate().map(|(j, imp)| {
-                self.check_impairment(&format!("links[{i}].impairments[{j}]"), imp)
-            });
-            links.push(stages.collect::<Result<_, _>>()?);
-        }
-        Ok(links)
-    }
-
     /// Checks an impairment entry into its stage, with flows named by their ids.
-    fn check_impairment(
+    pub(super) fn check_impairment(
         &self,
         path: &str,
         imp: &ImpairmentSpec,
@@ -642,10 +600,7 @@ impl Scenario {
             }
             self.refuse_source(i)?;
             checked.push(match f.transport {
-                TransportSpec::Sctp => {
-                    self.check_sctp_flow(i)?;
-                    CheckedFlow::Sctp
-                }
+                TransportSpec::Sctp => CheckedFlow::Sctp(self.check_sctp_flow(i)?),
                 TransportSpec::Tcp => {
                     let (cc, recovery) = self.check_tcp_flow(i)?;
                     CheckedFlow::Tcp(cc, recovery)
@@ -965,39 +920,6 @@ fn check_delay(path: &str, delay: &DelaySpec) -> Result<(), ScenarioError> {
         }
         _ => Ok(()),
     }
-}
-
-fn check_red(path: &str, red: &RedSpec) -> Result<(), ScenarioError> {
-    let err =
-        |field: &str, message: String| Err(ScenarioError::new(format!("{path}.{field}"), message));
-    if !(red.min_th >= 0.0 && red.min_th.is_finite()) {
-        return err(
-            "min_th",
-            format!("{} must be a number of packets ≥ 0", red.min_th),
-        );
-    }
-    if !(red.max_th > red.min_th && red.max_th.is_finite()) {
-        return err(
-            "max_th",
-            format!("{} must be above min_th ({})", red.max_th, red.min_th),
-        );
-    }
-    if !(red.max_p > 0.0 && red.max_p <= 1.0) {
-        return err(
-            "max_p",
-            format!("{} is not a probability in (0, 1]", red.max_p),
-        );
-    }
-    if !(red.w_q > 0.0 && red.w_q <= 1.0) {
-        return err(
-            "w_q",
-            format!("{} must be in (0, 1] (Floyd recommends 0.002)", red.w_q),
-        );
-    }
-    if red.mean_packet.0 == 0 {
-        return err("mean_packet", "must be positive, e.g. \"500B\"".to_string());
-    }
-    Ok(())
 }
 
 /// The PHY of a `[[wireless]]` entry: 802.11b if `rate` is one of its rates,

@@ -254,7 +254,7 @@ impl World {
     }
 
     /// Adds the traffic generators and schedules each one's first connection.
-    pub fn add_generators(&mut self, generators: Vec<TrafficGenerator>) {
+    pub(super) fn add_generators(&mut self, generators: Vec<TrafficGenerator>) {
         for spec in generators {
             let g = self.connections.generators.len();
             self.connections.generators.push(GeneratorState {

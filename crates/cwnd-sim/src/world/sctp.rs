@@ -1,5 +1,5 @@
 //! SCTP associations in the world: their events, packets, drops and traces (what
-//! `world.rs` does for TCP flows). Association `k` has flow id `flows.len() + k`,
+//! `world/tcp.rs` does for TCP flows). Association `k` has flow id `flows.len() + k`,
 //! so that impairments, triggers and drop counters see one id space.
 //!
 //! An association's packets carry the index of their body in the world's packet
@@ -70,7 +70,7 @@ impl SctpFlow {
 impl World {
     /// Adds the SCTP associations (after the TCP flows) and schedules their start
     /// and stop.
-    pub fn add_associations(&mut self, associations: Vec<SctpFlow>) {
+    pub(super) fn add_associations(&mut self, associations: Vec<SctpFlow>) {
         for (k, a) in associations.iter().enumerate() {
             self.queue
                 .schedule(a.start, super::Event::AssociationStart(k as u32));

@@ -67,7 +67,7 @@ impl UdpFlow {
 impl World {
     /// Adds the UDP flows (after the TCP flows and SCTP associations) and schedules
     /// their first datagrams.
-    pub fn add_udp_flows(&mut self, udp: Vec<UdpFlow>) {
+    pub(super) fn add_udp_flows(&mut self, udp: Vec<UdpFlow>) {
         self.udp = udp;
         for k in 0..self.udp.len() {
             self.arm_udp_timer(k);

@@ -87,7 +87,8 @@ use super::tcb::CaState;
 use crate::packet::TcpData;
 use crate::time::SimTime;
 
-/// The loss-recovery algorithm of a flow.
+/// The loss-recovery algorithm of a flow. The default a controller implies is
+/// `CcConfig::default_recovery` (cc/mod.rs), derived from the one controller table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Recovery {
     Tahoe,
@@ -98,16 +99,6 @@ pub enum Recovery {
 }
 
 impl Recovery {
-    /// The recovery a congestion-control name implies when none is given:
-    /// "tahoe" → Tahoe, "reno" → Reno, anything else → NewReno.
-    pub fn default_for(cc: &str) -> Recovery {
-        match cc {
-            "tahoe" => Recovery::Tahoe,
-            "reno" => Recovery::Reno,
-            _ => Recovery::NewReno,
-        }
-    }
-
     pub fn name(self) -> &'static str {
         match self {
             Recovery::Tahoe => "tahoe",
