@@ -45,10 +45,12 @@ def ns2_flow(cc: str) -> dict[str, Any]:
 
 
 def ns2_tcp(mss: int, window_segments: int) -> dict[str, Any]:
-    """A flow's `tcp` table with ns-2.35's defaults, `mss`-byte segments and an
-    advertised window of `window_segments` segments. ns-2 has no MTU: the path's
-    is set to carry the segment asked for."""
+    """A flow's `tcp` table with ns-2.35's defaults (`tcp.profile = "ns2"`, each value
+    also written out as the study states it), `mss`-byte segments and an advertised
+    window of `window_segments` segments. ns-2 has no MTU: the path's is set to carry
+    the segment asked for."""
     return {
+        "profile": "ns2",
         "mss": f"{mss}B",
         "mtu": mss + 40,
         "rwnd": f"{mss * window_segments}B",
