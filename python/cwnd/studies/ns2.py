@@ -78,5 +78,6 @@ def ns2_wireless(name: str, stations: list[str], rate: str) -> dict[str, Any]:
 
 
 #: ns-2's `Agent/TCP/Vegas` defaults (`v_alpha_` 1, `v_beta_` 3, `v_gamma_` 1), which
-#: the studies also state.
+#: the studies also state. Its fine-grained retransmission (tcp-vegas.cc `vegas_expire`)
+#: comes with `tcp.profile = "ns2"` (`ns2_tcp`).
 VEGAS_NS2 = {"name": "vegas", "alpha": 1, "beta": 3, "gamma": 1}

@@ -21,9 +21,11 @@
 //!   (`Agent/TCP` and `Agent/TCPSink`; the studies' `ns2.py` pins the same):
 //!   `windowInit_` 2, `rtxcur_init_` 3 s, `minrto_` 200 ms, `maxrto_` 60 s,
 //!   `tcpTick_` 10 ms, `window_` 20 packets, no delayed ACKs, and ssthresh 2 on
-//!   a repeated timeout (tcp.cc `slowdown`).
+//!   a repeated timeout (tcp.cc `slowdown`). Its Vegas retransmits on the fine-
+//!   grained timer (`cc_params`).
 
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use super::tcp_spec::{RepeatedTimeoutSpec, TcpRtoSpec, TcpSpec};
 use crate::time::SimTime;
@@ -85,6 +87,19 @@ impl TcpProfile {
         }
     }
 
+    /// Parameters of controller `cc` that the profile sets (the flow's `cc` table
+    /// wins). ns-2.35's `Agent/TCP/Vegas` (tcp-vegas.cc `recv`) checks its
+    /// fine-grained timer (`vegas_expire`) on every duplicate ACK and on the two
+    /// ACKs of new data after a retransmission (`v_worried_`), unconditionally:
+    /// `fine_grained_retransmission` (cc/vegas.rs).
+    pub fn cc_params(self, cc: &str) -> Map<String, Value> {
+        let mut params = Map::new();
+        if self == TcpProfile::Ns2 && cc == "vegas" {
+            params.insert("fine_grained_retransmission".into(), Value::Bool(true));
+        }
+        params
+    }
+
     /// The receive window, in segments, when the flow sets neither `rwnd` nor
     /// `rcvbuf` (`None`: cwnd's never-limiting default).
     pub fn window_segments(self) -> Option<u64> {
@@ -99,3 +114,35 @@ impl TcpProfile {
 /// += acked, up to ssthresh): no RFC 3465 limit. A limit no ACK reaches (a
 /// 64 MiB window holds 45 965 segments of 1460 B) says the same.
 pub const LINUX_ABC_LIMIT: u32 = 1 << 20;
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::load;
+    use crate::scenario::plan::FlowPlan;
+    use crate::transport::tcp::cc::CcConfig;
+
+    /// Whether the one Vegas flow of a scenario retransmits on its fine-grained timer.
+    fn fine_grained(profile: &str, cc: &str) -> bool {
+        let text = format!(
+            "duration = \"1s\"\ntcp.profile = \"{profile}\"\n[[links]]\nbetween = [\"a\", \"b\"]\n\
+             bandwidth = \"1Mbps\"\ndelay = \"5ms\"\n[[flows]]\nfrom = \"a\"\nto = \"b\"\ncc = {cc}\n"
+        );
+        let plan = load(&text, None).unwrap();
+        match &plan.flows[0] {
+            FlowPlan::Tcp { tcp, .. } => match &tcp.cc {
+                CcConfig::Vegas(v) => v.fine_grained_retransmission,
+                other => panic!("not Vegas: {other:?}"),
+            },
+            _ => panic!("not TCP"),
+        }
+    }
+
+    #[test]
+    fn ns2s_vegas_retransmits_on_its_fine_grained_timer_unless_the_flow_says_not() {
+        assert!(fine_grained("ns2", "\"vegas\""));
+        let off = "{ name = \"vegas\", fine_grained_retransmission = false }";
+        assert!(!fine_grained("ns2", off));
+        assert!(!fine_grained("linux", "\"vegas\""));
+        assert!(!fine_grained("rfc", "\"vegas\""));
+    }
+}

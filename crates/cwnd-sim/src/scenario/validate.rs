@@ -689,7 +689,10 @@ pub(super) fn tcp_controller(
     profile: Option<TcpProfile>,
 ) -> Result<TcpPlan, ScenarioError> {
     let at = |field: &str| format!("{path}.{field}");
-    let controller = CcConfig::from_params(&cc.name, &cc.params).map_err(|(field, message)| {
+    let profile = tcp.profile.or(profile).unwrap_or_default();
+    let mut params = profile.cc_params(&cc.name);
+    params.extend(cc.params.clone());
+    let controller = CcConfig::from_params(&cc.name, &params).map_err(|(field, message)| {
         let field_path = if field.is_empty() {
             at("cc")
         } else {
@@ -697,7 +700,7 @@ pub(super) fn tcp_controller(
         };
         ScenarioError::new(field_path, message)
     })?;
-    let options = TcpOptions::resolve(path, tcp, profile)?;
+    let options = TcpOptions::resolve(path, tcp, Some(profile))?;
     if recovery == Some(RecoverySpec::Sack) && !options.sack {
         return Err(ScenarioError::new(
             at("recovery"),
