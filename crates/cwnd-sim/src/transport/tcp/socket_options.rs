@@ -6,10 +6,11 @@
 //!   stores twice the value asked for, "to account for `struct sk_buff` etc.
 //!   overhead", and at least `SOCK_MIN_SNDBUF` = 2048 / `SOCK_MIN_RCVBUF` = 256
 //!   bytes (`include/net/sock.h`). It first caps the value at
-//!   `net.core.wmem_max` / `rmem_max` (by default `(sizeof(struct sk_buff) + 256)
-//!   × 256`, some 100 KB, in 2.6.20); that cap is not modelled: a testbed asking
-//!   for 512 KB must have raised those sysctls, or its larger cells all ran with
-//!   about 100 KB (see docs/tcp.md).
+//!   `net.core.wmem_max` / `rmem_max` (in 2.6.20, `sk_init` sets both to 131071 B
+//!   on a machine with 512 MB or more, 32767 B at 16 MB or less, and leaves
+//!   `(sizeof(struct sk_buff) + 256) × 256` in between); that cap is a property of
+//!   the machine's sysctls, not modelled here: a scenario applies it by asking for
+//!   no more than the cap (the wimax study passes min(b, 131071); docs/tcp.md).
 //! * The advertised window from the receive buffer (`tcp_input.c`
 //!   `tcp_init_buffer_space`, `tcp_win_from_space`): the buffer holds data and
 //!   per-packet overhead, so only `space − space / 2^tcp_adv_win_scale` of it is
