@@ -312,7 +312,8 @@ def test_unknown_study_is_one_line_naming_the_known_ones(tmp_path: Path) -> None
     proc = cwnd_cli("reproduce", "nope", "--out", tmp_path)
     assert proc.returncode == 2
     assert proc.stderr.strip() == (
-        "cwnd: error: study: 'nope' is not a study; known: outage, wimax, arq, reorder, all"
+        "cwnd: error: study: 'nope' is not a study; "
+        "known: outage, coexist, wimax, arq, reorder, all"
     )
 
 

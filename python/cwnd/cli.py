@@ -594,7 +594,7 @@ def parser() -> argparse.ArgumentParser:
     rep = sub.add_parser(
         "reproduce", help="reproduce a published study: figures, data and claims table"
     )
-    rep.add_argument("study", metavar="STUDY", help="outage, arq, reorder, wimax, or all")
+    rep.add_argument("study", metavar="STUDY", help="outage, coexist, arq, reorder, wimax, or all")
     rep.add_argument(
         "--quick",
         action="store_true",

@@ -3,11 +3,11 @@
 `STUDIES` maps a study's name to its declaration; `reproduce` runs one.
 """
 
-from cwnd.studies import arq, outage, reorder, wimax
+from cwnd.studies import arq, coexist, outage, reorder, wimax
 from cwnd.studies.study import Study, StudyReport, reproduce
 
 STUDIES: dict[str, Study] = {
-    s.name: s for s in (outage.STUDY, wimax.STUDY, arq.STUDY, reorder.STUDY)
+    s.name: s for s in (outage.STUDY, coexist.STUDY, wimax.STUDY, arq.STUDY, reorder.STUDY)
 }
 
 __all__ = ["STUDIES", "Study", "StudyReport", "reproduce"]
