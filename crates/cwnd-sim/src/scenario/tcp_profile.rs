@@ -88,14 +88,17 @@ impl TcpProfile {
     }
 
     /// Parameters of controller `cc` that the profile sets (the flow's `cc` table
-    /// wins). ns-2.35's `Agent/TCP/Vegas` (tcp-vegas.cc `recv`) checks its
-    /// fine-grained timer (`vegas_expire`) on every duplicate ACK and on the two
-    /// ACKs of new data after a retransmission (`v_worried_`), unconditionally:
-    /// `fine_grained_retransmission` (cc/vegas.rs).
+    /// wins). ns-2.35's `Agent/TCP/Vegas` (tcp-vegas.cc `recv`), unconditionally,
+    /// checks its fine-grained timer (`vegas_expire`) on every duplicate ACK and on
+    /// the two ACKs of new data after a retransmission (`v_worried_`):
+    /// `fine_grained_retransmission`; and on a segment's first retransmission keeps
+    /// 3/4 of the window (`win -= win >> 2`; halves on a later one and on a
+    /// timeout): `loss_reduction = "vegas"` (cc/vegas.rs).
     pub fn cc_params(self, cc: &str) -> Map<String, Value> {
         let mut params = Map::new();
         if self == TcpProfile::Ns2 && cc == "vegas" {
             params.insert("fine_grained_retransmission".into(), Value::Bool(true));
+            params.insert("loss_reduction".into(), Value::from("vegas"));
         }
         params
     }
@@ -119,10 +122,11 @@ pub const LINUX_ABC_LIMIT: u32 = 1 << 20;
 mod tests {
     use crate::scenario::load;
     use crate::scenario::plan::FlowPlan;
-    use crate::transport::tcp::cc::CcConfig;
+    use crate::transport::tcp::cc::{CcConfig, LossReduction};
 
-    /// Whether the one Vegas flow of a scenario retransmits on its fine-grained timer.
-    fn fine_grained(profile: &str, cc: &str) -> bool {
+    /// Whether the one Vegas flow of a scenario retransmits on its fine-grained timer
+    /// and keeps 3/4 of its window after a fast retransmit.
+    fn ns2_vegas(profile: &str, cc: &str) -> (bool, bool) {
         let text = format!(
             "duration = \"1s\"\ntcp.profile = \"{profile}\"\n[[links]]\nbetween = [\"a\", \"b\"]\n\
              bandwidth = \"1Mbps\"\ndelay = \"5ms\"\n[[flows]]\nfrom = \"a\"\nto = \"b\"\ncc = {cc}\n"
@@ -130,7 +134,10 @@ mod tests {
         let plan = load(&text, None).unwrap();
         match &plan.flows[0] {
             FlowPlan::Tcp { tcp, .. } => match &tcp.cc {
-                CcConfig::Vegas(v) => v.fine_grained_retransmission,
+                CcConfig::Vegas(v) => (
+                    v.fine_grained_retransmission,
+                    v.loss_reduction == LossReduction::Vegas,
+                ),
                 other => panic!("not Vegas: {other:?}"),
             },
             _ => panic!("not TCP"),
@@ -138,11 +145,13 @@ mod tests {
     }
 
     #[test]
-    fn ns2s_vegas_retransmits_on_its_fine_grained_timer_unless_the_flow_says_not() {
-        assert!(fine_grained("ns2", "\"vegas\""));
+    fn ns2s_vegas_is_ns2s_agent_unless_the_flow_says_not() {
+        assert_eq!(ns2_vegas("ns2", "\"vegas\""), (true, true));
         let off = "{ name = \"vegas\", fine_grained_retransmission = false }";
-        assert!(!fine_grained("ns2", off));
-        assert!(!fine_grained("linux", "\"vegas\""));
-        assert!(!fine_grained("rfc", "\"vegas\""));
+        assert_eq!(ns2_vegas("ns2", off), (false, true));
+        let halve = "{ name = \"vegas\", loss_reduction = \"reno\" }";
+        assert_eq!(ns2_vegas("ns2", halve), (true, false));
+        assert_eq!(ns2_vegas("linux", "\"vegas\""), (false, false));
+        assert_eq!(ns2_vegas("rfc", "\"vegas\""), (false, false));
     }
 }

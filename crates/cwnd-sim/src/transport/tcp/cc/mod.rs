@@ -63,7 +63,7 @@ pub use highspeed::{HighSpeed, HighSpeedConfig};
 pub use hybla::{Hybla, HyblaConfig};
 pub use reno::Reno;
 pub use scalable::{Scalable, ScalableConfig};
-pub use vegas::{Vegas, VegasConfig};
+pub use vegas::{LossReduction, Vegas, VegasConfig};
 pub use vegas_timer::AckKind;
 pub use veno::{Veno, VenoConfig};
 pub use westwood::{Westwood, WestwoodConfig, WestwoodPlusConfig};
