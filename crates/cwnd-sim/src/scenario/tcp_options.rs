@@ -121,9 +121,14 @@ impl TcpOptions {
         let sack = flag(m.sack);
         let timestamps = flag(m.timestamps);
         // A profile's option goes with the one it needs; the flow's own is checked.
-        let dsack = flag(t.dsack.or(p.dsack.filter(|_| sack)));
-        let dsack_undo = flag(t.dsack_undo.or(p.dsack_undo.filter(|_| sack && dsack)));
-        let eifel = flag(t.eifel.or(p.eifel.filter(|_| timestamps)));
+        // A value the flow writes equal to its profile's counts as the profile's, so
+        // that a canonical table (every value written) with `sack` turned off later
+        // (a sweep) loses the profile's D-SACK as the flow itself would.
+        let own = |v: Option<bool>, profile: Option<bool>| v.filter(|&v| Some(v) != profile);
+        let dsack = flag(own(t.dsack, p.dsack).or(p.dsack.filter(|_| sack)));
+        let undo = own(t.dsack_undo, p.dsack_undo);
+        let dsack_undo = flag(undo.or(p.dsack_undo.filter(|_| sack && dsack)));
+        let eifel = flag(own(t.eifel, p.eifel).or(p.eifel.filter(|_| timestamps)));
         let rto = RtoConfig::default();
         let mut o = TcpOptions {
             profile,
@@ -509,9 +514,13 @@ mod tests {
         let o = options("", "sack = false").unwrap();
         assert!(!o.sack && !o.dsack && !o.dsack_undo);
         assert!(o.timestamps && o.frto, "the rest of the profile stays");
-        // Written in the flow, the same dependency is an error.
+        // So does the profile's value written out (a canonical table, swept).
+        let o = options("", "sack = false, dsack = true, dsack_undo = true").unwrap();
+        assert!(!o.sack && !o.dsack && !o.dsack_undo);
+        // Asked for in the flow beyond its profile, the dependency is an error.
+        let rfc = "tcp.profile = \"rfc\"";
         assert_eq!(
-            options("", "sack = false, dsack = true").unwrap_err(),
+            options(rfc, "sack = false, dsack = true").unwrap_err(),
             "flows[0].tcp.dsack: D-SACK needs tcp.sack = true"
         );
         let e = options("", "timestamps = false, eifel = true").unwrap_err();
