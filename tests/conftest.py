@@ -1,7 +1,13 @@
-"""Shared fixtures: small scenarios that run in milliseconds."""
+"""Shared fixtures: small scenarios that run in milliseconds, and one quick reproduction
+of every study shared by the tests that read it."""
 
 from __future__ import annotations
 
+import io
+import signal
+import warnings
+from contextlib import redirect_stdout
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -49,3 +55,79 @@ def small_dict() -> dict[str, Any]:
     import tomllib
 
     return tomllib.loads(SMALL)
+
+
+@dataclass
+class Drawn:
+    """What a saved figure shows: its title, colour bar labels and legend titles, and
+    whether it has error bars."""
+
+    title: str
+    colour_bars: list[str]
+    legend_titles: list[str]
+    error_bars: bool
+
+
+@dataclass
+class QuickReport:
+    """`cwnd reproduce all --quick --out OUT`: its folder (OUT/quick), what it printed,
+    and every figure it drew, as matplotlib held it when it was saved."""
+
+    folder: Path
+    stdout: str
+    figures: list[Drawn]
+
+
+def _drawn(fig: Any) -> Drawn:
+    from matplotlib.colorbar import Colorbar
+    from matplotlib.container import ErrorbarContainer
+
+    axes = fig.get_axes()
+    bars = [a._colorbar for a in axes if isinstance(getattr(a, "_colorbar", None), Colorbar)]
+    legends = [*fig.legends, *(a.get_legend() for a in axes if a.get_legend())]
+    return Drawn(
+        title=fig.get_suptitle() or " / ".join(a.get_title() for a in axes),
+        colour_bars=[b.ax.get_ylabel() for b in bars],
+        legend_titles=[lg.get_title().get_text() for lg in legends],
+        error_bars=any(isinstance(c, ErrorbarContainer) for a in axes for c in a.containers),
+    )
+
+
+@pytest.fixture(scope="session")
+def quick_run(tmp_path_factory: pytest.TempPathFactory) -> QuickReport:
+    """One quick reproduction of every study for every test that reads one, run in this
+    process (the command's own `main`) so that its figures can be looked at as drawn."""
+    from matplotlib.figure import Figure
+
+    from cwnd.cli import main
+
+    out = tmp_path_factory.mktemp("results")
+    seen: dict[int, Drawn] = {}
+    save = Figure.savefig
+
+    def spy(fig: Figure, *args: Any, **kwargs: Any) -> None:
+        seen.setdefault(id(fig), _drawn(fig))
+        save(fig, *args, **kwargs)
+
+    # main installs its own signal handlers and warning format: pytest's come back after.
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    show = warnings.showwarning
+    with pytest.MonkeyPatch.context() as patch, redirect_stdout(io.StringIO()) as stdout:
+        patch.setattr(Figure, "savefig", spy)
+        # Figures drawn in a forked child (`cwnd.beside`) would escape the spy.
+        patch.setattr("cwnd.studies.study.can_fork", lambda: False)
+        try:
+            code = main(["reproduce", "all", "--quick", "--out", str(out), "--cache",
+                         str(out / "cache")])  # fmt: skip
+        finally:
+            for signum, handler in handlers.items():
+                signal.signal(signum, handler)
+            warnings.showwarning = show
+    assert code == 0, stdout.getvalue()
+    return QuickReport(out / "quick", stdout.getvalue(), list(seen.values()))
+
+
+@pytest.fixture(scope="session")
+def quick_report(quick_run: QuickReport) -> Path:
+    """The folder of the quick reproduction of every study, `--out OUT`: OUT/quick."""
+    return quick_run.folder

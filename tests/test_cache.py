@@ -145,3 +145,24 @@ def _json_error(path: Path) -> str:
     except ValueError as e:
         return str(e)
     raise AssertionError(f"{path} parses")
+
+
+def test_a_column_damaged_inside_its_file_is_found_when_read_and_computed_again(
+    small_dict: dict[str, Any], tmp_path: Path
+) -> None:
+    first = _one_run(small_dict, tmp_path, tables=["series"])
+    expected = first.frame("series")
+    (table,) = tmp_path.rglob("*.series.npz")
+    data = bytearray(table.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # inside a column's compressed bytes, past the key
+    table.write_bytes(bytes(data))
+    cached = _one_run(small_dict, tmp_path, tables=["series"])
+    assert (cached.computed, cached.cached) == (0, 1)  # the key still reads
+    with (
+        pytest.warns(CacheWarning, match=f"^{re.escape(str(table))}: unusable cache entry"),
+        pytest.raises(ValueError, match="series: not kept for run"),
+    ):
+        cached.frame("series")
+    again = _one_run(small_dict, tmp_path, tables=["series"])
+    assert (again.computed, again.cached) == (1, 0)
+    assert again.frame("series").equals(expected)

@@ -136,6 +136,12 @@ def test_run_all_lists_a_scenario_of_generators_only(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     index = (tmp_path / "out" / "index.md").read_text()
     assert "web-reno: load " in index and " of 0.20" in index, index
+    # No flow: no per-flow table or figure, empty, and the run says which it skipped.
+    per_flow = ["summary.csv", "series.parquet", "throughput.parquet", "cwnd.png",
+                "sequence.png", "throughput.png"]  # fmt: skip
+    assert f"web_mix: skipped, nothing to show: {', '.join(per_flow)}" in proc.stdout
+    written = {p.name for p in (tmp_path / "out" / "web_mix").iterdir()}
+    assert written == {"links.csv", "generators.csv", "connections.parquet"}
 
 
 def test_command_line_mistakes_are_one_line() -> None:

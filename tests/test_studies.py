@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 from browser import VIEWPORT, chromium, load
+from conftest import QuickReport
 from cwnd.report import QUICK_TITLE
 from cwnd.studies import STUDIES, arq, outage, stats
 from cwnd.studies.study import StudyData, Verdict
@@ -261,15 +262,6 @@ def cwnd_cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
 READABLE_SCALE = 0.6
 
 
-@pytest.fixture(scope="module")
-def quick_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The folder of a quick reproduction of every study, `--out OUT`: OUT/quick."""
-    out = tmp_path_factory.mktemp("results")
-    proc = cwnd_cli("reproduce", "all", "--quick", "--out", out, "--cache", out / "cache")
-    assert proc.returncode == 0, proc.stderr
-    return out / "quick"
-
-
 def test_quick_results_have_a_folder_of_their_own(quick_report: Path) -> None:
     # A full reproduction in OUT (results/ by default) is never overwritten by a quick one.
     out = quick_report.parent
@@ -440,9 +432,19 @@ def test_reorder_rtt_jump_without_a_timeout_is_a_missing_premise() -> None:
     def timeout(run: str) -> dict[str, Any]:
         return {"run": run, "variant": "sctp", "kind": "timeout", "spurious": True}
 
-    data = StudyData({}, quick=False)
-    for plan, d in (("rtt_jump", 300), ("rtt_jump_550ms", 550), ("rtt_jump_800ms", 800)):
-        data.results[plan] = SimpleNamespace(table=pd.DataFrame({"d": [d]}))  # type: ignore[assignment]
+    def study_data(frames: dict[tuple[str, str], list[dict[str, Any]]]) -> StudyData:
+        """The three sweeps, each with its summary and the per-run tables given."""
+
+        def sweep(plan: str, d: int) -> Any:
+            def frame(name: str) -> pd.DataFrame:
+                columns = ["run", "variant", "kind", "spurious"] if name == "sctp_events" else None
+                return pd.DataFrame(frames[(plan, name)], columns=columns)
+
+            return SimpleNamespace(table=pd.DataFrame({"d": [d]}), frame=frame)
+
+        plans = (("rtt_jump", 300), ("rtt_jump_550ms", 550), ("rtt_jump_800ms", 800))
+        return StudyData({plan: sweep(plan, d) for plan, d in plans}, quick=False)
+
     frames = {
         # d = 300 ms: no timeout. 550 ms: one, RR-SCTP 130 against 100 (+30 %). 800: none.
         ("rtt_jump", "chunks"): chunks("x", 600, 600),
@@ -452,10 +454,7 @@ def test_reorder_rtt_jump_without_a_timeout_is_a_missing_premise() -> None:
         ("rtt_jump_800ms", "chunks"): chunks("b", 90, 90),
         ("rtt_jump_800ms", "sctp_events"): [],
     }
-    for key, rows in frames.items():
-        columns = ["run", "variant", "kind", "spurious"] if key[1] == "sctp_events" else None
-        data._frames[key] = pd.DataFrame(rows, columns=columns)
-    m = reorder.claim_rtt_jump(data)
+    m = reorder.claim_rtt_jump(study_data(frames))
     assert m.verdict is Verdict.DISAGREE, m.value
     assert m.value.endswith("the premise (a spurious timeout) is absent at this delay")
     assert (
@@ -463,11 +462,11 @@ def test_reorder_rtt_jump_without_a_timeout_is_a_missing_premise() -> None:
         and "d = 550 ms: SCTP 100, RR-SCTP 130 (+30%)" in m.why
     )
     # With the timeout at the chosen delay, the band decides: +30 % is outside 5–25 %.
-    data._frames[("rtt_jump", "chunks")] = pd.DataFrame(chunks("x", 100, 130))
-    data._frames[("rtt_jump", "sctp_events")] = pd.DataFrame([timeout("x")])
-    assert reorder.claim_rtt_jump(data).verdict is Verdict.DISAGREE
-    data._frames[("rtt_jump", "chunks")] = pd.DataFrame(chunks("x", 100, 110))
-    assert reorder.claim_rtt_jump(data).verdict is Verdict.AGREE
+    frames[("rtt_jump", "chunks")] = chunks("x", 100, 130)
+    frames[("rtt_jump", "sctp_events")] = [timeout("x")]
+    assert reorder.claim_rtt_jump(study_data(frames)).verdict is Verdict.DISAGREE
+    frames[("rtt_jump", "chunks")] = chunks("x", 100, 110)
+    assert reorder.claim_rtt_jump(study_data(frames)).verdict is Verdict.AGREE
 
 
 def test_sensitivity_reads_the_other_sweep_where_the_claim_read_its_own() -> None:
@@ -504,3 +503,123 @@ def test_arq_bursty_reading_keeps_the_loss_rate() -> None:
     assert "recovery" not in newreno["flows"][0]
     assert arq.build_steady({"cc": "reno", "D": 2.0, "p": 0, "pv": 0}, 60, reading="rtt128")[
         "links"][0]["delay"] == "64ms"  # fmt: skip
+
+
+def test_study_figures_name_their_colour_bars_and_error_bars(quick_run: QuickReport) -> None:
+    figures = quick_run.figures
+    # wimax's live half adds its figure where live mode ran (root, /dev/net/tun).
+    live = (quick_run.folder / "wimax" / "live_vs_simulated.png").exists()
+    assert len(figures) == sum(len(s.figures) for s in STUDIES.values()) + live
+    heatmaps = [f for f in figures if f.colour_bars]
+    # arq's two surfaces and wimax's four heatmaps.
+    assert len(heatmaps) == 6, [f.title for f in figures]
+    for f in heatmaps:
+        # The colour bar's metric and unit ("goodput (Mb/s)", "mean cwnd (segments,
+        # log scale)") are the title's words: "Goodput (Mb/s) over (p, Pv) …".
+        (label,) = f.colour_bars
+        metric, unit = label.split(" (")
+        unit = unit.rstrip(")").split(",")[0]
+        assert f"{metric} ({unit})".lower() in f.title.lower(), (label, f.title)
+    with_bars = [f for f in figures if f.error_bars]
+    # outage: throughput and time against d (3 figures + the large window); reorder:
+    # rate at 50 and 300 ms, loss, tcp; coexist: ftp, web, offered load.
+    assert len(with_bars) == 11, [f.title for f in figures]
+    for f in with_bars:
+        said = [t for t in f.legend_titles if "95 % t interval" in t or "no interval" in t]
+        assert said, (f.title, f.legend_titles)
+
+
+def test_error_bars_by_hand() -> None:
+    frame = pd.DataFrame({"k": ["a", "a", "a", "b"], "v": [1.0, 2.0, 3.0, 5.0]})
+    bars = stats.error_bars(frame, ["k"], "v")
+    # a: mean 2, sd 1, t(0.975, 2) = 4.303: half width 4.303 / √3 = 2.4844.
+    assert bars.loc["a", "mean"] == 2.0 and bars.loc["a", "n"] == 3
+    assert bars.loc["a", "low"] == pytest.approx(2 - 2.4844, abs=1e-4)
+    assert bars.loc["a", "high"] == pytest.approx(2 + 2.4844, abs=1e-4)
+    # b: one seed, no interval: the bar is the mean itself.
+    assert bars.loc["b", "low"] == bars.loc["b", "high"] == 5.0
+    assert stats.error_bar_note(bars["n"]) == ("bars: 95 % t interval of the mean over 1–3 seeds")
+    assert stats.error_bar_note([5, 5]) == "bars: 95 % t interval of the mean over 5 seeds"
+    assert stats.error_bar_note([1]) == "mean of 1 seed (no interval)"
+
+
+def test_arq_surfaces_show_pv_up_to_where_goodput_fades() -> None:
+    # Peak 3.0 Mb/s: 10 % of it is 0.3. The last Pv with a cell ≥ 0.3 is 0.12 (0.4);
+    # the surfaces go on to the next 10 % above 0.12 + 0.05: 0.2.
+    cells = pd.DataFrame(
+        {"pv": [0.0, 0.05, 0.12, 0.15, 0.3, 0.6], "goodput_mbps": [3.0, 1.0, 0.4, 0.29, 0.1, 0]}
+    )
+    levels = [k / 100 for k in range(100)]
+    assert arq.surface_pv_levels(cells, levels) == [k / 100 for k in range(21)]
+
+
+def test_views_reuse_a_derived_value_only_where_its_sweeps_are_the_same() -> None:
+    results: dict[str, Any] = {
+        name: SimpleNamespace(table=pd.DataFrame({"x": [x]}))
+        for name, x in (("runs", 1.0), ("steady", 2.0), ("steady_other", 3.0), ("alt", 4.0))
+    }
+    data = StudyData(results, quick=False)
+    computed: list[str] = []
+
+    def total(view: StudyData) -> float:
+        def compute() -> float:
+            computed.append("total")
+            return float(view.table("runs")["x"].sum() + inner(view))
+
+        return float(view.derived("total", compute))
+
+    def inner(view: StudyData) -> float:
+        def compute() -> float:
+            computed.append("inner")
+            return float(view.table("steady")["x"].sum())
+
+        return float(view.derived("inner", compute))
+
+    assert total(data) == 1.0 + 2.0
+    # A plan neither computation read stands in for another: both values are reused.
+    assert total(data.view({"alt": "runs"})) == 3.0
+    assert computed == ["total", "inner"]
+    # The inner computation's sweep differs: both are computed again (the outer read
+    # the inner's plans through it, cached or not), and the first view keeps its own.
+    assert total(data.view({"steady": "steady_other"})) == 1.0 + 3.0
+    assert computed == ["total", "inner", "total", "inner"]
+    assert total(data.view({"steady": "steady_other"})) == 4.0
+    assert total(data) == 3.0
+    assert len(computed) == 4
+
+    # A sweep read straight from `results` counts as read too.
+    def direct(view: StudyData) -> float:
+        return float(view.derived("direct", lambda: view.results["alt"].table["x"].sum()))
+
+    assert direct(data) == 4.0
+    assert direct(data.view({"runs": "steady"})) == 4.0
+    assert direct(data.view({"alt": "runs"})) == 1.0
+
+
+def test_figures_are_drawn_beside_the_claims_and_their_failures_reported(
+    tmp_path: Path,
+) -> None:
+    import os
+
+    from cwnd.studies.study import Claim, FigureSpec, Measured, Study, reproduce
+
+    def drawn(data: StudyData, path: Path) -> None:
+        path.with_suffix(".png").write_text(str(os.getpid()))
+
+    def broken(data: StudyData, path: Path) -> None:
+        raise KeyError("no run at d = 20 s")
+
+    def measure(data: StudyData) -> Measured:
+        return Measured(f"pid {os.getpid()}", Verdict.AGREE)
+
+    study = Study("s", "t", "c", "f", "", [], lambda quick: [],
+                  [FigureSpec("one", "", drawn), FigureSpec("two", "", broken)],
+                  [Claim("1", "q", "src", "rule", measure)])  # fmt: skip
+    report = reproduce(study, tmp_path, progress=False)
+    assert [(spec.stem, path.name) for spec, path in report.figures] == [("one", "one.png")]
+    assert [(f.point, f.error) for f in report.failures] == [
+        ({"figure": "two"}, "KeyError: 'no run at d = 20 s'")
+    ]
+    assert report.claims[0].measured.value == f"pid {os.getpid()}"
+    if (os.cpu_count() or 1) > 1:
+        assert (tmp_path / "s" / "one.png").read_text() != str(os.getpid())

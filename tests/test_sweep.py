@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import faulthandler
+import gc
 import importlib
 import os
 import re
@@ -11,13 +12,14 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+import weakref
 from pathlib import Path
 from typing import Any
 
 import pytest
 from distributed.diagnostics.plugin import WorkerPlugin
 
+import cwnd
 from cwnd.sweep import RunCache, grid_points, run_key, run_one, set_field, sweep
 from cwnd.sweep_arguments import SweepError
 
@@ -67,6 +69,10 @@ def test_table_has_point_columns_and_one_row_per_flow(
     assert list(t[LOSS]) == [0.0, 0.02]
     assert {"seed", "run", "fingerprint", "name", "goodput_bps", "timeouts"} <= set(t.columns)
     assert t["goodput_bps"].iloc[0] > t["goodput_bps"].iloc[1]
+    # One spelling of a fingerprint everywhere: 16 hex digits, as `cwnd run` prints it.
+    first = copy.deepcopy(small_dict)
+    set_field(first, LOSS, 0.0)
+    assert t["fingerprint"].iloc[0] == f"{cwnd.run(first, seed=7).fingerprint:016x}"
 
 
 def test_a_failing_point_does_not_lose_the_others(
@@ -80,12 +86,12 @@ def test_a_failing_point_does_not_lose_the_others(
     assert sorted(r.table[LOSS]) == [0.01, 0.02]
 
 
-def _abort_on_seed_1(spec_json: str, seed: int, tables: Sequence[str]) -> dict[str, Any]:
+def _abort_on_seed_1(spec_json: str, seed: int, *args: Any) -> dict[str, Any]:
     """A run that kills its worker (SIGABRT) for seed 1, as a crash in the engine would."""
     if seed == 1:
         faulthandler.disable()  # pytest's: it would print the worker's stack
         os.abort()
-    return run_one(spec_json, seed, tables)
+    return run_one(spec_json, seed, *args)
 
 
 def test_a_run_that_kills_its_worker_is_a_failed_point(
@@ -507,3 +513,100 @@ def test_editing_a_loss_trace_recomputes_and_moving_it_does_not(
     moved = scenario(tmp_path / "b", "0, 0.05\n")  # the same contents elsewhere
     again = sweep(moved, seeds=[1], cache=cache, progress=False)
     assert (again.computed, again.cached) == (0, 1)
+
+
+def test_local_workers_store_their_own_runs(
+    small_dict: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every store of a run leaves a marker named by the storing process; workers are
+    # forked, so they run the patched method too. The parent must store none.
+    markers = tmp_path / "markers"
+    markers.mkdir()
+    put = RunCache.put
+
+    def marked_put(self: RunCache, key: str, value: dict[str, Any]) -> None:
+        (markers / f"{os.getpid()}.{key}").touch()
+        put(self, key, value)
+
+    monkeypatch.setattr(RunCache, "put", marked_put)
+    cache = tmp_path / "cache"
+    r = sweep(
+        small_dict, seeds=[1, 2, 3], workers=2, cache=cache, progress=False, tables=["series"]
+    )
+    stores = [m.name.split(".") for m in markers.iterdir()]
+    assert sorted(key for _, key in stores) == sorted(run.key for run in r.runs)
+    assert str(os.getpid()) not in {pid for pid, _ in stores}
+    assert len(r.frame("series")) > 0
+
+
+def test_a_cached_sweep_reads_no_columns_until_asked(
+    small_dict: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = sweep(small_dict, seeds=[1, 2], cache=tmp_path, progress=False, tables=["series"])
+    expected = first.frame("series")
+    read: list[str] = []
+    read_table = RunCache._read_table
+
+    def counted(self: RunCache, key: str, name: str) -> dict[str, Any] | None:
+        read.append(key)
+        return read_table(self, key, name)
+
+    monkeypatch.setattr(RunCache, "_read_table", counted)
+    again = sweep(small_dict, seeds=[1, 2], cache=tmp_path, progress=False, tables=["series"])
+    assert (again.computed, again.cached, read) == (0, 2, [])
+    assert again.frame("series").equals(expected)
+    assert sorted(read) == sorted(run.key for run in again.runs)
+
+
+def test_a_dask_sweep_holds_one_runs_columns_at_a_time(
+    small_dict: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The client stores each run's columns as they arrive (its workers may not share
+    # its disk); by the time it stores the next, no earlier run's column is alive.
+    from distributed import Client, LocalCluster
+
+    stored: list[weakref.ref[Any]] = []
+    put = RunCache.put
+
+    def watched(self: RunCache, key: str, value: dict[str, Any]) -> None:
+        gc.collect()
+        assert all(column() is None for column in stored), "an earlier run is still held"
+        put(self, key, value)
+        stored.extend(weakref.ref(c) for table in value["tables"].values() for c in table.values())
+
+    monkeypatch.setattr(RunCache, "put", watched)  # the client's: Dask's workers are spawned
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        r = sweep(
+            small_dict, seeds=range(5), cache=tmp_path, cluster=client, progress=False,
+            tables=["series"],
+        )  # fmt: skip
+    assert (r.computed, r.failures) == (5, [])
+    assert len(stored) >= 5
+    assert len(r.frame("series")) > 0
+
+
+def test_frames_give_the_frame_one_run_at_a_time_and_run_frame_one_run(
+    small_dict: dict[str, Any], tmp_path: Path
+) -> None:
+    import pandas as pd
+
+    grid = {LOSS: [0.0, 0.02]}
+    r = sweep(
+        small_dict, grid=grid, seeds=[1, 2], cache=tmp_path, progress=False, tables=["series"]
+    )
+    parts = list(r.frames("series"))
+    assert [part["run"].unique().tolist() for part in parts] == [
+        [run.key] for run in sorted(r.runs, key=lambda run: (run.order, run.seed))
+    ]
+    whole = r.frame("series")
+    assert pd.concat(parts, ignore_index=True).equals(whole)
+    key = r.runs[-1].key
+    one = whole[whole["run"] == key].reset_index(drop=True)
+    assert r.run_frame("series", key).equals(one)
+    with pytest.raises(KeyError, match="no run 'nope'"):
+        r.run_frame("series", "nope")

@@ -14,16 +14,20 @@ import math
 import os
 import signal
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import cwnd
 from cwnd import atomic
 from cwnd.executors import ClusterError
 from cwnd.scenario import Scenario
+
+if TYPE_CHECKING:
+    from cwnd import _cwnd
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -88,27 +92,64 @@ def _table(rows: Sequence[tuple[str, ...]]) -> str:
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows)
 
 
-def _run_one(path: str, seed: int, out: Path) -> cwnd.Results:
+#: What a run of TCP flows writes. A run with nothing for some of them (generators'
+#: connections only: no flow; UDP flows only: no window) skips those and says so.
+PER_FLOW_FILES = (
+    "summary.csv",
+    "series.parquet",
+    "throughput.parquet",
+    "cwnd.png",
+    "sequence.png",
+    "throughput.png",
+)
+
+
+def _run_one(path: str, seed: int, out: Path) -> tuple[cwnd.Results, list[str]]:
+    """Runs a scenario file into `out`; returns its results and the `PER_FLOW_FILES`
+    it skipped, empty."""
     spec = _load(path)
+    importing = threading.Thread(target=_import_writers, daemon=True)
+    importing.start()
     results = cwnd.run(spec, seed=seed)
-    results.write(out)
-    return results
+    importing.join()
+    written = {p.name for p in results.write(out)}
+    return results, [name for name in PER_FLOW_FILES if name not in written]
+
+
+def _skipped_text(skipped: list[str]) -> str:
+    return f"skipped, nothing to show: {', '.join(skipped)}"
+
+
+def _import_writers() -> None:
+    """Imports what writing a run's files and figures needs (0.45–0.5 s of CPU, more
+    than the simulation of a 100-flow dumbbell: BENCHMARKS.md), on a thread while the
+    simulation runs without the GIL on another core; joined before `Results.write`
+    forks its figure drawer (issue 17)."""
+    import importlib
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    for module in ("pandas", "pyarrow.parquet", "matplotlib.pyplot"):
+        importlib.import_module(module)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path("results") / Path(args.scenario).stem
     _writable("--out", out)
-    results = _run_one(args.scenario, args.seed, out)
+    results, skipped = _run_one(args.scenario, args.seed, out)
     print(f"{results.name} (seed {results.seed}, fingerprint {results.fingerprint:016x})")
     if len(results.summary):
         print(_format_summary(results))
     if len(results.generators):
         print(_format_generators(results))
     print(f"written to {out}/")
+    if skipped:
+        print(_skipped_text(skipped))
     return EXIT_OK
 
 
-def _live(spec: dict[str, Any], seed: int) -> tuple[cwnd.Results, dict[str, Any]]:
+def _live(spec: dict[str, Any], seed: int) -> tuple[cwnd.Results, _cwnd.RelayReport]:
     from cwnd.live import LiveRefused, run_live
 
     try:
@@ -188,7 +229,7 @@ def cmd_run_all(args: argparse.Namespace) -> int:
     done: list[tuple[Path, cwnd.Results]] = []
     for path in files:
         try:
-            results = _run_one(str(path), args.seed, out / path.stem)
+            results, skipped = _run_one(str(path), args.seed, out / path.stem)
         except (cwnd.ScenarioError, BadInput) as e:
             failures.append(f"{path}: {e}")
             print(f"cwnd: error: {path}: {e}", file=sys.stderr)
@@ -199,6 +240,8 @@ def cmd_run_all(args: argparse.Namespace) -> int:
             f"| `{results.fingerprint:016x}` |"
         )
         print(f"{path.stem}: done ({out / path.stem}/)")
+        if skipped:
+            print(f"{path.stem}: {_skipped_text(skipped)}")
         done.append((out / path.stem, results))
     atomic.write_text(out / "index.md", "\n".join(lines) + "\n")
     print(f"report: {write_scenarios_index(done, out)}")

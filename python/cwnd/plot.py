@@ -6,8 +6,9 @@ matplotlib is imported here only, with the non-interactive Agg backend, so that
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,11 +54,13 @@ def panels(
     sharey: bool = False,
     svg: bool = False,
     legend_below: bool = False,
+    legend_title: str | None = None,
 ) -> Iterator[tuple[Figure, np.ndarray]]:
     """Yields a new figure in the project style and its axes (a 2-D array), then
     saves it to `path` (and to `path` with suffix .svg when `svg`). Each panel gets
     its own legend, or with `legend_below` (panels showing the same curves, too many
-    for a legend inside) one legend under them all."""
+    for a legend inside) one legend under them all. `legend_title` (e.g. what the
+    error bars are) heads that legend, or the first panel's."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -73,10 +76,10 @@ def panels(
             if legend_below:
                 handles, labels = axes.flat[0].get_legend_handles_labels()
                 fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0),
-                           ncols=min(len(labels), 3))  # fmt: skip
-            for ax in [] if legend_below else axes.flat:
+                           ncols=min(len(labels), 3), title=legend_title)  # fmt: skip
+            for i, ax in enumerate([] if legend_below else axes.flat):
                 if ax.get_legend() is None and ax.get_legend_handles_labels()[0]:
-                    _legend(ax)
+                    _legend(ax, legend_title if i == 0 else None)
             for target in [path, path.with_suffix(".svg")] if svg else [path]:
                 with replacing(target) as tmp:
                     fig.savefig(tmp, format=target.suffix[1:])
@@ -87,12 +90,12 @@ def panels(
 MAX_LEGEND_ENTRIES = 16
 
 
-def _legend(ax: Axes) -> None:
+def _legend(ax: Axes, title: str | None = None) -> None:
     """A legend where it can be read; beyond `MAX_LEGEND_ENTRIES` curves a note instead
     (a hundred flows' names help no reader, and laying them out costs seconds)."""
     labels = ax.get_legend_handles_labels()[1]
     if len(labels) <= MAX_LEGEND_ENTRIES:
-        ax.legend(loc="best", ncols=2 if len(ax.get_lines()) > 6 else 1)
+        ax.legend(loc="best", ncols=2 if len(ax.get_lines()) > 6 else 1, title=title)
         return
     ax.text(0.99, 0.98, f"{len(labels)} curves: too many to name, one colour each",
             transform=ax.transAxes, ha="right", va="top", fontsize=7, color="0.3")  # fmt: skip
@@ -162,13 +165,15 @@ def colors(n: int) -> list[tuple[float, float, float, float]]:
     return [cmap(i % cmap.N) for i in range(n)]
 
 
-def cwnd(results: Results, path: Path) -> Path:
+def cwnd(results: Results, path: Path) -> Path | None:
     """Congestion window (solid) and slow-start threshold (dashed) per TCP flow, and
-    each SCTP path's window."""
+    each SCTP path's window; None, drawing nothing, when there is no window."""
     wide = results.series_wide
     sctp = set(results.association_names)
     names = [n for n in results.flow_names if n not in sctp]
     rows = by_flow(wide, names)
+    if not rows and not len(results.path_series):
+        return None
     with figure(path, f"{results.name}: congestion window", "time (s)", "segments") as ax:
         shade(ax, results)
         for name, color in zip(names, colors(len(names)), strict=True):
@@ -215,9 +220,10 @@ def _sctp_tsns(results: Results, ax: Axes) -> None:
             )
 
 
-def sequence(results: Results, path: Path) -> Path:
+def sequence(results: Results, path: Path) -> Path | None:
     """Segment number of every transmission (retransmissions marked), or the
-    sender's snd_nxt/snd_una when no segment trace was recorded."""
+    sender's snd_nxt/snd_una when no segment trace was recorded; None, drawing
+    nothing, when there is neither."""
     names = results.flow_names
     segs = results.segments
     title = f"{results.name}: sequence numbers"
@@ -245,6 +251,8 @@ def sequence(results: Results, path: Path) -> Path:
             ax.set_xlim(0, results.duration)
         return path
     rows = by_flow(results.series_wide, names)
+    if not rows:
+        return None
     with figure(path, title, "time (s)", "sequence number (kB)") as ax:
         shade(ax, results)
         for name, color in zip(names, colors(len(names)), strict=True):
@@ -266,13 +274,15 @@ def sequence(results: Results, path: Path) -> Path:
     return path
 
 
-def throughput(results: Results, path: Path) -> Path:
-    """Goodput per flow over time, in bins."""
+def throughput(results: Results, path: Path) -> Path | None:
+    """Goodput per flow over time, in bins; None, drawing nothing, without flows."""
     tp = results.throughput
     names = results.flow_names
+    rows = by_flow(tp, names)
+    if not rows:
+        return None
     with figure(path, f"{results.name}: goodput", "time (s)", "goodput (Mb/s)") as ax:
         shade(ax, results)
-        rows = by_flow(tp, names)
         for name, color in zip(names, colors(len(names)), strict=True):
             if name in rows:
                 t, goodput = thin(rows[name]["time"], rows[name]["goodput_bps"])
@@ -346,15 +356,28 @@ def cc_metrics(results: Results, flow: str, path: Path) -> Path:
     return path
 
 
-def draw_all(results: Results, out: Path) -> list[Path]:
-    """Every figure of one run, as PNG files in `out`; `cc_metrics_<flow>.png` for each
-    flow whose controller reports numbers when `trace.cc_metrics` is on."""
-    drawn = [
-        cwnd(results, out / "cwnd.png"),
-        sequence(results, out / "sequence.png"),
-        throughput(results, out / "throughput.png"),
-        queues(results, out / "queue.png"),
+def figures(results: Results, out: Path) -> list[Callable[[], Path | None]]:
+    """Every figure of one run, each as a function that draws it into `out` and
+    returns its path (None when the run has nothing to show in it);
+    `cc_metrics_<flow>.png` for each flow whose controller reports numbers when
+    `trace.cc_metrics` is on."""
+    drawers: list[Callable[[], Path | None]] = [
+        partial(cwnd, results, out / "cwnd.png"),
+        partial(sequence, results, out / "sequence.png"),
+        partial(throughput, results, out / "throughput.png"),
+        partial(queues, results, out / "queue.png"),
     ]
     traced = results.cc_metrics["flow"].unique() if len(results.cc_metrics) else []
-    drawn += [cc_metrics(results, flow, out / f"cc_metrics_{flow}.png") for flow in traced]
-    return [p for p in drawn if p is not None]
+    drawers += [partial(cc_metrics, results, flow, out / f"cc_metrics_{flow}.png")
+                for flow in traced]  # fmt: skip
+    return drawers
+
+
+def draw(drawers: Sequence[Callable[[], Path | None]]) -> list[Path | None]:
+    """Draws each figure, in order; what each returned."""
+    return [d() for d in drawers]
+
+
+def draw_all(results: Results, out: Path) -> list[Path]:
+    """Every figure of one run (`figures`), as PNG files in `out`."""
+    return [p for p in draw(figures(results, out)) if p is not None]

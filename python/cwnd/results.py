@@ -5,7 +5,7 @@ pandas is imported on first use, so that `import cwnd` stays fast.
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -224,29 +224,27 @@ class Results:
         return dict(self._raw["pcaps"])
 
     def write(self, out: str | Path, figures: bool = True) -> list[Path]:
-        """Writes summary.csv, links.csv, series.parquet, throughput.parquet (and
-        channels.csv when the scenario has shared media, segments/queues/cc_metrics when
-        traced, the SCTP tables when there are associations, generators.csv and
+        """Writes links.csv; summary.csv, series.parquet, throughput.parquet when the
+        scenario has flows (generators' connections alone have none of them);
+        channels.csv when it has shared media, segments/queues/cc_metrics when traced,
+        the SCTP tables when there are associations, generators.csv and
         connections.parquet when there are traffic generators, `<node>.pcap` for
-        captured nodes) and, with `figures`, the PNG figures; returns the paths
-        written. Each file is written whole or not at all (`cwnd.atomic`)."""
+        captured nodes; and, with `figures`, the PNG figures that have something to
+        show. Returns the paths written. Each file is written whole or not at all
+        (`cwnd.atomic`)."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
-        csvs = {"summary": self.summary, "links": self.links}
+        csvs = {"links": self.links}
         shared = {
+            "summary": self.summary,
             "paths": self.paths,
             "channels": self.channels,
             "generators": self.generators,
         }
         csvs.update({name: frame for name, frame in shared.items() if len(frame)})
-        written = []
-        for name, frame in csvs.items():
-            path = out / f"{name}.csv"
-            with replacing(path) as tmp:
-                frame.to_csv(tmp, index=False)
-            written.append(path)
-        tables = {"series": self.series_wide, "throughput": self.throughput}
-        optional = {
+        tables = {
+            "series": self.series_wide,
+            "throughput": self.throughput,
             "segments": self.segments,
             "cc_metrics": self.cc_metrics,
             "queues": self.queues,
@@ -256,21 +254,63 @@ class Results:
             "sctp_events": self.sctp_events,
             "connections": self.connections,
         }
-        tables.update({name: frame for name, frame in optional.items() if len(frame)})
-        for name, frame in tables.items():
-            path = out / f"{name}.parquet"
-            with replacing(path) as tmp:
-                frame.to_parquet(tmp, index=False)
-            written.append(path)
-        for node, data in self.pcaps.items():
-            path = out / f"{node}.pcap"
-            write_bytes(path, data)
-            written.append(path)
-        if figures:
-            from cwnd import plot
-
-            written += plot.draw_all(self, out)
+        tables = {name: frame for name, frame in tables.items() if len(frame)}
+        # Every frame is built by now: a child forked here inherits them.
+        drawing = _FigureDrawing(self, out) if figures else None
+        try:
+            written = []
+            for name, frame in csvs.items():
+                path = out / f"{name}.csv"
+                with replacing(path) as tmp:
+                    frame.to_csv(tmp, index=False)
+                written.append(path)
+            for name, frame in tables.items():
+                path = out / f"{name}.parquet"
+                with replacing(path) as tmp:
+                    frame.to_parquet(tmp, index=False)
+                written.append(path)
+            for node, data in self.pcaps.items():
+                path = out / f"{node}.pcap"
+                write_bytes(path, data)
+                written.append(path)
+            if drawing is not None:
+                written += drawing.finish()
+        finally:
+            if drawing is not None:
+                drawing.close()
         return written
+
+
+class _FigureDrawing:
+    """A run's figures, drawn half in a forked child (from construction on) and half
+    here when `finish` is called, after the parent wrote the tables: on two cores the
+    figures cost about half their serial time (issue 17; `cwnd.beside`). One core,
+    or no `fork`: all are drawn here."""
+
+    def __init__(self, results: Results, out: Path) -> None:
+        from cwnd import plot
+        from cwnd.beside import Beside, can_fork
+
+        self._drawers = plot.figures(results, out)
+        theirs = self._drawers[::2]
+        parallel = len(self._drawers) > 1 and can_fork()
+        self._child = Beside(partial(plot.draw, theirs)) if parallel else None
+
+    def finish(self) -> list[Path]:
+        """The figures' paths, in the order of `plot.figures`."""
+        from cwnd import plot
+
+        if self._child is None:
+            return [p for p in plot.draw(self._drawers) if p is not None]
+        drawn: list[Path | None] = [None] * len(self._drawers)
+        drawn[1::2] = plot.draw(self._drawers[1::2])
+        drawn[::2] = self._child.result()
+        return [p for p in drawn if p is not None]
+
+    def close(self) -> None:
+        """Stops the child if `finish` did not read it (a failure on the way)."""
+        if self._child is not None:
+            self._child.close()
 
 
 def _wide_cc_metrics(flow: str, rows: pd.DataFrame) -> pd.DataFrame:

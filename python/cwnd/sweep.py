@@ -29,7 +29,7 @@ import os
 import re
 import warnings
 import zipfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -159,10 +159,22 @@ def run_key(scenario: dict[str, Any] | str, seed: int) -> str:
     return h.hexdigest()[:32]
 
 
-def run_one(plan_json: str, seed: int, tables: Sequence[str] = ()) -> dict[str, Any]:
+def run_one(
+    plan_json: str,
+    seed: int,
+    tables: Sequence[str] = (),
+    cache: str | None = None,
+    key: str = "",
+) -> dict[str, Any]:
     """Runs one (plan, seed) in a worker; returns plain data (picklable): the
     summaries, and the columns of the named `tables` under "tables". The plan carries
     the contents of every file the scenario named, so a worker needs no files.
+
+    With `cache` (a folder this worker can write), the worker stores the run itself
+    under `key` (summary and compressed tables) and returns the summary without the
+    tables: compressing and sending every run's columns through the parent made the
+    parent the bottleneck of a parallel sweep (issue 17: 16 s of serial compression
+    in `cwnd reproduce all`).
 
     Errors are returned, not raised, so that one bad point never stops a sweep.
     """
@@ -171,7 +183,7 @@ def run_one(plan_json: str, seed: int, tables: Sequence[str] = ()) -> dict[str, 
     except Exception as e:
         return {"ok": False, "error": f"{type(e).__name__}: {e}"}
     columns: Mapping[str, object] = raw
-    return {
+    result = {
         "ok": True,
         "fingerprint": raw["fingerprint"],
         "events": raw["events"],
@@ -179,6 +191,11 @@ def run_one(plan_json: str, seed: int, tables: Sequence[str] = ()) -> dict[str, 
         "generators": _generator_rows(raw),
         "tables": {name: columns[name] for name in tables},
     }
+    if cache is None:
+        return result
+    RunCache(Path(cache)).put(key, result)
+    del result["tables"]
+    return {**result, "stored": True}
 
 
 def _generator_rows(raw: _cwnd.RunResults) -> list[dict[str, Any]]:
@@ -252,25 +269,43 @@ class SweepResults:
         (by name), then the table's own columns."""
         import pandas as pd
 
+        frames = list(self.frames(name))
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+    def frames(self, name: str) -> Iterator[pd.DataFrame]:
+        """`frame(name)` one run at a time, in the same order and with the same
+        columns: a computation done per run holds one run's rows, not the sweep's
+        (issue 17: a study's post-processing held 1.08 GB of concatenated series)."""
+        for run in sorted(self.runs, key=lambda r: (r.order, r.seed)):
+            yield self._run_frame(run, name)
+
+    def run_frame(self, name: str, key: str) -> pd.DataFrame:
+        """`frame(name)`'s rows of the run `key` alone (indexed from 0), read from
+        that run's table only."""
+        for run in self.runs:
+            if run.key == key:
+                return self._run_frame(run, name)
+        raise KeyError(f"no run {key!r} in this sweep")
+
+    def _run_frame(self, run: Run, name: str) -> pd.DataFrame:
+        import pandas as pd
+
         if self.store is None:
             raise ValueError("this sweep kept no per-run tables")
-        frames = []
-        for run in sorted(self.runs, key=lambda r: (r.order, r.seed)):
-            columns = self.store.get_table(run.key, name)
-            if columns is None:
-                raise ValueError(f"{name}: not kept for run {run.key}; sweep with tables=")
-            frame = pd.DataFrame(columns)
-            key = TABLE_KEYS[name]
-            names = run.flows if key == "flow" else run.associations
-            ids = frame.pop(key).to_numpy().astype("int64")
-            frame.insert(0, key, [names[i] for i in ids])
-            frame.insert(0, "run", run.key)
-            frame.insert(0, "seed", run.seed)
-            for i, (path, value) in enumerate(run.point.items()):
-                frame.insert(i, path, [value] * len(frame))
-            frame.insert(0, "point", run.order)
-            frames.append(frame)
-        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+        columns = self.store.get_table(run.key, name)
+        if columns is None:
+            raise ValueError(f"{name}: not kept for run {run.key}; sweep with tables=")
+        frame = pd.DataFrame(columns)
+        key = TABLE_KEYS[name]
+        names = run.flows if key == "flow" else run.associations
+        ids = frame.pop(key).to_numpy().astype("int64")
+        frame.insert(0, key, [names[i] for i in ids])
+        frame.insert(0, "run", run.key)
+        frame.insert(0, "seed", run.seed)
+        for i, (path, value) in enumerate(run.point.items()):
+            frame.insert(i, path, [value] * len(frame))
+        frame.insert(0, "point", run.order)
+        return frame
 
     @property
     def fields(self) -> list[str]:
@@ -376,8 +411,25 @@ class RunCache:
         return self.folder / key[:2] / f"{key}.{name}.npz"
 
     def has_tables(self, key: str, names: Sequence[str]) -> bool:
-        """Whether every named table of the run is cached and readable."""
-        return all(self._read_table(key, name) is not None for name in names)
+        """Whether every named table of the run is cached: its file opens as a zip and
+        names the run. The columns are not decompressed here (a cached study would
+        otherwise inflate every column twice, here and when read): a column damaged
+        inside an intact file is found by its CRC-32 when it is read
+        (`get_table`, a `CacheWarning`)."""
+        import numpy as np
+
+        for name in names:
+            path = self._table_path(key, name)
+            try:
+                with path.open("rb") as file, np.load(file) as data:
+                    if str(data[_KEY_COLUMN]) != key:
+                        raise ValueError(f"it does not hold run {key!r}")
+            except FileNotFoundError:
+                return False
+            except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+                _warn_unusable(path, e)
+                return False
+        return True
 
     def get_table(self, key: str, name: str) -> dict[str, Any] | None:
         """The columns of one kept table of a run, or None."""
@@ -396,6 +448,9 @@ class RunCache:
                 raise ValueError(f"it does not hold run {key!r}")
         except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:
             _warn_unusable(path, e)
+            # Gone, the run is computed again by the next sweep that keeps the table
+            # (`has_tables` reads only a file's key, not its columns).
+            path.unlink(missing_ok=True)
             return None
         return columns
 
@@ -423,7 +478,8 @@ def _add_run(
     order independent of which run finished first."""
     for flow in result["flows"]:
         row: dict[str, Any] = {"point": order, **point}
-        row.update(seed=seed, run=key, fingerprint=result["fingerprint"])
+        # In hex, as `cwnd run` prints it and the reports show it.
+        row.update(seed=seed, run=key, fingerprint=f"{result['fingerprint']:016x}")
         row.update({f"flow.{k}" if k in point else k: v for k, v in flow.items()})
         results.rows.append(row)
     for generator in result.get("generators", []):
@@ -543,6 +599,10 @@ def _execute(
 
     target = cluster or os.environ.get("CWND_DASK_SCHEDULER")
     executor = connect(target) if target else LocalPool(workers or os.cpu_count() or 1)
+    # Local workers share this machine's disk and store their own runs; a Dask
+    # cluster's workers may not see it, so their results stream back here and this
+    # process stores each as it arrives.
+    folder = None if target else str(store.folder)
     bar = Progress(
         TextColumn("[bold]sweep"),
         BarColumn(),
@@ -554,7 +614,8 @@ def _execute(
         disable=not progress,
         transient=False,
     )
-    outcomes = executor.results(run_one, [(spec, seed, tables) for _, _, seed, _, spec in todo])
+    jobs = [(spec, seed, tables, folder, key) for _, _, seed, key, spec in todo]
+    outcomes = executor.results(run_one, jobs)
     try:
         with bar:
             task = bar.add_task("runs", total=len(todo), failed=0)
@@ -563,7 +624,8 @@ def _execute(
                 if isinstance(result, WorkerDied):
                     results.failures.append(Failure(point, seed, result.reason))
                 elif result["ok"]:
-                    store.put(key, result)
+                    if not result.pop("stored", False):
+                        store.put(key, result)
                     _add_run(results, order, point, seed, key, result)
                     results.computed += 1
                 else:

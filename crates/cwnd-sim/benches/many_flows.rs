@@ -2,7 +2,9 @@
 //! bottleneck grows with N (10 Mb/s and a 20-packet share of queue per flow, so every
 //! N runs the same per-flow workload), flows started evenly over the first 10 ms.
 //! Prints set-up time (load: parse, validate, plan; build: the world), the run's events
-//! per wall second, and peak RSS after set-up and after the run.
+//! per CPU second, the data segments received (the work, to compare with ns-3's run of
+//! the same dumbbell: tools/ns3_many_flows.py), and peak RSS after set-up and after
+//! the run.
 //! Run: `cargo bench -p cwnd-sim --bench many_flows -- FLOWS [SECONDS]` (one N per
 //! process, so each peak RSS is its own).
 
@@ -89,9 +91,16 @@ fn main() {
     let (start, cpu) = (Instant::now(), cpu_seconds());
     let r = world.run();
     let (run, wall) = (cpu_seconds() - cpu, start.elapsed().as_secs_f64());
+    // Data segments that reached their receiver: the work to compare with ns-3's.
+    let received: u64 = r
+        .flows
+        .iter()
+        .map(|f| f.summary.receiver.segments_received)
+        .sum();
     println!(
         "flows={flows} sim={seconds}s cpu: load={loaded:.3}s set-up={set_up:.3}s (wall {set_up_wall:.3}s) \
-         run={run:.3}s (wall {wall:.3}s) events={} ({:.2} M/s of cpu) peak-rss: set-up={rss_set_up:.0}MB run={:.0}MB",
+         run={run:.3}s (wall {wall:.3}s) events={} ({:.2} M/s of cpu) segments received={received} \
+         peak-rss: set-up={rss_set_up:.0}MB run={:.0}MB",
         r.events,
         r.events as f64 / run / 1e6,
         peak_rss_mb()

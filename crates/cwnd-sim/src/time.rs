@@ -55,8 +55,14 @@ impl SimTime {
     }
     /// Time to serialize `bytes` at `bits_per_second`, rounded up to the next
     /// nanosecond so that a link is never faster than its nominal rate.
+    /// Any packet (under 2.3 GB) takes the 64-bit division; only larger byte
+    /// counts need 128-bit arithmetic, a library call several times slower.
     pub fn transmission(bytes: u64, bits_per_second: u64) -> SimTime {
-        let bits = bytes as u128 * 8 * 1_000_000_000;
+        const NS_PER_BYTE_AT_1BPS: u64 = 8 * 1_000_000_000;
+        if let Some(ns_bits) = bytes.checked_mul(NS_PER_BYTE_AT_1BPS) {
+            return SimTime(ns_bits.div_ceil(bits_per_second));
+        }
+        let bits = bytes as u128 * NS_PER_BYTE_AT_1BPS as u128;
         let rate = bits_per_second as u128;
         SimTime(bits.div_ceil(rate).min(u64::MAX as u128) as u64)
     }
@@ -99,6 +105,23 @@ mod tests {
         assert_eq!(SimTime::transmission(1500, 10_000_000), SimTime(1_200_000));
         // 40 B at 1 Gb/s: 320 bits = 320 ns.
         assert_eq!(SimTime::transmission(40, 1_000_000_000), SimTime(320));
+    }
+
+    #[test]
+    fn transmission_time_of_huge_byte_counts_takes_the_wide_path() {
+        // 3e9 B at 1 Gb/s: 3e9·8e9 = 2.4e19 > u64::MAX (1.8e19), so 128-bit:
+        // 2.4e19 / 1e9 = 2.4e10 ns = 24 s.
+        assert_eq!(
+            SimTime::transmission(3_000_000_000, 1_000_000_000),
+            SimTime(24_000_000_000)
+        );
+        // The largest count on the 64-bit path, u64::MAX / 8e9 = 2 305 843 009 B,
+        // at 3 b/s: ceil(2 305 843 009 · 8e9 / 3) = ceil(1.8446744072e19 / 3)
+        // = 6 148 914 690 666 666 667 ns.
+        assert_eq!(
+            SimTime::transmission(2_305_843_009, 3),
+            SimTime(6_148_914_690_666_666_667)
+        );
     }
 
     #[test]

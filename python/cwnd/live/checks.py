@@ -86,7 +86,7 @@ def asked(spec: dict[str, Any]) -> dict[str, Any]:
     refuses what the kernel cannot honour only when it was asked for. Drops empty
     values everywhere, and each flow's fields equal to a default flow's of its
     controller."""
-    out = _without_none(copy.deepcopy(spec))
+    out: dict[str, Any] = _without_none(copy.deepcopy(spec))
     for i, flow in enumerate(out.get("flows", [])):
         if flow.get("transport", "tcp") != "tcp":
             continue
@@ -111,7 +111,8 @@ def _default_flow(cc: str) -> dict[str, Any]:
         "links": [{"between": ["a", "b"], "bandwidth": "1Mbps", "delay": "1ms"}],
         "flows": [{"from": "a", "to": "b", "cc": cc}],
     }
-    return _without_none(json.loads(_cwnd.load(json.dumps(minimal)))["flows"][0])
+    flow: dict[str, Any] = _without_none(json.loads(_cwnd.load(json.dumps(minimal)))["flows"][0])
+    return flow
 
 
 def _without_none(value: Any) -> Any:
@@ -196,7 +197,7 @@ def check_flow(name: str, flow: dict[str, Any], cc_list: list[str]) -> None:
 def kernel_cc(flow: dict[str, Any]) -> str:
     """The kernel's name of the flow's congestion control."""
     cc = flow.get("cc", "newreno")
-    name = cc.get("name", "newreno") if isinstance(cc, dict) else cc
+    name: str = cc.get("name", "newreno") if isinstance(cc, dict) else cc
     return KERNEL_CC.get(name, name)
 
 

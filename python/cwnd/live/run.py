@@ -83,7 +83,7 @@ LATENESS_BOUND_S = 0.001
 
 def run_live(
     raw: dict[str, Any], seed: int = 0, log: Any = print
-) -> tuple[Results, dict[str, Any]]:
+) -> tuple[Results, _cwnd.RelayReport]:
     """Runs scenario `raw` (as loaded from TOML) live; returns the results and the
     relay's report (counts, timing error, carried rate, CPU). Raises `LiveRefused`
     for what cannot run, `ScenarioError` for an invalid scenario."""
@@ -111,7 +111,7 @@ def run_live(
     return Results(series.assemble(relay, spec, ends), raw), relay["relay"]
 
 
-def relay_report(relay: dict[str, Any], color: bool) -> str:
+def relay_report(relay: _cwnd.RelayReport, color: bool) -> str:
     """The relay's lines of a run's report; red when its p99 error passed the bound."""
     text = (
         f"relay: carried {relay['carried_bps'] / 1e6:.3f} Mb/s; timing error p50 "
@@ -182,7 +182,7 @@ def _start_endpoints(
 
 def _relay(
     net: LiveNetwork, raw: dict[str, Any], seed: int, flows: list[dict[str, Any]], epoch: int
-) -> dict[str, Any]:
+) -> _cwnd.LiveResults:
     """Runs the relay in a thread until the scenario's end; Ctrl-C and SIGTERM stop
     it (and propagate once it has stopped)."""
     hosts = [(h, net.tun_fds[h], _addr(net.address(h))) for h in net.hosts]
@@ -191,21 +191,24 @@ def _relay(
         for i, f in enumerate(flows)
     ]
     stop_read, stop_write = os.pipe()
-    result: dict[str, Any] = {}
+    results: list[_cwnd.LiveResults] = []
+    errors: list[Exception] = []
 
     def relay() -> None:
         try:
-            result["raw"] = _cwnd.live_relay(
-                json.dumps(raw),
-                seed,
-                hosts,
-                ports,
-                epoch,
-                stop_read,
-                pin_cpu=(os.cpu_count() or 1) - 1,
+            results.append(
+                _cwnd.live_relay(
+                    json.dumps(raw),
+                    seed,
+                    hosts,
+                    ports,
+                    epoch,
+                    stop_read,
+                    pin_cpu=(os.cpu_count() or 1) - 1,
+                )
             )
         except Exception as e:  # re-raised in the main thread, after the join
-            result["error"] = e
+            errors.append(e)
 
     thread = threading.Thread(target=relay, name="cwnd-relay")
     thread.start()
@@ -219,9 +222,9 @@ def _relay(
     finally:
         os.close(stop_write)
         os.close(stop_read)
-    if "error" in result:
-        raise result["error"]
-    return result["raw"]
+    if errors:
+        raise errors[0]
+    return results[0]
 
 
 def _addr(dotted: str) -> int:

@@ -14,11 +14,14 @@ acknowledged), and live-only `delivery_rate` (bit/s) and `retransmits`
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from cwnd.live.endpoint import TCP_INFINITE_SSTHRESH
+
+if TYPE_CHECKING:
+    from cwnd import _cwnd
 
 # Summary columns of a simulated run that TCP_INFO has no counterpart for.
 NOT_MEASURED = (
@@ -30,6 +33,7 @@ NOT_MEASURED = (
     "spurious_eifel",
     "spurious_frto",
     "avoidable_timeouts",
+    "loss_probes",
     "dupthresh",
 )
 
@@ -39,17 +43,17 @@ def _seconds(value: str) -> float:
 
 
 def assemble(
-    relay_raw: dict[str, Any], spec: dict[str, Any], ends: dict[str, dict[str, Any]]
+    relay_raw: _cwnd.LiveResults, spec: dict[str, Any], ends: dict[str, dict[str, Any]]
 ) -> dict[str, Any]:
     """The relay's world results with the flows, series and throughput replaced by
     the kernel's, and the relay's own report under `relay`."""
-    raw = dict(relay_raw)
-    duration = float(raw["duration"])
-    world_flows = raw["flows"]
+    raw: dict[str, Any] = {**relay_raw}
+    duration = relay_raw["duration"]
+    world_flows = relay_raw["flows"]
     rows, series_parts, throughput_parts = [], [], []
     for i, f in enumerate(spec["flows"]):
         sender, receiver = ends[f"sender{i}"], ends[f"receiver{i}"]
-        relay_counts = raw["relay"]["flows"][i]
+        relay_counts = relay_raw["relay"]["flows"][i]
         rows.append(_summary(f, world_flows[i], sender, receiver, relay_counts, duration))
         series_parts.append(_series(i, sender))
         throughput_parts.append(_throughput(i, sender, receiver, duration))
@@ -65,7 +69,7 @@ def _summary(
     world: dict[str, Any],
     sender: dict[str, Any],
     receiver: dict[str, Any],
-    relayed: dict[str, int],
+    relayed: _cwnd.RelayFlowCounts,
     duration: float,
 ) -> dict[str, Any]:
     info = {k: v[-1] for k, v in sender["info"].items()}

@@ -47,6 +47,7 @@ Pv ≥ 30 %; claim 7 tests the figure-backed reading (Reno ahead by 65 %).
 
 from __future__ import annotations
 
+import math
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -55,7 +56,7 @@ import numpy as np
 
 from cwnd.plot import colors, panels
 from cwnd.studies import stats
-from cwnd.studies.ns2 import RECOVERY, VEGAS_NS2, ns2_flow, ns2_tcp, ns2_wireless
+from cwnd.studies.ns2 import RECOVERY, VEGAS_NS2, Controller, ns2_flow, ns2_tcp, ns2_wireless
 from cwnd.studies.study import (
     Claim,
     FigureSpec,
@@ -84,13 +85,14 @@ QUICK_PV_LEVELS = [0.0, 0.1, 0.2, 0.3, 0.5]
 DELAYS = [0.5, 1.0, 2.0]
 VARIANTS = ["reno", "veno", "vegas"]
 LABELS = {"reno": "Reno", "veno": "Veno", "vegas": "Vegas"}
-CC: dict[str, Any] = {"vegas": VEGAS_NS2, "veno": {"name": "veno", "beta": 3}}
+CC: dict[str, Controller] = {"vegas": VEGAS_NS2, "veno": {"name": "veno", "beta": 3}}
 SEEDS = list(range(1, 11))
 QUICK_SEEDS = [1]
 #: Dedicated runs at one (p, Pv) for the rules read from single cells: long enough for
 #: a few hundred losses or late packets, and 10 seeds for an interval (3 in --quick).
 STEADY_SECONDS = 300
-QUICK_STEADY = {"seconds": 60, "seeds": [1, 2, 3]}
+QUICK_STEADY_SECONDS = 60
+QUICK_STEADY_SEEDS = [1, 2, 3]
 #: (cc, D, p, Pv) of the steady runs: claims 1, 3, 5, 7 and 8.
 STEADY_POINTS = [
     ("reno", 2.0, 0.0, 0.0), ("reno", 2.0, 1e-2, 0.0), ("veno", 2.0, 1e-2, 0.0),
@@ -155,7 +157,8 @@ def build(
 ) -> dict[str, Any]:
     """The scenario of one run: `cc` and `D` (seconds) from the point; p steps every
     len(pv_levels) cells of `cell` seconds and Pv every cell."""
-    cc, mean_delay = point["cc"], float(point["D"])
+    cc: str = point["cc"]
+    mean_delay = float(point["D"])
     level = len(pv_levels) * cell
     p_schedule = [[f"{i * level}s", p] for i, p in enumerate(p_levels)]
     pv_schedule = [
@@ -247,7 +250,7 @@ def levels(quick: bool) -> tuple[list[float], list[float]]:
 def sweeps(quick: bool) -> list[SweepPlan]:
     p_levels, pv_levels = levels(quick)
     points = [{"cc": cc, "D": d} for cc in VARIANTS for d in DELAYS]
-    seconds = QUICK_STEADY["seconds"] if quick else STEADY_SECONDS
+    seconds = QUICK_STEADY_SECONDS if quick else STEADY_SECONDS
     steady = [{"cc": cc, "D": d, "p": p, "pv": pv} for cc, d, p, pv in STEADY_POINTS]
     cut = [{"cc": cc, "D": d, "p": p, "pv": pv} for cc, d, p, pv in CUT_POINTS]
     cut_seconds = seconds // 5 if quick else CUT_SECONDS
@@ -272,14 +275,14 @@ def sweeps(quick: bool) -> list[SweepPlan]:
             "steady",
             partial(build_steady, seconds=seconds),
             steady,
-            QUICK_STEADY["seeds"] if quick else SEEDS,
+            QUICK_STEADY_SEEDS if quick else SEEDS,
         ),
         *[
             SweepPlan(
                 f"steady_{reading}",
                 partial(build_steady, seconds=seconds, reading=reading),
                 [{"cc": cc, "D": d, "p": p, "pv": pv} for cc, d, p, pv in points],
-                QUICK_STEADY["seeds"] if quick else READING_SEEDS,
+                QUICK_STEADY_SEEDS if quick else READING_SEEDS,
             )
             for reading, points in READINGS.items()
         ],
@@ -302,6 +305,8 @@ def cells(data: StudyData) -> pd.DataFrame:
 
 
 def _cells(data: StudyData) -> pd.DataFrame:
+    import pandas as pd
+
     p_levels, pv_levels = levels(data.quick)
     per_level = len(pv_levels)
 
@@ -319,11 +324,17 @@ def _cells(data: StudyData) -> pd.DataFrame:
             pv=pv_of_cell[frame["cell"]],
         )
 
-    tp = locate(data.frame("runs", "throughput"))
     keys = ["cc", "D", "seed", "cell", "p", "pv"]
-    goodput = tp.groupby(keys)["goodput_bps"].mean() / 1e6
-    series = locate(data.frame("runs", "series"))
-    cwnd = series.groupby(keys)["cwnd"].mean()
+
+    def per_cell(table: str, column: str) -> pd.Series:
+        """The mean of `column` in each run's cells, run by run: a cell lies in one run
+        (keys hold the run's cc, D and seed), so this is the mean over the whole sweep
+        without holding its rows at once (issue 17)."""
+        means = [locate(f).groupby(keys)[column].mean() for f in data.frames("runs", table)]
+        return pd.concat(means).sort_index()
+
+    goodput = per_cell("throughput", "goodput_bps") / 1e6
+    cwnd = per_cell("series", "cwnd")
     per_seed = goodput.to_frame("goodput_mbps").join(cwnd).reset_index()
     return per_seed.groupby(["cc", "D", "p", "pv"], as_index=False)[["goodput_mbps", "cwnd"]].mean()
 
@@ -661,45 +672,71 @@ CLAIMS = [
 # --- figures ------------------------------------------------------------------------
 
 
-def _surface(
-    data: StudyData, path: Path, column: str, label: str, title: str, log: bool = False
-) -> None:
+#: The surfaces show Pv up to where goodput fades: every cell beyond the last Pv at
+#: which some cell (any variant, any p) still carries this share of the peak goodput
+#: is dark on a linear scale, and 100 dark columns would squeeze the few that differ
+#: (the full grid's goodput is below 10 % of its peak from Pv ≈ 20 % on).
+SURFACE_SHARE = 0.1
+
+
+def surface_pv_levels(c: pd.DataFrame, pv_levels: list[float]) -> list[float]:
+    """The Pv levels the surfaces show: up to the last one where a cell of `c` reaches
+    `SURFACE_SHARE` of the peak goodput, then on to the next 10 % (the fade itself)."""
+    peak = float(c["goodput_mbps"].max())
+    active = float(c.loc[c["goodput_mbps"] >= SURFACE_SHARE * peak, "pv"].max())
+    last = math.ceil(round((active + 0.05) * 10, 6)) / 10
+    return [pv for pv in pv_levels if pv <= last]
+
+
+#: What each surface shows: its metric (the title's and the colour bar's words) and unit.
+SURFACE_METRICS = {"goodput_mbps": ("goodput", "Mb/s"), "cwnd": ("mean cwnd", "segments")}
+
+
+def _surface(data: StudyData, path: Path, column: str, log: bool = False) -> None:
     from matplotlib.colors import LogNorm, Normalize
 
     c = cells(data)
     c = c[c["D"] == 2.0]
     p_levels, pv_levels = levels(data.quick)
+    shown = surface_pv_levels(c, pv_levels)
+    peak = float(c["goodput_mbps"].max())
+    c = c[c["pv"] <= shown[-1]]
     vmax = float(c[column].max())
+    metric, unit = SURFACE_METRICS[column]
     # A log scale where the values span decades (cwnd from 1 to the 45-segment window).
     norm = LogNorm(vmin=1, vmax=vmax) if log else Normalize(vmin=0, vmax=vmax)
-    size = (9.6, 3.4)
+    size = (9.6, 3.6)
     with panels(path.with_suffix(".png"), 1, 3, size=size, sharey=True, svg=True) as (fig, axes):
         mesh = None
         for ax, cc in zip(axes[0], VARIANTS, strict=True):
             grid = c[c["cc"] == cc].pivot_table(index="p", columns="pv", values=column)
-            grid = grid.reindex(index=p_levels, columns=pv_levels)
+            grid = grid.reindex(index=p_levels, columns=shown)
             # Both axes by level (the levels are not evenly spaced), labelled by value.
-            x, y = np.arange(len(pv_levels) + 1), np.arange(len(p_levels) + 1)
+            x, y = np.arange(len(shown) + 1), np.arange(len(p_levels) + 1)
             mesh = ax.pcolormesh(x, y, grid.to_numpy(), cmap="viridis", norm=norm)
             ax.set_yticks(y[:-1] + 0.5, [f"{p:g}" for p in p_levels])
-            step = max(1, len(pv_levels) // 5)
-            ax.set_xticks(x[:-1:step] + 0.5, [f"{pv * 100:g}" for pv in pv_levels[::step]])
+            step = max(1, len(shown) // 6)
+            ax.set_xticks(x[:-1:step] + 0.5, [f"{pv * 100:g}" for pv in shown[::step]])
             ax.set(title=f"{LABELS[cc]}, D = 2 s", xlabel="delayed packets Pv (%)")
             ax.grid(False)
         axes[0, 0].set_ylabel("loss probability p")
-        fig.suptitle(title)
+        scale = ", log scale" if log else ""
+        fig.suptitle(
+            f"{metric.capitalize()} ({unit}) over (p, Pv), 10 s cells, mean over seeds\n"
+            f"Pv ≤ {shown[-1]:.0%} shown: beyond it no cell's goodput reaches "
+            f"{SURFACE_SHARE:.0%} of the peak ({peak:.2f} Mb/s)",
+            y=1.04,
+        )
         if mesh is not None:
-            fig.colorbar(mesh, ax=axes[0].tolist(), label=label)
+            fig.colorbar(mesh, ax=axes[0].tolist(), label=f"{metric} ({unit}{scale})")
 
 
 def figure_throughput_surfaces(data: StudyData, path: Path) -> None:
-    _surface(data, path, "goodput_mbps", "goodput (Mb/s)",
-             "Throughput over (p, Pv), 10 s cells, mean over seeds")  # fmt: skip
+    _surface(data, path, "goodput_mbps")
 
 
 def figure_cwnd_surfaces(data: StudyData, path: Path) -> None:
-    _surface(data, path, "cwnd", "mean cwnd (segments, log scale)",
-             "Congestion window over (p, Pv), 10 s cells, mean over seeds", log=True)  # fmt: skip
+    _surface(data, path, "cwnd", log=True)
 
 
 def figure_reno_veno_delays(data: StudyData, path: Path) -> None:
@@ -718,9 +755,10 @@ def figure_reno_veno_delays(data: StudyData, path: Path) -> None:
 
 FIGURES = [
     FigureSpec("throughput_surfaces", "Goodput surfaces over (p, Pv) for Reno, Veno and Vegas, "
-               "D = 2 s (paper Figs. 5, 7, 8)", figure_throughput_surfaces),
-    FigureSpec("cwnd_surfaces", "Mean cwnd over (p, Pv) for Reno, Veno and Vegas, D = 2 s "
-               "(paper Figs. 6, 9)", figure_cwnd_surfaces),
+               "D = 2 s, Pv up to where goodput fades (paper Figs. 5, 7, 8)",
+               figure_throughput_surfaces),
+    FigureSpec("cwnd_surfaces", "Mean cwnd over (p, Pv) for Reno, Veno and Vegas, D = 2 s, "
+               "the same Pv range (paper Figs. 6, 9)", figure_cwnd_surfaces),
     FigureSpec("reno_veno_delays", "Reno and Veno goodput vs Pv for D = 0.5, 1 and 2 s, "
                "p = 0 (paper Fig. 10)", figure_reno_veno_delays),
 ]  # fmt: skip

@@ -249,7 +249,7 @@ def offered(data: StudyData) -> pd.DataFrame:
         rows.append({"mix": mix, "load": load, "target": float(group["target_load"].iloc[0]),
                      "offered": sum(xs) / len(xs),
                      "offered_low": ci.low if ci else math.nan,
-                     "offered_high": ci.high if ci else math.nan})  # fmt: skip
+                     "offered_high": ci.high if ci else math.nan, "seeds": len(xs)})  # fmt: skip
     return pd.DataFrame(rows)
 
 
@@ -609,8 +609,9 @@ def figure_mix(mix: str) -> Any:
     def draw(data: StudyData, path: Path) -> None:
         pv = per_variant(data)
         pv = pv[pv["mix"] == mix].sort_values("load")
-        with panels(path.with_suffix(".png"), 2, 2, size=(7.2, 5.4), sharex=True,
-                    svg=True, legend_below=True) as (_, axes):  # fmt: skip
+        note = stats.error_bar_note(pv["seeds"])
+        with panels(path.with_suffix(".png"), 2, 2, size=(7.2, 5.4), sharex=True, svg=True,
+                    legend_below=True, legend_title=note) as (_, axes):  # fmt: skip
             for ax, (metric, scale, label) in zip(axes.flat, PANELS, strict=True):
                 for cc, color in zip(VARIANTS, colors(len(VARIANTS)), strict=True):
                     s = pv[pv["cc"] == cc]
@@ -628,7 +629,8 @@ def figure_mix(mix: str) -> Any:
 
 def figure_offered(data: StudyData, path: Path) -> None:
     o = offered(data)
-    with panels(path.with_suffix(".png"), svg=True) as (_, axes):
+    note = stats.error_bar_note(o["seeds"])
+    with panels(path.with_suffix(".png"), svg=True, legend_title=note) as (_, axes):
         ax = axes[0, 0]
         for mix, color in zip(MIXES, colors(len(MIXES)), strict=True):
             s = o[o["mix"] == mix].sort_values("load")
@@ -638,7 +640,7 @@ def figure_offered(data: StudyData, path: Path) -> None:
                         marker="o", ms=3, capsize=2, color=color, label=mix.upper())  # fmt: skip
         ax.plot([0.3, 1.0], [0.3, 1.0], color="0.6", lw=0.8, ls="--", label="offered = target")
         ax.set(xlabel="target TCP load", ylabel="offered TCP load (payload)",
-               title="Load the generators offered, mean over seeds (95 % CI)")  # fmt: skip
+               title="Load the generators offered, mean over seeds")  # fmt: skip
 
 
 FIGURES = [

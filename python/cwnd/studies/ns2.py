@@ -37,10 +37,14 @@ RECOVERY = {
 }
 
 
-def ns2_flow(cc: str) -> dict[str, Any]:
+#: A flow's `cc`: a controller's name, or a table of its name and parameters.
+Controller = str | dict[str, object]
+
+
+def ns2_flow(cc: Controller) -> dict[str, Any]:
     """The `cc` and `recovery` of a flow of variant `cc` as ns-2's agent runs it
     (`cc` may be a table, e.g. `VEGAS_NS2`)."""
-    name = cc["name"] if isinstance(cc, dict) else cc
+    name = str(cc["name"]) if isinstance(cc, dict) else cc
     return {"cc": cc, "recovery": RECOVERY[name]}
 
 
@@ -80,4 +84,4 @@ def ns2_wireless(name: str, stations: list[str], rate: str) -> dict[str, Any]:
 #: ns-2's `Agent/TCP/Vegas` defaults (`v_alpha_` 1, `v_beta_` 3, `v_gamma_` 1), which
 #: the studies also state. Its fine-grained retransmission (tcp-vegas.cc `vegas_expire`)
 #: comes with `tcp.profile = "ns2"` (`ns2_tcp`).
-VEGAS_NS2 = {"name": "vegas", "alpha": 1, "beta": 3, "gamma": 1}
+VEGAS_NS2: dict[str, object] = {"name": "vegas", "alpha": 1, "beta": 3, "gamma": 1}

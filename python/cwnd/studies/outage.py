@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from cwnd.plot import colors, panels, spread
 from cwnd.studies import stats
-from cwnd.studies.ns2 import RECOVERY, VEGAS_NS2, ns2_flow, ns2_tcp, ns2_wireless
+from cwnd.studies.ns2 import RECOVERY, VEGAS_NS2, Controller, ns2_flow, ns2_tcp, ns2_wireless
 from cwnd.studies.study import (
     Claim,
     FigureSpec,
@@ -65,7 +65,7 @@ LABELS = {
     "cubic": "CUBIC",
     "compound": "Compound",
 }
-CC = {"vegas": VEGAS_NS2}
+CC: dict[str, Controller] = {"vegas": VEGAS_NS2}
 SEEDS = [1, 2, 3, 4, 5]
 QUICK_SEEDS = [1]
 #: ns-2's default `window_` (the paper is silent), and a window that never limits.
@@ -103,7 +103,8 @@ PARAMETERS = [
 def build(point: Point) -> dict[str, Any]:
     """The scenario of one point: `cc` (a name from VARIANTS), `d` (seconds) and
     `window`, the receive window in segments."""
-    cc, d = point["cc"], float(point["d"])
+    cc: str = point["cc"]
+    d = float(point["d"])
     wireless = ns2_wireless("wlan", ["bs", "mobile"], "2Mbps")
     if d > 0:
         trigger = {"flow": "tcp", "segment": OUTAGE_AT_SEGMENT}
@@ -163,9 +164,13 @@ def per_run(data: StudyData, plan: str = "runs") -> pd.DataFrame:
 
 def _per_run(data: StudyData, plan: str) -> pd.DataFrame:
     table = data.table(plan)
-    segs = data.frame(plan, "segments")
     rows = []
-    for run, s in segs.groupby("run", sort=False):
+    # Run by run (issue 17: every run's segment trace at once took most of the
+    # parent's 619 MB), in the order the runs' rows had in the whole frame.
+    for s in data.frames(plan, "segments"):
+        if not len(s):
+            continue
+        run = s["run"].iloc[0]
         summary = table[table["run"] == run].iloc[0]
         total = float(summary["completion_time"])
         out_start, resumed = outage_times(s, float(summary["d"]))
@@ -277,8 +282,7 @@ def retries(data: StudyData, cc: str, d: float) -> list[float]:
     """Offsets from the disconnection's start of the first seed's retransmissions
     during it, and of its first transmission after it (s)."""
     run = _run_of(data, cc, d)
-    segs = data.frame("runs", "segments")
-    s = segs[segs["run"] == run["run"]]
+    s = data.run_frame("runs", "segments", run["run"])
     start, resumed = run["outage_start"], run["resumed"]
     inside = s[(s["time"] > start) & (s["time"] < start + d) & s["retransmission"]]
     return sorted({round(t - start, 3) for t in inside["time"]} | {round(resumed - start, 3)})
@@ -306,14 +310,14 @@ TIME_RESOLUTION = 0.01
 
 def _times(data: StudyData, cc: str, d: float, plan: str = "runs") -> list[float]:
     runs = per_run(data, plan)
-    return runs.loc[(runs["cc"] == cc) & (runs["d"] == d), "total_time"].tolist()
+    return [float(t) for t in runs.loc[(runs["cc"] == cc) & (runs["d"] == d), "total_time"]]
 
 
 def slowest(data: StudyData, d: float, plan: str = "runs") -> tuple[str | None, str]:
     """The variant whose total time at `d` exceeds every other's beyond the spread
     over seeds and the 10 ms clock, or None; and a text with the margin."""
     means = {cc: sum(t) / len(t) for cc in VARIANTS if (t := _times(data, cc, d, plan))}
-    order = sorted(means, key=means.get, reverse=True)
+    order = sorted(means, key=lambda cc: means[cc], reverse=True)
     top, second = order[0], order[1]
     a, b = _times(data, top, d, plan), _times(data, second, d, plan)
     margin = means[top] - means[second]
@@ -399,13 +403,12 @@ def _resume_why(data: StudyData, d: float) -> str:
 
 def claim_cwnd_one(data: StudyData) -> Measured:
     runs = per_run(data)
-    series = data.frame("runs", "series")
     r = runs[(runs["cc"] == "reno") & (runs["d"] == 5.0)]
     if not len(r):
         return not_measurable("needs Reno at d = 5 s")
     minima = []
     for _, run in r.iterrows():
-        s = series[series["run"] == run["run"]]
+        s = data.run_frame("runs", "series", run["run"])
         inside = s[(s["time"] >= run["outage_start"]) & (s["time"] <= run["outage_start"] + 5.0)]
         minima.append(float(inside["cwnd"].min()))
     text = "smallest cwnd during the 5 s disconnection (Reno, each seed): " + ", ".join(
@@ -428,7 +431,7 @@ def _cwnd_one_why(data: StudyData, runs: list[str]) -> str:
 def _resumes(data: StudyData, cc: str, d: float) -> list[float]:
     runs = per_run(data)
     r = runs[(runs["cc"] == cc) & (runs["d"] == d)]
-    return (r["resumed"] - r["outage_start"]).tolist()
+    return [float(t) for t in r["resumed"] - r["outage_start"]]
 
 
 def claim_interruption_order(data: StudyData) -> Measured:
@@ -569,8 +572,7 @@ def _shade(ax: Any, run: pd.Series, d: float, label: bool = True) -> None:
 
 def figure_reno_throughput(data: StudyData, path: Path) -> None:
     run = _run_of(data, "reno", 5.0)
-    tp = data.frame("runs", "throughput")
-    t = tp[tp["run"] == run["run"]]
+    t = data.run_frame("runs", "throughput", run["run"])
     t = t[t["time"] <= run["total_time"] + 1]
     with panels(path.with_suffix(".png"), svg=True) as (_, axes):
         ax = axes[0, 0]
@@ -593,8 +595,7 @@ def figure_reno_throughput(data: StudyData, path: Path) -> None:
 
 def figure_reno_cwnd(data: StudyData, path: Path) -> None:
     run = _run_of(data, "reno", 5.0)
-    series = data.frame("runs", "series")
-    s = series[series["run"] == run["run"]]
+    s = data.run_frame("runs", "series", run["run"])
     with panels(path.with_suffix(".png"), svg=True) as (_, axes):
         ax = axes[0, 0]
         _shade(ax, run, 5.0)
@@ -621,16 +622,16 @@ def _versus_d(
     linear: bool = False,
 ) -> None:
     runs = per_run(data, plan)
-    stats = runs.groupby(["cc", "d"])[column].agg(["mean", "min", "max"])
+    bars = stats.error_bars(runs, ["cc", "d"], column)
     with panels(path.with_suffix(".png"), svg=True) as (_, axes):
         ax = axes[0, 0]
         for cc, color in zip(VARIANTS, colors(len(VARIANTS)), strict=True):
-            s = stats.loc[cc]
+            s = bars.loc[cc]
             # A symlog axis shows d = 0 beside the sub-second durations.
             ax.errorbar(
                 s.index,
                 s["mean"],
-                yerr=spread(s["mean"], s["min"], s["max"]),
+                yerr=spread(s["mean"], s["low"], s["high"]),
                 marker="o",
                 ms=3,
                 capsize=2,
@@ -643,6 +644,7 @@ def _versus_d(
             ax.set_xticks(ticks, [f"{d:g}" for d in ticks])
         ax.set(xlabel="disconnection d (s)", ylabel=ylabel, title=title)
         ax.set_ylim(bottom=0)
+        ax.legend(title=stats.error_bar_note(bars["n"]), ncols=2)
 
 
 def figure_throughput_vs_d(data: StudyData, path: Path) -> None:
@@ -651,7 +653,7 @@ def figure_throughput_vs_d(data: StudyData, path: Path) -> None:
         path,
         "throughput_mbps",
         "average throughput (Mb/s)",
-        "Average throughput vs disconnection (mean, min–max over seeds)",
+        "Average throughput vs disconnection",
     )
 
 
@@ -677,13 +679,12 @@ def figure_time_vs_d_large_window(data: StudyData, path: Path) -> None:
 
 
 def figure_sequence_d20(data: StudyData, path: Path) -> None:
-    segs = data.frame("runs", "segments")
     shown = ["westwood", "vegas", "reno"]
     size = (6.4, 7.2)
     with panels(path.with_suffix(".png"), 3, 1, size=size, sharex=True, svg=True) as (_, axes):
         for i, (ax, cc) in enumerate(zip(axes[:, 0], shown, strict=True)):
             run = _run_of(data, cc, 20.0)
-            s = segs[segs["run"] == run["run"]]
+            s = data.run_frame("runs", "segments", run["run"])
             number = s["seq"].to_numpy() // SEGMENT_BYTES + 1
             retx = s["retransmission"].to_numpy()
             # Labels starting with "_" stay out of the legend: one legend, on top.

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from cwnd.plot import colors, panels, spread
+from cwnd.studies import stats
 from cwnd.studies.study import (
     Claim,
     FigureSpec,
@@ -82,7 +83,10 @@ DISTRIBUTIONS = {
 }
 SECONDS = 100
 SEEDS = [1, 2, 3, 4, 5]
-QUICK = {"rates": [0.0, 0.05, 0.2], "losses": [0.001, 0.01], "seconds": 30, "seeds": [1]}
+QUICK_RATES = [0.0, 0.05, 0.2]
+QUICK_LOSSES = [0.001, 0.01]
+QUICK_SECONDS = 30
+QUICK_SEEDS = [1]
 VARIANTS = ["sctp", "rr_sctp"]
 #: Bottleneck delays at which doubling the RTT outlasts the RTO and fires a timeout
 #: (claim 2's premise): RTT = 2(d + 2 ms) must exceed RTO.Min = 1 s and the RTO.
@@ -204,10 +208,10 @@ def build(point: Point) -> dict[str, Any]:
 
 
 def sweeps(quick: bool) -> list[SweepPlan]:
-    rates = QUICK["rates"] if quick else RATES
-    losses = QUICK["losses"] if quick else LOSSES
-    seconds = QUICK["seconds"] if quick else SECONDS
-    seeds = QUICK["seeds"] if quick else SEEDS
+    rates = QUICK_RATES if quick else RATES
+    losses = QUICK_LOSSES if quick else LOSSES
+    seconds = QUICK_SECONDS if quick else SECONDS
+    seeds = QUICK_SEEDS if quick else SEEDS
     base = {"seconds": seconds, "distribution": "normal", "loss": 0.0, "multihomed": False}
 
     def grid(variants: list[str], **axes: list[Any]) -> list[Point]:
@@ -272,8 +276,9 @@ def runs(data: StudyData, plan: str) -> pd.DataFrame:
 
 
 def throughput(data: StudyData, plan: str, keys: list[str]) -> pd.DataFrame:
-    """Mean and spread over seeds of packets per second, by `keys`."""
-    return runs(data, plan).groupby(keys)["pkts_per_s"].agg(["mean", "min", "max"])
+    """Packets per second by `keys`: mean over seeds, its 95 % interval and the seeds
+    (`stats.error_bars`)."""
+    return stats.error_bars(runs(data, plan), keys, "pkts_per_s")
 
 
 def highest_tsn(data: StudyData, plan: str, variant: str, at: float) -> float:
@@ -630,17 +635,19 @@ def figure_rtt_jump_x4(data: StudyData, path: Path) -> None:
     _tsn_panels(data, path, "rtt_jump_x4", "RTT × 4 at 5 s", 5.0)
 
 
-def _versus(ax: Any, stats: pd.DataFrame, x: str, label: str, color: Any, scale: float) -> None:
-    s = stats.reset_index().sort_values(x)
+def _versus(ax: Any, bars: pd.DataFrame, x: str, label: str, color: Any, scale: float) -> None:
+    s = bars.reset_index().sort_values(x)
     xs = s[x].to_numpy() * scale
-    ax.errorbar(xs, s["mean"], yerr=spread(s["mean"], s["min"], s["max"]), marker="o",
+    ax.errorbar(xs, s["mean"], yerr=spread(s["mean"], s["low"], s["high"]), marker="o",
                 ms=3, capsize=2, color=color, label=label)  # fmt: skip
 
 
 def _throughput_vs_rate(data: StudyData, path: Path, d: int) -> None:
     tp = throughput(data, "reordering", ["variant", "d", "multihomed", "rate"])
     size = (9.6, 3.4)
-    with panels(path.with_suffix(".png"), 1, 2, size=size, sharey=True, svg=True) as (_, axes):
+    note = stats.error_bar_note(tp["n"])
+    with panels(path.with_suffix(".png"), 1, 2, size=size, sharey=True, svg=True,
+                legend_title=note) as (_, axes):  # fmt: skip
         for ax, multihomed in zip(axes[0], (False, True), strict=True):
             for variant, color in zip(VARIANTS, colors(2), strict=True):
                 _versus(ax, tp.loc[(variant, d, multihomed)], "rate", LABELS[variant], color, 100)
@@ -661,7 +668,11 @@ def figure_rate_300(data: StudyData, path: Path) -> None:
 def figure_loss(data: StudyData, path: Path) -> None:
     tp = throughput(data, "loss", ["variant", "d", "loss"])
     size = (9.6, 3.4)
-    with panels(path.with_suffix(".png"), 1, 2, size=size, svg=True) as (_, axes):
+    note = stats.error_bar_note(tp["n"])
+    with panels(path.with_suffix(".png"), 1, 2, size=size, svg=True, legend_title=note) as (
+        _,
+        axes,
+    ):
         for ax, d in zip(axes[0], DELAYS, strict=True):
             for variant, color in zip(VARIANTS, colors(2), strict=True):
                 _versus(ax, tp.loc[(variant, d)], "loss", LABELS[variant], color, 100)
@@ -688,17 +699,16 @@ def figure_tcp(data: StudyData, path: Path) -> None:
     sctp = throughput(data, "reordering", ["variant", "d", "multihomed", "rate"])
     tcp = throughput(data, "tcp", ["variant", "d", "rate"])
     size = (9.6, 3.4)
-    with panels(path.with_suffix(".png"), 1, 2, size=size, svg=True, legend_below=True) as (
-        _,
-        axes,
-    ):
+    note = stats.error_bar_note([*sctp["n"], *tcp["n"]])
+    with panels(path.with_suffix(".png"), 1, 2, size=size, svg=True, legend_below=True,
+                legend_title=note) as (_, axes):  # fmt: skip
         for ax, d in zip(axes[0], DELAYS, strict=True):
             shown = [*VARIANTS, *TCP_VARIANTS]
             for variant, color in zip(shown, colors(len(shown)), strict=True):
-                stats = (
+                bars = (
                     sctp.loc[(variant, d, False)] if variant in VARIANTS else tcp.loc[(variant, d)]
                 )
-                _versus(ax, stats, "rate", LABELS[variant], color, 100)
+                _versus(ax, bars, "rate", LABELS[variant], color, 100)
             ax.set(title=f"single-homed, d = {d} ms (beyond the paper)",
                    xlabel="delayed packets r (%)")  # fmt: skip
             ax.set_ylim(bottom=0)

@@ -11,8 +11,12 @@ than 30 degrees of freedom the value at 30 (2.042, slightly wider than the norma
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Two-sided 95 % Student-t quantiles t(0.975, df) for df = 1 … 30.
 T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
@@ -81,3 +85,24 @@ def distinct(a: Sequence[float], b: Sequence[float], resolution: float) -> bool:
     the measurement can show (e.g. the 10 ms TCP clock for a transfer time)."""
     d = difference_ci(a, b)
     return (d.low > 0 or d.high < 0) and abs(d.mean) > resolution
+
+
+def error_bars(frame: pd.DataFrame, keys: list[str], column: str) -> pd.DataFrame:
+    """Per group of `keys` (one row of `frame` per seed): the `mean` of `column`, the
+    ends `low` and `high` of its 95 % t interval (as `mean_ci`; the mean itself for a
+    group of one seed, which has no interval) and `n`, the number of seeds."""
+    g = frame.groupby(keys)[column].agg(["mean", "std", "count"])
+    t = g["count"].map(lambda n: t975(n - 1) if n > 1 else 0.0)
+    half = (t * g["std"] / g["count"] ** 0.5).fillna(0.0)
+    return g.assign(low=g["mean"] - half, high=g["mean"] + half, n=g["count"])[
+        ["mean", "low", "high", "n"]
+    ]
+
+
+def error_bar_note(seeds: Iterable[int]) -> str:
+    """What a figure's error bars are, given the number of seeds behind each point."""
+    counts = sorted(set(seeds))
+    if not counts or counts[-1] < 2:
+        return "mean of 1 seed (no interval)"
+    over = f"{counts[0]}–{counts[-1]}" if len(counts) > 1 else f"{counts[0]}"
+    return f"bars: 95 % t interval of the mean over {over} seeds"

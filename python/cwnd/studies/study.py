@@ -14,13 +14,15 @@ runs, and the verdict follows the rule stated next to the quote.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cwnd.atomic import replacing, write_text
+from cwnd.beside import Beside, can_fork
 from cwnd.sweep import Failure, Point, SweepResults, sweep
 
 if TYPE_CHECKING:
@@ -128,29 +130,109 @@ class ReportSection:
 
 @dataclass
 class StudyData:
-    """The finished sweeps of a study, by plan name, with their tables at hand."""
+    """The finished sweeps of a study, by plan name, with their tables at hand.
+
+    A sensitivity measures the claims again on a `view` where some plans name other
+    sweeps. Views share what was loaded and computed: a table or frame is kept per
+    sweep, and a `derived` value is reused by every view whose plans read by its
+    computation name the same sweeps (issue 17: arq's sensitivities recomputed its
+    cells from every run eleven times, most of the study's post-processing)."""
 
     results: dict[str, SweepResults]
     quick: bool
-    _frames: dict[tuple[str, str], pd.DataFrame] = field(default_factory=dict)
-    _derived: dict[str, Any] = field(default_factory=dict)
+    _tables: dict[int, pd.DataFrame] = field(default_factory=dict)
+    _frames: dict[tuple[int, str], pd.DataFrame] = field(default_factory=dict)
+    #: By name: (the sweeps its computation read, by plan; the value).
+    _derived: dict[str, list[tuple[dict[str, SweepResults], Any]]] = field(default_factory=dict)
+    #: The plans read by each `derived` computation in progress (innermost last).
+    _reading: list[dict[str, SweepResults]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.results = _Recorded(self.results, self._reading)
+
+    def view(self, swap: dict[str, str]) -> StudyData:
+        """These runs with plan `k` reading the sweep of plan `v`, for `k: v` in `swap`."""
+        results = {**self.results, **{k: self.results[v] for k, v in swap.items()}}
+        return StudyData(results, self.quick, self._tables, self._frames, self._derived)
+
+    def _sweep(self, plan: str) -> SweepResults:
+        return self.results[plan]
 
     def table(self, plan: str) -> pd.DataFrame:
-        """One row per (point, seed, flow): the sweep's summary table."""
-        return self.results[plan].table
+        """One row per (point, seed, flow): the sweep's summary table (built once;
+        callers copy it before changing it)."""
+        sweep = self._sweep(plan)
+        if id(sweep) not in self._tables:
+            self._tables[id(sweep)] = sweep.table
+        return self._tables[id(sweep)]
 
     def frame(self, plan: str, name: str) -> pd.DataFrame:
         """A per-run table of every run of a sweep (loaded once)."""
-        key = (plan, name)
+        sweep = self._sweep(plan)
+        key = (id(sweep), name)
         if key not in self._frames:
-            self._frames[key] = self.results[plan].frame(name)
+            self._frames[key] = sweep.frame(name)
         return self._frames[key]
 
+    def frames(self, plan: str, name: str) -> Iterator[pd.DataFrame]:
+        """`frame(plan, name)` one run at a time (not kept): for measurements made run
+        by run, whose memory then holds one run's rows, not the sweep's."""
+        return self._sweep(plan).frames(name)
+
+    def run_frame(self, plan: str, name: str, key: str) -> pd.DataFrame:
+        """`frame(plan, name)`'s rows of one run (indexed from 0), without loading
+        the others' (not kept)."""
+        return self._sweep(plan).run_frame(name, key)
+
     def derived(self, name: str, compute: Callable[[], Any]) -> Any:
-        """A value computed once from the runs and shared by claims and figures."""
-        if name not in self._derived:
-            self._derived[name] = compute()
-        return self._derived[name]
+        """A value computed once from the runs and shared by claims and figures, and
+        by the views whose plans it read name the same sweeps."""
+        for reads, value in self._derived.get(name, []):
+            if all(dict.get(self.results, plan) is sweep for plan, sweep in reads.items()):
+                for outer in self._reading:
+                    outer.update(reads)
+                return value
+        self._reading.append({})
+        try:
+            value = compute()
+        finally:
+            reads = self._reading.pop()
+        for outer in self._reading:
+            outer.update(reads)
+        self._derived.setdefault(name, []).append((reads, value))
+        return value
+
+
+class _Recorded(dict[str, "SweepResults"]):
+    """A study's sweeps by plan, noting each plan read (and the sweep it named) in
+    every set of `reading`: the reads of the `derived` computations in progress, made
+    through `StudyData`'s methods or `results[plan]` directly."""
+
+    def __init__(self, sweeps: dict[str, SweepResults], reading: list[dict[str, SweepResults]]):
+        super().__init__(sweeps)
+        self._reading = reading
+
+    def _note(self, plans: Iterable[str]) -> None:
+        for reads in self._reading:
+            for plan in plans:
+                reads[plan] = dict.__getitem__(self, plan)
+
+    def __getitem__(self, plan: str) -> SweepResults:
+        self._note([plan])
+        return dict.__getitem__(self, plan)
+
+    def get(self, plan: str, default: Any = None) -> Any:
+        if plan in self:
+            self._note([plan])
+        return dict.get(self, plan, default)
+
+    def values(self) -> Any:
+        self._note(list(self))
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self._note(list(self))
+        return dict.items(self)
 
 
 @dataclass
@@ -253,17 +335,23 @@ def reproduce(
                 table.compute(data).to_parquet(tmp, index=False)
         except (KeyError, ValueError, IndexError) as e:
             failures.append(Failure({"table": table.stem}, -1, f"{type(e).__name__}: {e}"))
+    # The figures are drawn in a child forked here, beside the claims (issue 17: with
+    # both on one core, the study's post-processing left the second core idle).
+    beside = can_fork() and len(study.figures) > 0
+    drawing = Beside(partial(_draw, study.figures, data, folder)) if beside else None
+    try:
+        claims = [ClaimResult(c, _measure(c, data)) for c in study.claims]
+        sensitivity = [along(spec, study, data) for spec in study.sensitivity]
+        problems = _draw(study.figures, data, folder) if drawing is None else drawing.result()
+    finally:
+        if drawing is not None:
+            drawing.close()
     figures = []
-    for spec in study.figures:
-        path = folder / spec.stem
-        try:
-            spec.draw(data, path)
-        except (KeyError, ValueError, IndexError) as e:
-            failures.append(Failure({"figure": spec.stem}, -1, f"{type(e).__name__}: {e}"))
-            continue
-        figures.append((spec, path.with_suffix(".png")))
-    claims = [ClaimResult(c, _measure(c, data)) for c in study.claims]
-    sensitivity = [along(spec, study, data) for spec in study.sensitivity]
+    for spec, problem in zip(study.figures, problems, strict=True):
+        if problem is None:
+            figures.append((spec, (folder / spec.stem).with_suffix(".png")))
+        else:
+            failures.append(Failure({"figure": spec.stem}, -1, problem))
     live = study.live(folder, quick) if study.live is not None else None
     if live is not None:
         figures += live.figures
@@ -284,6 +372,20 @@ def reproduce(
     return report
 
 
+def _draw(figures: list[FigureSpec], data: StudyData, folder: Path) -> list[str | None]:
+    """Draws each figure into `folder`; for each, None or why it could not be drawn
+    (a point that failed, a table not kept)."""
+    problems: list[str | None] = []
+    for spec in figures:
+        try:
+            spec.draw(data, folder / spec.stem)
+        except (KeyError, ValueError, IndexError) as e:
+            problems.append(f"{type(e).__name__}: {e}")
+        else:
+            problems.append(None)
+    return problems
+
+
 def along(spec: Sensitivity, study: Study, data: StudyData) -> SensitivityResult:
     """Measures `spec.claims` once per value of the parameter, each time on a view of
     the runs where the value's sweeps stand in for the study's own."""
@@ -295,8 +397,7 @@ def along(spec: Sensitivity, study: Study, data: StudyData) -> SensitivityResult
             for cid in spec.claims:
                 rows.append((cid, label, not_measurable(f"sweep {missing[0]} did not run")))
             continue
-        view = StudyData({**data.results, **{k: data.results[v] for k, v in swap.items()}},
-                         data.quick)  # fmt: skip
+        view = data.view(swap)
         rows += [(cid, label, _measure(by_id[cid], view)) for cid in spec.claims]
     return SensitivityResult(spec, rows)
 

@@ -25,7 +25,7 @@ their reasons (docs/studies.md has the argument in full, written before any run)
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -83,8 +83,20 @@ CC: dict[str, Any] = {
 SIZES = [64, 256, 1024, 4096, 16384, 65536]
 BUFFERS_KB = [2, 8, 32, 128, 512]
 PROFILES = ["los_snr30", "los_snr10", "nlos_snr30", "nlos_snr10"]
-QUICK = {"variants": ["reno", "westwood", "bic", "cubic"], "sizes": [256, 4096],
-         "buffers": [8, 512], "profiles": PROFILES, "seeds": [1, 2]}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The grid's axes: variants, iperf sizes (B), socket buffers (KB), link profiles."""
+
+    variants: list[str]
+    sizes: list[int]
+    buffers: list[int]
+    profiles: list[str]
+
+
+QUICK_GRID = Grid(["reno", "westwood", "bic", "cubic"], [256, 4096], [8, 512], PROFILES)
+QUICK_SEEDS = [1, 2]
 #: Run length and seeds by mean SNR (docs/studies.md: SNR 30 is steady within a second
 #: and lossless; SNR 10 is a sequence of losses and timeouts, and cheap to simulate).
 SECONDS = {30: 30, 10: 120}
@@ -220,11 +232,9 @@ def build(
     }
 
 
-def grid(quick: bool) -> dict[str, list[Any]]:
-    """The grid's axes: variants, sizes, buffers, profiles."""
-    if quick:
-        return {k: QUICK[k] for k in ("variants", "sizes", "buffers", "profiles")}
-    return {"variants": VARIANTS, "sizes": SIZES, "buffers": BUFFERS_KB, "profiles": PROFILES}
+def grid(quick: bool) -> Grid:
+    """The grid's axes, full or quick."""
+    return QUICK_GRID if quick else Grid(VARIANTS, SIZES, BUFFERS_KB, PROFILES)
 
 
 def sweeps(quick: bool) -> list[SweepPlan]:
@@ -234,22 +244,22 @@ def sweeps(quick: bool) -> list[SweepPlan]:
     for level in (30, 10):
         points = [
             {"cc": cc, "size": size, "buffer": b, "profile": p}
-            for p in axes["profiles"] if snr(p) == level
-            for cc in axes["variants"] for size in axes["sizes"] for b in axes["buffers"]
+            for p in axes.profiles if snr(p) == level
+            for cc in axes.variants for size in axes.sizes for b in axes.buffers
         ]  # fmt: skip
         plans.append(
             SweepPlan(
                 f"grid_snr{level}",
                 partial(build, seconds=seconds),
                 points,
-                QUICK["seeds"] if quick else SEEDS[level],
+                QUICK_SEEDS if quick else SEEDS[level],
                 tables=("throughput",),
             )
         )
     # The cwnd traces: every variant at SNR 10 in the reference cell, seed 1.
     traces = [
         {"cc": cc, "size": REFERENCE["size"], "buffer": REFERENCE["buffer"], "profile": p}
-        for p in axes["profiles"] if snr(p) == 10 for cc in axes["variants"]
+        for p in axes.profiles if snr(p) == 10 for cc in axes.variants
     ]  # fmt: skip
     series = partial(build, seconds=seconds, keep_series=True)
     plans.append(SweepPlan("traces", series, traces, [1], tables=("series",)))
@@ -257,11 +267,11 @@ def sweeps(quick: bool) -> list[SweepPlan]:
     def nlos(level: int) -> list[Point]:
         return [
             {"cc": cc, "size": size, "buffer": b, "profile": f"nlos_snr{level}"}
-            for cc in axes["variants"] for size in axes["sizes"] for b in axes["buffers"]
+            for cc in axes.variants for size in axes.sizes for b in axes.buffers
         ]  # fmt: skip
 
     def seeds(level: int) -> list[int]:
-        return QUICK["seeds"] if quick else SEEDS[level]
+        return QUICK_SEEDS if quick else SEEDS[level]
 
     # Sensitivities: nlos_snr10 with Linux's 40 ms delayed-ACK timer; both NLOS
     # profiles with the paper's size read as iperf's -l.
@@ -305,10 +315,14 @@ def _per_run(data: StudyData) -> pd.DataFrame:
         if plan not in data.results:
             continue
         table = data.table(plan).set_index("run")
-        bins = data.frame(plan, "throughput")
-        bins = bins[bins["time"] >= WARMUP]
-        by_run = bins.groupby("run")["goodput_bps"]
-        mean, sd = by_run.mean(), by_run.std(ddof=0)
+        # Run by run (issue 17: not every run's bins of the grid at once): each run's
+        # mean and deviation come from the same rows, in the same order.
+        per_run = []
+        for bins in data.frames(plan, "throughput"):
+            by_run = bins[bins["time"] >= WARMUP].groupby("run")["goodput_bps"]
+            per_run.append(pd.DataFrame({"mean": by_run.mean(), "sd": by_run.std(ddof=0)}))
+        moments = pd.concat(per_run)
+        mean, sd = moments["mean"], moments["sd"]
         lost = radio_data_losses(table)
         frames.append(
             table[["cc", "size", "buffer", "profile", "seed"]].assign(
@@ -463,7 +477,7 @@ def _loss_per_seed(runs: pd.DataFrame, profile: str) -> list[float]:
     """Per seed, the fraction of data segments lost on the radio, pooled over every
     variant and buffer with full-sized segments (sizes ≥ 4096 B)."""
     sel = (runs["profile"] == profile) & (runs["size"] >= REFERENCE["size"])
-    return runs[sel].groupby("seed")["lost"].mean().tolist()
+    return [float(x) for x in runs[sel].groupby("seed")["lost"].mean()]
 
 
 def claim_loss_snr10(data: StudyData) -> Measured:

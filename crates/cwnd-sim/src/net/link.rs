@@ -67,6 +67,9 @@ pub struct LinkDirection {
     pub from: NodeId,
     pub to: NodeId,
     params: LinkParams,
+    /// Serialization nanoseconds per byte when the rate divides 8 × 10⁹ (1 Gb/s:
+    /// 8 ns, 100 Mb/s: 80 ns): the per-packet time is then one multiplication.
+    ns_per_byte: Option<u64>,
     queue: DropTail,
     /// RED in front of the queue, if configured.
     red: Option<Red>,
@@ -81,12 +84,19 @@ pub struct LinkDirection {
     pub stats: LinkStats,
 }
 
+/// 8 × 10⁹ / rate when exact: `SimTime::transmission` without its division.
+fn exact_ns_per_byte(rate_bps: u64) -> Option<u64> {
+    const NS_BITS_PER_BYTE: u64 = 8 * 1_000_000_000;
+    (NS_BITS_PER_BYTE.checked_rem(rate_bps) == Some(0)).then(|| NS_BITS_PER_BYTE / rate_bps)
+}
+
 impl LinkDirection {
     pub fn new(from: NodeId, to: NodeId, params: LinkParams, trace_queue: bool) -> Self {
         LinkDirection {
             from,
             to,
             params,
+            ns_per_byte: exact_ns_per_byte(params.rate_bps),
             queue: DropTail::new(params.queue, trace_queue),
             red: None,
             busy_until: SimTime::ZERO,
@@ -110,10 +120,11 @@ impl LinkDirection {
 
     /// Serialization time of a packet of `size` IP bytes on this link.
     pub fn transmission_time(&self, size: u32) -> SimTime {
-        SimTime::transmission(
-            size as u64 + self.params.overhead as u64,
-            self.params.rate_bps,
-        )
+        let bytes = size as u64 + self.params.overhead as u64;
+        match self.ns_per_byte {
+            Some(ns) => SimTime(bytes.saturating_mul(ns)),
+            None => SimTime::transmission(bytes, self.params.rate_bps),
+        }
     }
 
     /// Offers a packet at time `now`.
@@ -338,6 +349,23 @@ mod tests {
         assert_eq!(l.arrival_to_schedule(), Some(expected));
         assert_eq!(l.pop_arrived(SimTime(expected.0 - 1)), None);
         assert_eq!(l.pop_arrived(expected).map(|p| p.uid), Some(1));
+    }
+
+    #[test]
+    fn serialization_time_is_the_same_with_and_without_the_per_byte_shortcut() {
+        // 1 Gb/s: 8 ns per byte, 1514 B → 12 112 ns; 100 Mb/s: 80 ns → 121 120 ns.
+        // 3 Mb/s does not divide 8e9 (2666.67 ns per byte): 1514·8e9/3e6 =
+        // 4 037 333.33 ns, rounded up to 4 037 334.
+        for (rate, expected) in [
+            (1_000_000_000, 12_112),
+            (100_000_000, 121_120),
+            (3_000_000, 4_037_334),
+        ] {
+            let l = link(rate, SimTime::ZERO, 14, 10);
+            assert_eq!(l.ns_per_byte.is_some(), rate != 3_000_000);
+            assert_eq!(l.transmission_time(1500), SimTime(expected));
+            assert_eq!(SimTime::transmission(1514, rate), SimTime(expected));
+        }
     }
 
     #[test]

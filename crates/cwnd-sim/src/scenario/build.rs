@@ -384,6 +384,7 @@ pub(super) fn tcp_agents(
         eifel: t.eifel,
         frto: t.frto,
         adapt_dupthresh: t.adapt_dupthresh.then_some((t.pef, t.pef_step)),
+        rack: t.rack,
         rto: t.rto,
         app_bytes,
         write_size: t.write_size.map(|w| w.0),

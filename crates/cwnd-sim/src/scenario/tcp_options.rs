@@ -52,6 +52,7 @@ pub struct TcpOptions {
     pub pef_step: f64,
     pub eifel: bool,
     pub frto: bool,
+    pub rack: bool,
     pub ssthresh_on_repeated_timeout: RepeatedTimeoutSpec,
     pub delayed_ack: bool,
     pub delayed_ack_timeout: SimTime,
@@ -86,6 +87,7 @@ impl TcpSpec {
             pef_step: self.pef_step.or(base.pef_step),
             eifel: self.eifel.or(base.eifel),
             frto: self.frto.or(base.frto),
+            rack: self.rack.or(base.rack),
             ssthresh_on_repeated_timeout: self
                 .ssthresh_on_repeated_timeout
                 .or(base.ssthresh_on_repeated_timeout),
@@ -153,6 +155,7 @@ impl TcpOptions {
             pef_step: m.pef_step.unwrap_or(0.1),
             eifel,
             frto: flag(m.frto),
+            rack: flag(m.rack),
             ssthresh_on_repeated_timeout: m.ssthresh_on_repeated_timeout.unwrap_or_default(),
             delayed_ack: flag(m.delayed_ack),
             delayed_ack_timeout: m
@@ -228,6 +231,7 @@ impl TcpOptions {
             pef_step: Some(self.pef_step),
             eifel: Some(self.eifel),
             frto: Some(self.frto),
+            rack: Some(self.rack),
             ssthresh_on_repeated_timeout: Some(self.ssthresh_on_repeated_timeout),
             delayed_ack: Some(self.delayed_ack),
             delayed_ack_timeout: d(self.delayed_ack_timeout),
@@ -283,6 +287,11 @@ impl TcpOptions {
                 "dsack",
                 self.dsack && !self.sack,
                 "D-SACK needs tcp.sack = true",
+            ),
+            (
+                "rack",
+                self.rack && !self.sack,
+                "RACK-TLP needs SACK blocks (RFC 8985 §4); set tcp.sack = true",
             ),
         ];
         if let Some((field, _, message)) = needs.iter().find(|n| n.1) {

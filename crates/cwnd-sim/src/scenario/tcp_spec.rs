@@ -71,6 +71,9 @@ pub struct TcpSpec {
     pub eifel: Option<bool>,
     /// F-RTO detection of spurious timeouts and undo (RFC 5682).
     pub frto: Option<bool>,
+    /// RACK-TLP loss detection (RFC 8985): losses by time instead of DupThresh,
+    /// tail loss probes instead of timeouts; needs `sack` and `recovery = "sack"`.
+    pub rack: Option<bool>,
     /// ssthresh when the timer expires again before new data is acknowledged:
     /// `keep` (RFC 5681 §3.1) or `halve` (ns-2).
     pub ssthresh_on_repeated_timeout: Option<RepeatedTimeoutSpec>,

@@ -707,6 +707,12 @@ pub(super) fn tcp_controller(
             "\"sack\" needs SACK blocks; set tcp.sack = true",
         ));
     }
+    if options.rack && recovery.is_some_and(|r| r != RecoverySpec::Sack) {
+        return Err(ScenarioError::new(
+            format!("{path}.tcp.rack"),
+            "RACK-TLP detects losses for SACK recovery; set recovery = \"sack\" or leave it unset",
+        ));
+    }
     let recovery = match recovery {
         Some(RecoverySpec::Tahoe) => Recovery::Tahoe,
         Some(RecoverySpec::Reno) => Recovery::Reno,
@@ -1082,6 +1088,14 @@ mod tests {
             "flows[0].tcp.dsack_undo: needs D-SACK reports; set tcp.sack = true and tcp.dsack = true"
         );
         assert_eq!(
+            error_of(&tcp("tcp = { rack = true }")),
+            "flows[0].tcp.rack: RACK-TLP needs SACK blocks (RFC 8985 §4); set tcp.sack = true"
+        );
+        assert_eq!(
+            error_of(&tcp("recovery = \"newreno\"\ntcp = { sack = true, rack = true }")),
+            "flows[0].tcp.rack: RACK-TLP detects losses for SACK recovery; set recovery = \"sack\" or leave it unset"
+        );
+        assert_eq!(
             error_of(&tcp("tcp = { dsack = true }")),
             "flows[0].tcp.dsack: D-SACK needs tcp.sack = true"
         );
@@ -1098,7 +1112,7 @@ mod tests {
         assert!(
             Scenario::from_toml(&tcp("tcp = { ssthresh_on_repeated_timeout = \"halve\" }")).is_ok()
         );
-        let all = "tcp = { sack = true, dsack = true, dsack_undo = true, timestamps = true, eifel = true, frto = true, adapt_dupthresh = true }";
+        let all = "tcp = { sack = true, dsack = true, dsack_undo = true, timestamps = true, eifel = true, frto = true, adapt_dupthresh = true, rack = true }";
         assert!(Scenario::from_toml(&tcp(all)).is_ok());
     }
 

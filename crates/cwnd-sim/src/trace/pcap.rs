@@ -38,6 +38,7 @@ mod sctp;
 
 pub use sctp::AssociationWire;
 
+use crate::packet::sack_store::SackStore;
 use crate::packet::{FlowId, NodeId, Packet, Payload, TcpAck, TcpData, TcpSyn};
 use crate::time::SimTime;
 use crate::transport::sctp::store::PacketStore;
@@ -142,9 +143,32 @@ impl Captures {
     }
 
     /// Records `packet` if node `at` is captured; an SCTP packet's chunks are read
-    /// from `store`.
+    /// from `store`, an ACK's SACK blocks from `sacks`. Called twice per hop: with
+    /// capture off (no node captured) it is one inlined test, the encoding kept out
+    /// of the packet path.
     #[inline]
-    pub fn record(&mut self, now: SimTime, at: NodeId, packet: &Packet, store: &PacketStore) {
+    pub fn record(
+        &mut self,
+        now: SimTime,
+        at: NodeId,
+        packet: &Packet,
+        store: &PacketStore,
+        sacks: &SackStore,
+    ) {
+        if !self.by_node.is_empty() {
+            self.record_at(now, at, packet, store, sacks);
+        }
+    }
+
+    #[inline(never)]
+    fn record_at(
+        &mut self,
+        now: SimTime,
+        at: NodeId,
+        packet: &Packet,
+        store: &PacketStore,
+        sacks: &SackStore,
+    ) {
         if let Some(Some(file)) = self.by_node.get_mut(at as usize) {
             let frame = &mut self.frame;
             match packet.payload {
@@ -171,7 +195,7 @@ impl Captures {
                 }
                 Payload::TcpData(_) | Payload::TcpAck(_) | Payload::TcpSyn(_) => {
                     frame.resize(TCP_SNAP, 0);
-                    let captured = encode_frame(packet, frame);
+                    let captured = encode_frame(packet, sacks, frame);
                     frame.truncate(captured);
                 }
             }
@@ -216,12 +240,12 @@ impl Captures {
 
 /// Writes the Ethernet, IPv4 and TCP headers of `packet` into `out`; returns their
 /// length.
-fn encode_frame(packet: &Packet, out: &mut [u8]) -> usize {
+fn encode_frame(packet: &Packet, sacks: &SackStore, out: &mut [u8]) -> usize {
     encode_ethernet(packet, out);
     let ip = &mut out[ETHERNET_HEADER..];
     let tcp_len = match packet.payload {
         Payload::TcpData(d) => encode_data(packet, &d, &mut ip[IPV4_HEADER..]),
-        Payload::TcpAck(a) => encode_ack(packet, &a, &mut ip[IPV4_HEADER..]),
+        Payload::TcpAck(a) => encode_ack(packet, &a.view(sacks), &mut ip[IPV4_HEADER..]),
         Payload::TcpSyn(s) => encode_syn(packet, &s, &mut ip[IPV4_HEADER..]),
         Payload::Sctp(_) | Payload::External(_) | Payload::Udp(_) => {
             unreachable!("Captures::record lays out SCTP and UDP apart and skips external packets")
@@ -465,7 +489,7 @@ fn internet_checksum(mut sum: u32) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::SackBlocks;
+    use crate::packet::{AckRef, SackBlocks};
 
     fn data_packet() -> Packet {
         Packet {
@@ -508,7 +532,8 @@ mod tests {
                 timestamps: false,
             });
             let mut frame = [0u8; TCP_SNAP];
-            assert_eq!(encode_frame(&p, &mut frame), 14 + 20 + 20);
+            let no_sacks = SackStore::default();
+            assert_eq!(encode_frame(&p, &no_sacks, &mut frame), 14 + 20 + 20);
             let tcp = &frame[34..];
             assert_eq!(u16::from_be_bytes([tcp[0], tcp[1]]), ports.0);
             assert_eq!(u16::from_be_bytes([tcp[2], tcp[3]]), ports.1);
@@ -558,7 +583,7 @@ mod tests {
     fn ipv4_header_checksum_verifies_to_zero() {
         // A receiver sums the header with its checksum: the result must be 0xffff.
         let mut frame = [0u8; TCP_SNAP];
-        let n = encode_frame(&data_packet(), &mut frame);
+        let n = encode_frame(&data_packet(), &SackStore::default(), &mut frame);
         assert_eq!(n, 14 + 20 + 20);
         let ip = &frame[14..34];
         assert_eq!(internet_checksum(sum_words(0, ip)), 0);
@@ -571,7 +596,7 @@ mod tests {
     #[test]
     fn tcp_header_of_a_data_segment() {
         let mut frame = [0u8; TCP_SNAP];
-        encode_frame(&data_packet(), &mut frame);
+        encode_frame(&data_packet(), &SackStore::default(), &mut frame);
         let tcp = &frame[34..54];
         // Ports 49152 = 0xc000 and 5001 = 0x1389; byte 0 has sequence number 1.
         assert_eq!(&tcp[..4], &[0xc0, 0x00, 0x13, 0x89]);
@@ -591,21 +616,23 @@ mod tests {
         let mut sack = SackBlocks::default();
         sack.push(2000, 3000);
         sack.push(4000, 5000);
+        let mut sacks = SackStore::default();
+        let tcp_ack = TcpAck {
+            ack: 1000,
+            window: 1 << 20,
+            ts_ecr: Some(SimTime::from_millis(5)),
+            sack,
+        };
         let ack = Packet {
             size: 40 + 12 + sack.option_bytes(),
-            payload: Payload::TcpAck(TcpAck {
-                ack: 1000,
-                window: 1 << 20,
-                ts_ecr: Some(SimTime::from_millis(5)),
-                sack,
-            }),
+            payload: Payload::TcpAck(AckRef::stow(&tcp_ack, &mut sacks)),
             created: SimTime::from_millis(9),
             src: 1,
             dst: 0,
             ..data_packet()
         };
         let mut frame = [0u8; TCP_SNAP];
-        let n = encode_frame(&ack, &mut frame);
+        let n = encode_frame(&ack, &sacks, &mut frame);
         // The record holds exactly the datagram's headers: 14 + 20 + 20 + 12 + 20.
         assert_eq!(n, 14 + ack.size as usize);
         let tcp = &frame[34..n];
@@ -628,6 +655,7 @@ mod tests {
             0,
             &data_packet(),
             &store,
+            &SackStore::default(),
         );
         let f = c.into_files().next().unwrap();
         assert_eq!(&f.bytes[..4], &[0xd4, 0xc3, 0xb2, 0xa1]);

@@ -34,6 +34,7 @@ fn transfer(write_size: u64, nagle: bool, app_bytes: Option<u64>) -> TcpSender {
         rto: RtoConfig::default(),
         app_bytes,
         adapt_dupthresh: None,
+        rack: false,
         write_size: Some(write_size),
         sndbuf: Some(4000),
         nagle,

@@ -5,6 +5,7 @@ pub mod cc;
 pub mod handshake;
 mod nagle;
 mod pacing;
+mod rack;
 pub mod rate;
 pub mod receiver;
 pub mod recovery;
@@ -16,9 +17,12 @@ pub mod sender;
 pub mod socket_options;
 mod spurious;
 pub mod tcb;
+mod tlp;
 
 #[cfg(test)]
 mod app_tests;
+#[cfg(test)]
+mod rack_tests;
 #[cfg(test)]
 mod sack_tests;
 #[cfg(test)]

@@ -83,7 +83,6 @@
 
 use super::cc::{AckKind, CaEvent};
 use super::sender::TcpSender;
-use super::spurious::Frto;
 use super::tcb::CaState;
 use crate::packet::TcpData;
 use crate::time::SimTime;
@@ -119,6 +118,80 @@ impl Recovery {
     }
 }
 
+/// The loss episode's counters, owned here and moved only through these methods:
+/// duplicate ACKs (RFC 5681 §2, RFC 6675 §2's DupAcks), RFC 6582's `recover`,
+/// the timer's consecutive expiries (RFC 6298 §5.5: ssthresh is reduced once per
+/// episode), and NewReno's first partial ACK (RFC 6582 §3.2 step 5 restarts the
+/// timer on the first only, the "impatient" variant).
+#[derive(Clone, Debug, Default)]
+pub struct LossEpisode {
+    dupacks: u32,
+    /// `recover` as an exclusive bound: high_water when the last episode began;
+    /// `None` before the first.
+    recover: Option<u64>,
+    /// Expiries of the timer since new data was last acknowledged.
+    consecutive_timeouts: u32,
+    /// NewReno: whether a partial ACK has already restarted the timer.
+    partial_ack_seen: bool,
+}
+
+impl LossEpisode {
+    pub fn dupacks(&self) -> u32 {
+        self.dupacks
+    }
+
+    pub fn count_dupack(&mut self) {
+        self.dupacks += 1;
+    }
+
+    pub fn clear_dupacks(&mut self) {
+        self.dupacks = 0;
+    }
+
+    /// Whether duplicates at `snd_una` may start a new episode (RFC 6582 §3.2 step
+    /// 2, with ns-2's `bug_fix_` reading: the ACK covers data beyond `recover`).
+    pub fn is_new(&self, snd_una: u64) -> bool {
+        self.recover.is_none_or(|r| snd_una > r)
+    }
+
+    /// Whether a cumulative ACK of `ack` completes the episode.
+    pub fn reaches_recover(&self, ack: u64) -> bool {
+        self.recover.is_none_or(|r| ack >= r)
+    }
+
+    /// A fast retransmit begins an episode ending at `high_water`.
+    pub fn on_fast_retransmit(&mut self, high_water: u64) {
+        self.recover = Some(high_water);
+        self.partial_ack_seen = false;
+    }
+
+    /// NewReno's partial ACK: whether it is the episode's first.
+    pub fn first_partial_ack(&mut self) -> bool {
+        !std::mem::replace(&mut self.partial_ack_seen, true)
+    }
+
+    /// New data was acknowledged: the next expiry is a first one again.
+    pub fn on_progress(&mut self) {
+        self.consecutive_timeouts = 0;
+    }
+
+    /// The timer expired: the episode now ends at `high_water` and the duplicates
+    /// are forgotten. Returns (whether this is the first expiry since progress,
+    /// the duplicate ACKs counted before it).
+    pub fn on_timeout(&mut self, high_water: u64) -> (bool, u32) {
+        let first = self.consecutive_timeouts == 0;
+        self.consecutive_timeouts += 1;
+        self.recover = Some(high_water);
+        (first, std::mem::take(&mut self.dupacks))
+    }
+
+    /// A reduction was undone: the sender is back in `Open` with no episode pending.
+    pub fn on_undo(&mut self) {
+        self.dupacks = 0;
+        self.consecutive_timeouts = 0;
+    }
+}
+
 /// What a repeated expiry of the retransmission timer (no new data acknowledged
 /// since the last one) does to ssthresh.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,6 +208,14 @@ impl TcpSender {
         if state == CaState::Open {
             self.reno_sacked = 0;
             self.limited_sent = 0;
+        }
+        let recovering = matches!(self.tcb.ca_state, CaState::Recovery | CaState::Loss);
+        if let Some(r) = self
+            .rack
+            .as_mut()
+            .filter(|_| recovering && state == CaState::Open)
+        {
+            r.on_recovery_exit();
         }
         if self.tcb.ca_state != state {
             self.cc.set_state(&self.tcb, now, state);
@@ -157,9 +238,23 @@ impl TcpSender {
         self.limited_sent = 0;
     }
 
+    /// A tail loss probe repaired a loss (RFC 8985 §7.4.2: "invoke congestion
+    /// control to react to the loss event the probe has repaired"): one reduction,
+    /// as Linux `tcp_process_tlp_ack` does by entering and completing CWR — ssthresh
+    /// from the controller, cwnd = ssthresh (not for a controller that owns cwnd).
+    pub(super) fn tlp_loss_response(&mut self, now: SimTime) {
+        self.reduce_ssthresh(now);
+        if !self.model_based {
+            self.tcb.cwnd = self.tcb.ssthresh;
+            self.tcb.cwnd_cnt = 0;
+        }
+        self.cc
+            .cwnd_event(&mut self.tcb, now, CaEvent::CompleteRecovery);
+    }
+
     /// Resends the first unacknowledged segment, presumed lost (Linux marks the head
     /// lost for a sender without SACK: `tcp_mark_head_lost`).
-    fn retransmit_first_unacked(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+    pub(super) fn retransmit_first_unacked(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         if let Some(head) = self.sent.front_mut() {
             self.marked_lost += u64::from(!head.lost);
             head.lost = true;
@@ -175,7 +270,7 @@ impl TcpSender {
             match self.tcb.ca_state {
                 CaState::Open | CaState::Disorder => {
                     if sack_dupack {
-                        self.dupacks += 1;
+                        self.episode.count_dupack();
                         self.sack_loss_detection(now, out);
                         self.limited_transmit(now, out);
                     }
@@ -185,7 +280,8 @@ impl TcpSender {
             }
             return;
         }
-        self.dupacks += 1;
+        self.episode.count_dupack();
+        let dupacks = self.episode.dupacks();
         if !self.cfg.sack && self.tcb.ca_state != CaState::Loss {
             // Linux `tcp_add_reno_sack`: the duplicate stands for a segment received
             // out of order, hence delivered (at most all but the missing one). Not
@@ -207,17 +303,17 @@ impl TcpSender {
                 // Only duplicates for data sent after the last episode began start
                 // a new one (RFC 6582 §3.2 step 2, with ns-2's `bug_fix_` reading:
                 // the ACK must cover a segment beyond `recover`).
-                let new_episode = self.recover.is_none_or(|r| self.tcb.snd_una > r);
+                let new_episode = self.episode.is_new(self.tcb.snd_una);
                 // Before dupthresh, Vegas's fine-grained timer may start it early.
-                let early = self.dupacks < self.dupthresh()
+                let early = dupacks < self.dupthresh()
                     && new_episode
                     && self.fine_grained_expired(now, AckKind::Duplicate);
-                if self.dupacks < self.dupthresh() && !early {
+                if dupacks < self.dupthresh() && !early {
                     self.set_ca_state(now, CaState::Disorder);
                     self.limited_transmit(now, out);
                     return;
                 }
-                if new_episode && (early || self.dupacks == self.dupthresh()) {
+                if new_episode && (early || dupacks == self.dupthresh()) {
                     self.enter_fast_retransmit(now, out);
                 }
             }
@@ -242,7 +338,7 @@ impl TcpSender {
     fn limited_transmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         if !self.cfg.limited_transmit
             || self.tcb.ca_state != CaState::Disorder
-            || self.dupacks > 2
+            || self.episode.dupacks() > 2
             || self.tcb.snd_nxt != self.high_water()
         {
             return;
@@ -261,7 +357,10 @@ impl TcpSender {
 
     pub(super) fn enter_fast_retransmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         self.stats.fast_retransmits += 1;
-        self.recover = Some(self.high_water());
+        if let Some(t) = &mut self.tlp {
+            t.reset();
+        }
+        self.episode.on_fast_retransmit(self.high_water());
         self.init_undo();
         self.reordering_on_episode(true);
         self.arm_eifel();
@@ -280,9 +379,8 @@ impl TcpSender {
                     let base = self.tcb.ssthresh.min(self.tcb.prior_cwnd);
                     // Inflated by the duplicates so far: dupthresh, or fewer
                     // when Vegas's fine-grained timer started the retransmit.
-                    self.tcb.cwnd = base + self.dupacks.min(self.dupthresh());
+                    self.tcb.cwnd = base + self.episode.dupacks().min(self.dupthresh());
                 }
-                self.partial_ack_seen = false;
                 self.retransmit_first_unacked(now, out);
             }
             Recovery::Sack => {
@@ -307,10 +405,10 @@ impl TcpSender {
         acked: u32,
         out: &mut Vec<TcpData>,
     ) -> bool {
-        self.consecutive_timeouts = 0;
+        self.episode.on_progress();
         match self.tcb.ca_state {
             CaState::Recovery => {
-                let full = self.recover.is_none_or(|r| ack >= r);
+                let full = self.episode.reaches_recover(ack);
                 if self.cfg.recovery == Recovery::Sack && !full {
                     // RFC 6675: a partial ACK just updates the scoreboard; the
                     // sender's transmit() then sends by pipe.
@@ -322,27 +420,25 @@ impl TcpSender {
                     if !self.model_based {
                         self.tcb.cwnd = self.tcb.cwnd.saturating_sub(acked) + 1;
                     }
-                    let restart = !self.partial_ack_seen;
-                    self.partial_ack_seen = true;
-                    return restart;
+                    return self.episode.first_partial_ack();
                 }
                 if !self.model_based {
                     self.tcb.cwnd = self.tcb.ssthresh;
                     self.tcb.cwnd_cnt = 0;
                 }
-                self.dupacks = 0;
+                self.episode.clear_dupacks();
                 self.set_ca_state(now, CaState::Open);
                 self.cc
                     .cwnd_event(&mut self.tcb, now, CaEvent::CompleteRecovery);
             }
             CaState::Loss => {
-                self.dupacks = 0;
-                if self.recover.is_none_or(|r| ack >= r) {
+                self.episode.clear_dupacks();
+                if self.episode.reaches_recover(ack) {
                     self.set_ca_state(now, CaState::Open);
                 }
             }
             CaState::Disorder | CaState::Open => {
-                self.dupacks = 0;
+                self.episode.clear_dupacks();
                 self.set_ca_state(now, CaState::Open);
             }
         }
@@ -371,12 +467,11 @@ impl TcpSender {
         // `tcp_enter_loss`; recomputing from FlightSize there would *raise*
         // ssthresh, since window inflation has grown the flight).
         let prior = self.tcb.ca_state;
-        let first_expiry = self.consecutive_timeouts == 0;
         let starts_episode = matches!(prior, CaState::Open | CaState::Disorder);
-        self.consecutive_timeouts += 1;
+        let (first_expiry, dupacks) = self.episode.on_timeout(self.high_water());
         // A timeout while F-RTO waits: F-RTO starts over, below (RFC 5682 §3.1 step 2
         // returns to step 1).
-        self.frto = Frto::Off;
+        self.undo.cancel_frto();
         if first_expiry && prior != CaState::Recovery {
             self.init_undo();
             if self.cfg.sack {
@@ -389,7 +484,7 @@ impl TcpSender {
             self.tcb.ssthresh = (window / 2).max(2);
         }
         if starts_episode {
-            self.reordering_on_timeout(self.dupacks);
+            self.reordering_on_timeout(dupacks);
             self.reordering_on_episode(false);
         }
         self.set_ca_state(now, CaState::Loss);
@@ -399,21 +494,18 @@ impl TcpSender {
         self.tcb.cwnd = 1;
         self.tcb.cwnd_cnt = 0;
         self.cc.cwnd_event(&mut self.tcb, now, CaEvent::Loss);
-        self.recover = Some(self.high_water());
-        self.dupacks = 0;
         self.reno_sacked = 0;
         self.rto.back_off();
-        self.mark_all_lost();
+        if let Some(t) = &mut self.tlp {
+            t.reset();
+        }
+        self.mark_all_lost(now);
         // F-RTO step 1, on a timeout that starts a loss episode or repeats one with no
         // progress since (the first retransmission was lost too), as Linux
         // `tcp_enter_loss`; not when the timeout interrupts fast recovery or strikes
         // again after progress in timeout recovery (RFC 5682 §2.1 step 1).
         if self.cfg.frto && (starts_episode || !first_expiry) {
-            let head_end = self.sent.front().map_or(0, |s| s.seq + s.len as u64);
-            self.frto = Frto::FirstAck {
-                rexmit_end: head_end,
-            };
-            self.retransmit_first_unacked(now, out);
+            self.start_frto(now, out);
             return;
         }
         if self.cfg.recovery != Recovery::Sack {

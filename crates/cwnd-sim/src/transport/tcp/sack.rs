@@ -65,6 +65,9 @@ use crate::time::SimTime;
 pub struct SackUpdate {
     /// First and last byte (exclusive) of the segments newly marked SACKed.
     pub newly_sacked: Option<(u64, u64)>,
+    /// End of the ACK's D-SACK block, if it has one (RACK-TLP, RFC 8985 §6.2
+    /// step 4 and §7.4.2).
+    pub dsack_end: Option<u64>,
 }
 
 impl SackUpdate {
@@ -87,6 +90,7 @@ impl TcpSender {
         let previous = std::mem::take(&mut self.sack_cache);
         for (i, &(start, end)) in blocks.iter().enumerate() {
             if i == 0 && is_dsack(blocks, ack.ack) {
+                update.dsack_end = Some(end);
                 self.on_dsack(now, start, end);
                 continue;
             }
@@ -111,7 +115,7 @@ impl TcpSender {
                     .min()
                     .unwrap_or(end)
                     .min(end);
-                self.mark_sacked(now, from, upto, (start, end), &mut update);
+                self.mark_sacked(now, from, upto, (start, end), ack.ts_ecr, &mut update);
                 from = upto;
             }
         }
@@ -119,13 +123,15 @@ impl TcpSender {
     }
 
     /// Marks the segments overlapping [from, upto) that lie wholly inside `block`
-    /// (each is delivered then, for rate estimation).
+    /// (each is delivered then, for rate estimation and RACK; `echo`: the ACK's
+    /// TSecr).
     fn mark_sacked(
         &mut self,
         now: SimTime,
         from: u64,
         upto: u64,
         block: (u64, u64),
+        echo: Option<SimTime>,
         update: &mut SackUpdate,
     ) {
         let first = self.sent.partition_point(|s| s.seq + s.len as u64 <= from);
@@ -137,6 +143,9 @@ impl TcpSender {
             if !s.sacked && s.seq >= block.0 && s_end <= block.1 {
                 s.sacked = true;
                 self.rate.on_delivered(&mut self.tcb, now, &s.tx, s.sent);
+                if let Some(r) = &mut self.rack {
+                    r.on_delivered(now, s, echo);
+                }
                 let (lo, hi) = update.newly_sacked.unwrap_or((s.seq, s_end));
                 update.newly_sacked = Some((lo.min(s.seq), hi.max(s_end)));
             }
@@ -144,10 +153,15 @@ impl TcpSender {
     }
 
     /// IsLost for every segment and SetPipe, in one pass from the top of the window.
-    /// Returns pipe (in segments) and the index of the highest SACKed segment.
+    /// Returns pipe (in segments) and the index of the highest SACKed segment. With
+    /// RACK, RACK's marks replace IsLost (RFC 8985 §6.2).
     pub(super) fn update_lost(&mut self) -> (u64, Option<usize>) {
-        let dupthresh = u64::from(self.dupthresh());
-        let byte_limit = (dupthresh - 1) * u64::from(self.cfg.mss);
+        let dupthresh = if self.rack.is_some() {
+            u64::MAX
+        } else {
+            u64::from(self.dupthresh())
+        };
+        let byte_limit = (dupthresh - 1).saturating_mul(u64::from(self.cfg.mss));
         let (mut sacked_bytes, mut runs, mut in_run) = (0u64, 0u64, false);
         let (mut pipe, mut highest_sacked) = (0u64, None);
         let mut newly_lost = 0;
@@ -172,27 +186,41 @@ impl TcpSender {
 
     /// RFC 6675 §5 steps 1–2, on a duplicate acknowledgment outside recovery (DupAcks
     /// already counted): starts recovery, or notes the disorder.
+    /// With RACK, recovery starts when RACK has marked a segment lost (Linux
+    /// `tcp_time_to_recover`), not on DupAcks.
     pub(super) fn sack_loss_detection(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         self.update_lost();
-        let head_lost = self.sent.front().is_some_and(|s| s.lost);
-        if self.dupacks >= self.dupthresh() || head_lost {
+        let start = if self.rack.is_some() {
+            self.sent.iter().any(|s| s.lost)
+        } else {
+            let head_lost = self.sent.front().is_some_and(|s| s.lost);
+            self.episode.dupacks() >= self.dupthresh() || head_lost
+        };
+        if start {
             self.enter_fast_retransmit(now, out);
         } else {
             self.set_ca_state(now, CaState::Disorder);
         }
     }
 
-    /// Step 4.3: the first unacknowledged segment is presumed lost and goes at once
-    /// (not if a retransmission of it is still in flight, as Linux).
+    /// Step 4.3: the first unacknowledged segment is presumed lost and goes at once,
+    /// whatever pipe says (not if a retransmission of it is still in flight, as
+    /// Linux). With RACK, the first segment RACK marked lost goes at once instead
+    /// (RFC 8985 §6.2 leaves the marking to RACK; Linux's PRR likewise always lets
+    /// the first retransmission of an episode out).
     pub(super) fn start_sack_recovery(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        let Some(head) = self.sent.front_mut() else {
-            return;
+        let first = if self.rack.is_some() {
+            self.sent.iter().find(|s| s.lost && !s.rexmit)
+        } else {
+            let Some(head) = self.sent.front_mut() else {
+                return;
+            };
+            self.marked_lost += u64::from(!head.lost);
+            head.lost = true;
+            self.sent.front().filter(|h| !h.sacked && !h.rexmit)
         };
-        self.marked_lost += u64::from(!head.lost);
-        head.lost = true;
-        let head = *head;
-        if !head.sacked && !head.rexmit {
-            self.send_segment(now, head.seq, head.len, out);
+        if let Some((seq, len)) = first.map(|s| (s.seq, s.len)) {
+            self.send_segment(now, seq, len, out);
         }
     }
 
@@ -243,8 +271,19 @@ impl TcpSender {
 
     /// After a timeout: every segment not SACKed is presumed lost, and no
     /// retransmission is in flight any more (RFC 6675 §5.1 as Linux
-    /// `tcp_timeout_mark_lost`; see the module header).
-    pub(super) fn mark_all_lost(&mut self) {
+    /// `tcp_timeout_mark_lost`; see the module header). With RACK, only the first
+    /// segment and those RACK's rule condemns (RFC 8985 §6.3).
+    pub(super) fn mark_all_lost(&mut self, now: SimTime) {
+        if self.rack.is_some() {
+            let recovering = matches!(self.tcb.ca_state, CaState::Recovery | CaState::Loss);
+            let segs_sacked = self.sent.iter().filter(|s| s.sacked).count() as u32;
+            let dupthresh = self.dupthresh();
+            if let Some(r) = &mut self.rack {
+                let reo_wnd = r.reo_wnd(recovering, segs_sacked, dupthresh, self.tcb.srtt);
+                self.marked_lost += r.mark_losses_on_rto(now, reo_wnd, &mut self.sent);
+            }
+            return;
+        }
         for s in &mut self.sent {
             s.rexmit = false;
             self.marked_lost += u64::from(!s.sacked && !s.lost);

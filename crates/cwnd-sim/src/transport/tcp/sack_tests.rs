@@ -12,10 +12,14 @@ use super::tcb::{CaState, INFINITE_SSTHRESH};
 use crate::packet::{SackBlocks, TcpAck, TcpData};
 use crate::time::SimTime;
 
-const MSS: u64 = 1000;
+pub(super) const MSS: u64 = 1000;
 
 /// A Reno sender with the given recovery and initial window; `set` adjusts the rest.
-fn sender(recovery: Recovery, iw: u32, set: impl FnOnce(&mut SenderConfig)) -> TcpSender {
+pub(super) fn sender(
+    recovery: Recovery,
+    iw: u32,
+    set: impl FnOnce(&mut SenderConfig),
+) -> TcpSender {
     let mut cfg = SenderConfig {
         mss: MSS as u32,
         header: 40,
@@ -36,12 +40,13 @@ fn sender(recovery: Recovery, iw: u32, set: impl FnOnce(&mut SenderConfig)) -> T
         sndbuf: None,
         nagle: true,
         adapt_dupthresh: None,
+        rack: false,
     };
     set(&mut cfg);
     TcpSender::new(cfg, Box::new(Reno))
 }
 
-fn start(s: &mut TcpSender) -> Vec<u64> {
+pub(super) fn start(s: &mut TcpSender) -> Vec<u64> {
     let mut out = Vec::new();
     s.start(SimTime::ZERO, &mut out);
     segs(&out)
@@ -53,7 +58,7 @@ fn segs(out: &[TcpData]) -> Vec<u64> {
 
 /// An ACK at `t_ms`: cumulative ACK `cum`, SACK blocks, TSecr `echo_ms`, all in
 /// segments and milliseconds. Returns the segments the sender emits.
-fn ack(
+pub(super) fn ack(
     s: &mut TcpSender,
     t_ms: u64,
     cum: u64,
@@ -75,7 +80,7 @@ fn ack(
     segs(&out)
 }
 
-fn timeout(s: &mut TcpSender, t_ms: u64) -> Vec<u64> {
+pub(super) fn timeout(s: &mut TcpSender, t_ms: u64) -> Vec<u64> {
     let mut out = Vec::new();
     s.on_timer(SimTime::from_millis(t_ms), &mut out);
     segs(&out)

@@ -46,6 +46,7 @@ fn sender_cc(
         sndbuf: None,
         nagle: true,
         adapt_dupthresh: None,
+        rack: false,
     };
     TcpSender::new(cfg, cc)
 }
@@ -422,6 +423,7 @@ fn eifel_sender() -> TcpSender {
         sndbuf: None,
         nagle: true,
         adapt_dupthresh: None,
+        rack: false,
     };
     TcpSender::new(cfg, Box::new(Reno))
 }

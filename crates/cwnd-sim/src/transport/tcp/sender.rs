@@ -30,14 +30,16 @@ use super::cc::{AckEvent, AckSample, CaEvent, CongestionControl, RateSample};
 use super::handshake::{Opened, RTO_AFTER_LOST_SYN};
 use super::nagle::Nagle;
 use super::pacing::Pacer;
+use super::rack::Rack;
 use super::rate::{mark_app_limited, RateEstimator, TxStamp};
-use super::recovery::{Recovery, RepeatedTimeout};
+use super::recovery::{LossEpisode, Recovery, RepeatedTimeout};
 use super::reordering::Reordering;
 use super::rto::{RtoConfig, RtoEstimator};
 use super::sack::SackUpdate;
 use super::send_buffer::{SendBuffer, WriteStep};
-use super::spurious::{Eifel, Frto};
+use super::spurious::UndoState;
 use super::tcb::{CaState, Tcb};
+use super::tlp::{pto_deadline, Tlp, TlpVerdict};
 use crate::packet::{SackBlocks, TcpAck, TcpData};
 use crate::time::SimTime;
 
@@ -74,6 +76,9 @@ pub struct SenderConfig {
     pub frto: bool,
     /// RR-TCP's dupthresh adaptation (`reordering.rs`): (pef, pef step).
     pub adapt_dupthresh: Option<(f64, f64)>,
+    /// RACK-TLP loss detection (RFC 8985; `rack.rs`, `tlp.rs`); needs the SACK
+    /// flavour of recovery, whose IsLost rule it replaces.
+    pub rack: bool,
     pub rto: RtoConfig,
     /// Bytes the application will hand over in all (`None`: unlimited).
     pub app_bytes: Option<u64>,
@@ -110,6 +115,8 @@ pub struct SenderStats {
     pub spurious_frto: u64,
     /// Timeouts a base dupthresh would have avoided (RR-TCP adaptation on).
     pub avoidable_timeouts: u64,
+    /// Tail loss probes sent (RACK-TLP, RFC 8985 §7).
+    pub loss_probes: u64,
     /// Sums for the means reported in the summary, in nanoseconds.
     #[serde(skip)]
     pub rtt_sum_ns: u128,
@@ -152,29 +159,19 @@ pub struct TcpSender {
     pub(super) sent: VecDeque<SentSegment>,
     /// One past the highest byte ever sent (snd_max).
     pub(super) high_water: u64,
-    pub(super) dupacks: u32,
-    /// RFC 6582 `recover` (as an exclusive bound): high_water when the last loss
-    /// episode began; `None` before the first.
-    pub(super) recover: Option<u64>,
-    /// Expiries of the timer since new data was last acknowledged.
-    pub(super) consecutive_timeouts: u32,
-    /// NewReno: whether a partial ACK has already restarted the timer.
-    pub(super) partial_ack_seen: bool,
-    /// snd_una when the current loss episode began (Linux `undo_marker`).
-    pub(super) undo_marker: Option<u64>,
-    /// Retransmissions of the episode not yet shown unnecessary by a D-SACK (`None`:
-    /// none sent yet; Linux's −1).
-    pub(super) undo_retrans: Option<u32>,
-    /// Eifel detection state.
-    pub(super) eifel: Eifel,
+    /// Duplicate ACKs, `recover`, consecutive timeouts (`recovery.rs`).
+    pub(super) episode: LossEpisode,
+    /// The undo marker and the spurious-retransmission detectors (`spurious.rs`).
+    pub(super) undo: UndoState,
     /// The SACK blocks of the previous ACK (D-SACK block excluded), already applied.
     pub(super) sack_cache: SackBlocks,
-    /// F-RTO: which ACK after a timeout is awaited.
-    pub(super) frto: Frto,
     /// The controller owns cwnd through `cong_control` (see `cc/mod.rs`).
     pub(super) model_based: bool,
     /// RR-TCP's dupthresh adaptation, when on (`reordering.rs`).
     pub(super) reordering: Option<Reordering>,
+    /// RACK and TLP, when on (`rack.rs`, `tlp.rs`).
+    pub(super) rack: Option<Rack>,
+    pub(super) tlp: Option<Tlp>,
     /// Delivery-rate estimator (`rate.rs`).
     pub(super) rate: RateEstimator,
     pub(super) pacer: Pacer,
@@ -223,6 +220,8 @@ impl TcpSender {
             reordering: cfg
                 .adapt_dupthresh
                 .map(|(pef, step)| Reordering::new(cfg.dupthresh, pef, step)),
+            rack: cfg.rack.then(Rack::default),
+            tlp: cfg.rack.then(Tlp::default),
             rate: RateEstimator::default(),
             pacer: Pacer::default(),
             marked_lost: 0,
@@ -238,15 +237,9 @@ impl TcpSender {
             cc,
             sent: VecDeque::new(),
             high_water: 0,
-            dupacks: 0,
-            recover: None,
-            consecutive_timeouts: 0,
-            partial_ack_seen: false,
-            undo_marker: None,
-            undo_retrans: None,
-            eifel: Eifel::Idle,
+            episode: LossEpisode::default(),
+            undo: UndoState::default(),
             sack_cache: SackBlocks::default(),
-            frto: Frto::Off,
             peer_window: u64::MAX,
             rto_deadline: SimTime::MAX,
             finished_at: None,
@@ -265,6 +258,15 @@ impl TcpSender {
 
     pub fn rto_deadline(&self) -> SimTime {
         self.rto_deadline
+    }
+
+    /// When `on_timer` is next due: the retransmission timer, or RACK-TLP's
+    /// reordering timer or probe timeout if earlier (Linux runs the three on one
+    /// timer, `icsk_retransmit_timer`).
+    pub fn timer_deadline(&self) -> SimTime {
+        let reo = self.rack.as_ref().map_or(SimTime::MAX, |r| r.deadline);
+        let pto = self.tlp.as_ref().map_or(SimTime::MAX, |t| t.deadline);
+        self.rto_deadline.min(reo).min(pto)
     }
 
     /// When the pacing gate lets the sender go on (`SimTime::MAX`: not waiting).
@@ -299,7 +301,12 @@ impl TcpSender {
     /// of 3 s (§5.7).
     pub fn open(&mut self, now: SimTime, opened: Opened, out: &mut Vec<TcpData>) {
         match opened {
-            Opened::Measured(rtt) => self.rto.sample(rtt),
+            Opened::Measured(rtt) => {
+                self.rto.sample(rtt);
+                if let Some(t) = &mut self.tlp {
+                    t.on_rtt_sample();
+                }
+            }
             Opened::AfterRetransmission => self.rto.reinitialize(RTO_AFTER_LOST_SYN),
         }
         self.start(now, out);
@@ -351,7 +358,7 @@ impl TcpSender {
     /// probes until it has decided (RFC 5682).
     pub(super) fn transmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         self.pacer.blocked = false;
-        if self.frto != Frto::Off {
+        if self.undo.frto_waiting() {
             return;
         }
         let paced = self.cc.metrics().pacing_rate.is_some();
@@ -399,7 +406,7 @@ impl TcpSender {
             // cwnd counts segments, whatever their size (Linux `tcp_cwnd_test`);
             // the peer's window counts bytes (`tcp_snd_wnd_test`). With full
             // segments this is the byte rule flight + len <= cwnd × MSS.
-            let in_flight = self.sent.partition_point(|s| s.seq < seq) as u32;
+            let in_flight = self.segments_below(seq);
             if in_flight >= self.tcb.cwnd + left || self.tcb.flight_bytes() + len > self.peer_window
             {
                 self.tcb.cwnd_limited = (self.tcb.cwnd as u64 * mss) <= self.peer_window;
@@ -465,6 +472,17 @@ impl TcpSender {
         (len > 0 && fits && !self.nagle_holds(len as u32)).then_some(len as u32)
     }
 
+    /// Segments sent below `seq`. Sending new data (`seq` at the high-water mark)
+    /// counts them all without a binary search per segment sent (which made a
+    /// 10-flow run 7 % slower).
+    fn segments_below(&self, seq: u64) -> u32 {
+        if seq >= self.high_water {
+            self.sent.len() as u32
+        } else {
+            self.sent.partition_point(|s| s.seq < seq) as u32
+        }
+    }
+
     pub(super) fn segment_at(&self, seq: u64) -> Option<&SentSegment> {
         let i = self.sent.partition_point(|s| s.end() <= seq);
         self.sent.get(i).filter(|s| s.seq == seq)
@@ -514,6 +532,9 @@ impl TcpSender {
         if self.rto_deadline == SimTime::MAX {
             self.rto_deadline = now + self.rto.rto();
         }
+        if !retransmission {
+            self.schedule_probe(now);
+        }
         out.push(TcpData {
             seq,
             len,
@@ -534,12 +555,17 @@ impl TcpSender {
         self.delivered_at_ack = self.tcb.delivered;
         let window_changed = ack.window != self.peer_window;
         self.peer_window = ack.window;
+        if let Some(r) = &mut self.rack {
+            r.begin_ack();
+        }
         let sack = if self.cfg.sack && !ack.sack.is_empty() {
             self.process_sack(now, ack)
         } else {
             SackUpdate::default()
         };
-        if self.frto != Frto::Off && self.frto_ack(now, ack, sack, window_changed, out) {
+        let rack_lost = self.rack_on_ack(now, ack, sack);
+        self.tlp_on_ack(now, ack, sack, window_changed);
+        if self.undo.frto_waiting() && self.frto_ack(now, ack, sack, window_changed, out) {
             return;
         }
         // RFC 6675 §2: an ACK bringing new SACK information is a duplicate
@@ -573,6 +599,131 @@ impl TcpSender {
                 self.transmit(now, out);
             }
         }
+        // RACK found losses on an ACK that started no recovery by itself (RFC 8985
+        // §6.2: the losses RACK marks start fast recovery).
+        if rack_lost && matches!(self.tcb.ca_state, CaState::Open | CaState::Disorder) {
+            self.enter_fast_retransmit(now, out);
+        }
+    }
+
+    /// RFC 8985 §6.2 steps 2–5 on an ACK whose SACK blocks are applied: the
+    /// segments it acknowledges cumulatively and had not SACKed are delivered
+    /// too, then RACK marks losses among the rest. Returns whether it marked any.
+    fn rack_on_ack(&mut self, now: SimTime, ack: &TcpAck, sack: SackUpdate) -> bool {
+        let Some(rack) = &mut self.rack else {
+            return false;
+        };
+        let acked = self.sent.partition_point(|s| s.end() <= ack.ack);
+        for s in self.sent.iter().take(acked).filter(|s| !s.sacked) {
+            rack.on_delivered(now, s, ack.ts_ecr);
+        }
+        rack.on_ack_dsack(
+            ack.ack.max(self.tcb.snd_una),
+            self.high_water,
+            sack.dsack_end.is_some(),
+        );
+        let marked = self.rack_detect_loss(now, acked);
+        marked > 0
+    }
+
+    /// RACK's step 4–5 over the segments from index `first` on (the others are
+    /// being acknowledged): marks losses and arms the reordering timer.
+    fn rack_detect_loss(&mut self, now: SimTime, first: usize) -> u64 {
+        let recovering = matches!(self.tcb.ca_state, CaState::Recovery | CaState::Loss);
+        let segs_sacked = self.sent.iter().filter(|s| s.sacked).count() as u32;
+        let dupthresh = self.dupthresh();
+        let Some(rack) = &mut self.rack else {
+            return 0;
+        };
+        let reo_wnd = rack.reo_wnd(recovering, segs_sacked, dupthresh, self.tcb.srtt);
+        let marked = rack.detect_loss(now, reo_wnd, self.sent.range_mut(first..));
+        self.marked_lost += marked;
+        marked
+    }
+
+    /// RACK's reordering timer fired (RFC 8985 §6.2 `RACK_detect_loss_and_arm_timer`;
+    /// Linux `tcp_rack_reo_timeout`): losses found start fast recovery, or are sent
+    /// by the recovery under way.
+    fn on_reordering_timer(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        if self.rack_detect_loss(now, 0) == 0 {
+            return;
+        }
+        if matches!(self.tcb.ca_state, CaState::Open | CaState::Disorder) {
+            self.enter_fast_retransmit(now, out);
+        } else {
+            self.transmit(now, out);
+        }
+    }
+
+    /// RFC 8985 §7.4.2 on every ACK: whether it ends the probe episode, and whether
+    /// the probe repaired a loss (then the window is reduced once).
+    fn tlp_on_ack(&mut self, now: SimTime, ack: &TcpAck, sack: SackUpdate, window_changed: bool) {
+        let (snd_una, high_water) = (self.tcb.snd_una, self.high_water);
+        let Some(tlp) = &mut self.tlp else {
+            return;
+        };
+        let pure_dupack =
+            ack.ack == snd_una && high_water > snd_una && !window_changed && ack.sack.is_empty();
+        if tlp.on_ack(ack.ack, sack.dsack_end, pure_dupack) == TlpVerdict::RepairedLoss {
+            self.tlp_loss_response(now);
+        }
+    }
+
+    /// Arms the probe timeout when RFC 8985 §7.2 allows one: after new data is
+    /// sent and on an ACK of new data, in `Open` with data in flight. (The RFC's
+    /// "nothing SACKed" is checked when it fires: in `Open` it almost always holds,
+    /// and the check costs a pass over the window.)
+    fn schedule_probe(&mut self, now: SimTime) {
+        let Some(tlp) = &mut self.tlp else {
+            return;
+        };
+        let armable = self.tcb.ca_state == CaState::Open && self.high_water > self.tcb.snd_una;
+        let one_segment = self.sent.len() == 1;
+        tlp.deadline = if armable && self.rto_deadline != SimTime::MAX {
+            pto_deadline(now, self.tcb.srtt, one_segment, self.rto_deadline)
+        } else {
+            SimTime::MAX
+        };
+    }
+
+    /// The probe timeout fired (RFC 8985 §7.3 `TLP_send_probe`): one new segment if
+    /// the application and the receive window have one, else the highest segment
+    /// sent again; then the retransmission timer, not the PTO, is re-armed. If the
+    /// sender has left `Open` or SACKs arrived meanwhile, no PTO would be armed
+    /// (§7.2): the retransmission timer runs on untouched, as Linux's
+    /// `tcp_rearm_rto` keeps its expiry at the head's transmission + RTO.
+    fn send_loss_probe(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        let Some(tlp) = &mut self.tlp else {
+            return;
+        };
+        tlp.deadline = SimTime::MAX;
+        let may_probe = tlp.may_probe();
+        if self.high_water == self.tcb.snd_una
+            || self.tcb.ca_state != CaState::Open
+            || self.sent.iter().any(|s| s.sacked)
+        {
+            return;
+        }
+        if may_probe {
+            let is_retrans = if let Some(len) = self.new_data_len() {
+                let seq = self.high_water;
+                self.send_segment(now, seq, len, out);
+                self.tcb.snd_nxt = self.high_water;
+                false
+            } else {
+                let last = self.sent.back().map(|s| (s.seq, s.len));
+                if let Some((seq, len)) = last {
+                    self.send_segment(now, seq, len, out);
+                }
+                true
+            };
+            self.stats.loss_probes += 1;
+            if let Some(tlp) = &mut self.tlp {
+                tlp.on_probe(self.high_water, is_retrans);
+                tlp.deadline = SimTime::MAX;
+            }
+        }
+        self.rto_deadline = now + self.rto.rto();
     }
 
     /// A model-based controller's `cong_control` for the ACK being processed, then
@@ -626,6 +777,9 @@ impl TcpSender {
         };
         if let Some(r) = rto_rtt {
             self.rto.sample(r);
+            if let Some(t) = &mut self.tlp {
+                t.on_rtt_sample();
+            }
             self.tcb.srtt = self.rto.srtt();
             self.stats.rtt_samples += 1;
             self.stats.rtt_sum_ns += r.as_nanos() as u128;
@@ -656,8 +810,9 @@ impl TcpSender {
         } else if restart_timer {
             self.rto_deadline = now + self.rto.rto();
         }
+        self.schedule_probe(now);
         if sack_dupack && matches!(self.tcb.ca_state, CaState::Open | CaState::Disorder) {
-            self.dupacks += 1;
+            self.episode.count_dupack();
             self.sack_loss_detection(now, out);
         }
         if self.model_based {
@@ -731,9 +886,17 @@ impl TcpSender {
         (count, oldest, newest, retx)
     }
 
-    /// The retransmission timer fired at `now` (the owner calls this only when
-    /// `now >= rto_deadline()`).
+    /// A timer fired at `now` (the owner calls this only when `now >=
+    /// timer_deadline()`): RACK's reordering timer, the probe timeout, or the
+    /// retransmission timer.
     pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        if let Some(r) = self.rack.as_mut().filter(|r| r.deadline <= now) {
+            r.deadline = SimTime::MAX;
+            self.on_reordering_timer(now, out);
+        }
+        if self.tlp.as_ref().is_some_and(|t| t.deadline <= now) {
+            self.send_loss_probe(now, out);
+        }
         if self.rto_deadline > now {
             return;
         }

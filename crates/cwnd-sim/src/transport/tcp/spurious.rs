@@ -78,9 +78,46 @@ use super::tcb::CaState;
 use crate::packet::{TcpAck, TcpData};
 use crate::time::SimTime;
 
+/// The state of this file's detectors, owned here (the sender reaches it only
+/// through the methods below).
+#[derive(Clone, Debug)]
+pub struct UndoState {
+    /// snd_una when the current loss episode began (Linux `undo_marker`).
+    marker: Option<u64>,
+    /// Retransmissions of the episode not yet shown unnecessary by a D-SACK (`None`:
+    /// none sent yet; Linux's −1).
+    retrans: Option<u32>,
+    eifel: Eifel,
+    /// F-RTO: which ACK after a timeout is awaited.
+    frto: Frto,
+}
+
+impl Default for UndoState {
+    fn default() -> Self {
+        UndoState {
+            marker: None,
+            retrans: None,
+            eifel: Eifel::Idle,
+            frto: Frto::Off,
+        }
+    }
+}
+
+impl UndoState {
+    /// F-RTO has not decided yet: nothing but its probes may be sent.
+    pub fn frto_waiting(&self) -> bool {
+        self.frto != Frto::Off
+    }
+
+    /// A new timeout: F-RTO starts over (RFC 5682 §3.1 step 2 returns to step 1).
+    pub fn cancel_frto(&mut self) {
+        self.frto = Frto::Off;
+    }
+}
+
 /// Where F-RTO stands after a timeout (RFC 5682).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Frto {
+enum Frto {
     Off,
     /// Step 1 done: waiting for the first ACK that advances the window (step 2).
     /// `rexmit_end`: one past the retransmitted segment.
@@ -96,7 +133,7 @@ pub enum Frto {
 
 /// Eifel detection (RFC 3522 §3.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Eifel {
+enum Eifel {
     Idle,
     /// An episode began; its first retransmission is still to be sent.
     Armed,
@@ -112,19 +149,19 @@ impl TcpSender {
     /// A loss episode begins: remember where, and count the retransmissions still in
     /// flight (Linux `tcp_init_undo`: `undo_retrans = retrans_out ?: -1`).
     pub(super) fn init_undo(&mut self) {
-        self.undo_marker = Some(self.tcb.snd_una);
+        self.undo.marker = Some(self.tcb.snd_una);
         let in_flight = self.sent.iter().filter(|s| s.rexmit && !s.sacked).count() as u32;
-        self.undo_retrans = (in_flight > 0).then_some(in_flight);
+        self.undo.retrans = (in_flight > 0).then_some(in_flight);
     }
 
     /// A retransmission is sent: one more to be shown unnecessary, and the first of an
     /// episode gives Eifel its RetransmitTS.
     pub(super) fn count_retransmission(&mut self, now: SimTime, seq: u64) {
-        if self.undo_marker.is_some() {
-            self.undo_retrans = Some(self.undo_retrans.unwrap_or(0) + 1);
+        if self.undo.marker.is_some() {
+            self.undo.retrans = Some(self.undo.retrans.unwrap_or(0) + 1);
         }
-        if self.eifel == Eifel::Armed {
-            self.eifel = Eifel::Waiting {
+        if self.undo.eifel == Eifel::Armed {
+            self.undo.eifel = Eifel::Waiting {
                 retransmit_ts: now,
                 seq,
             };
@@ -134,10 +171,10 @@ impl TcpSender {
     /// A D-SACK block [start, end) arrived (snd_una not yet advanced by this ACK).
     pub(super) fn on_dsack(&mut self, now: SimTime, start: u64, end: u64) {
         self.reordering_on_dsack(start, end);
-        let Some(marker) = self.undo_marker else {
+        let Some(marker) = self.undo.marker else {
             return;
         };
-        let Some(pending) = self.undo_retrans.filter(|&n| n > 0) else {
+        let Some(pending) = self.undo.retrans.filter(|&n| n > 0) else {
             return;
         };
         let mut shown = 0u32;
@@ -159,11 +196,11 @@ impl TcpSender {
             }
         }
         let left = pending.saturating_sub(shown);
-        self.undo_retrans = Some(left);
+        self.undo.retrans = Some(left);
         if left == 0 {
             self.stats.spurious_dsack += 1;
             self.reordering_on_spurious();
-            self.undo_marker = None;
+            self.undo.marker = None;
             if self.cfg.dsack_undo {
                 self.undo_reduction(now);
             }
@@ -173,19 +210,19 @@ impl TcpSender {
     /// Eifel, step 2: an episode begins.
     pub(super) fn arm_eifel(&mut self) {
         if self.cfg.eifel {
-            self.eifel = Eifel::Armed;
+            self.undo.eifel = Eifel::Armed;
         }
     }
 
     /// Eifel, steps 3–6, on an ACK that advances the window.
     pub(super) fn check_eifel(&mut self, now: SimTime, ack: &TcpAck) {
-        let Eifel::Waiting { retransmit_ts, seq } = self.eifel else {
+        let Eifel::Waiting { retransmit_ts, seq } = self.undo.eifel else {
             return;
         };
         if ack.ack <= seq {
             return;
         }
-        self.eifel = Eifel::Idle;
+        self.undo.eifel = Eifel::Idle;
         if ack.ts_ecr.is_some_and(|echo| echo < retransmit_ts) {
             self.stats.spurious_eifel += 1;
             self.undo_reduction(now);
@@ -202,19 +239,28 @@ impl TcpSender {
         self.tcb.cwnd = self.cc.undo_cwnd(&self.tcb).max(1);
         self.tcb.ssthresh = self.tcb.ssthresh.max(self.tcb.prior_ssthresh);
         self.stats.spurious_undone += 1;
-        self.undo_marker = None;
-        self.undo_retrans = None;
-        self.eifel = Eifel::Idle;
-        self.frto = Frto::Off;
+        self.undo.marker = None;
+        self.undo.retrans = None;
+        self.undo.eifel = Eifel::Idle;
+        self.undo.frto = Frto::Off;
         if recovering {
             for s in &mut self.sent {
                 s.lost = false;
             }
             self.tcb.snd_nxt = self.high_water();
-            self.dupacks = 0;
-            self.consecutive_timeouts = 0;
+            self.episode.on_undo();
             self.set_ca_state(now, CaState::Open);
         }
+    }
+
+    /// F-RTO step 1 (RFC 5682 §2.1/§3.1): only the first unacknowledged segment is
+    /// resent; nothing else goes until the next ACKs decide.
+    pub(super) fn start_frto(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        let head_end = self.sent.front().map_or(0, |s| s.end());
+        self.undo.frto = Frto::FirstAck {
+            rexmit_end: head_end,
+        };
+        self.retransmit_first_unacked(now, out);
     }
 
     /// F-RTO's handling of an ACK after the timeout (steps 2 and 3). Returns true when
@@ -230,7 +276,7 @@ impl TcpSender {
         let advanced = ack.ack > self.tcb.snd_una;
         let duplicate = ack.ack == self.tcb.snd_una && !window_changed;
         let enhanced = self.cfg.recovery == Recovery::Sack;
-        match self.frto {
+        match self.undo.frto {
             Frto::Off => false,
             Frto::FirstAck { rexmit_end } => {
                 if !advanced {
@@ -244,7 +290,7 @@ impl TcpSender {
                 let recover = self.high_water();
                 if ack.ack >= recover || ack.ack < rexmit_end {
                     // 2a: everything acknowledged, or not all of the retransmission.
-                    self.frto = Frto::Off;
+                    self.undo.frto = Frto::Off;
                     if ack.ack < recover && !enhanced {
                         self.tcb.snd_nxt = self.tcb.snd_una;
                     }
@@ -252,7 +298,7 @@ impl TcpSender {
                 }
                 // 2b: the ACK is processed (cwnd grows as in slow start; nothing is
                 // sent meanwhile), then up to two new segments probe the path.
-                self.frto = Frto::SecondAck { recover };
+                self.undo.frto = Frto::SecondAck { recover };
                 self.on_new_ack(now, ack, sack.is_dupack(), out);
                 let mut sent = 0;
                 while sent < 2 {
@@ -297,7 +343,7 @@ impl TcpSender {
     /// segment not already retransmitted (the one step 1 resent may still be on its
     /// way), or the SACK flavour's NextSeg over the segments marked lost.
     fn frto_conventional(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        self.frto = Frto::Off;
+        self.undo.frto = Frto::Off;
         if self.cfg.recovery != Recovery::Sack {
             self.tcb.snd_nxt = match self.sent.front() {
                 Some(head) if head.rexmit => head.seq + head.len as u64,

@@ -1,0 +1,78 @@
+"""Work done in a forked process beside this one, its result read back later.
+
+`cwnd run` draws half of its figures in a child while the parent writes the tables
+and draws the other half (issue 17: figures were most of the command's time, and the
+machine has a second core). The child is forked, so it starts with the parent's
+imports and result frames and nothing is pickled on the way in; only the (small)
+result comes back through a pipe.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import traceback
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from cwnd.executors import death, worker_setup
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
+
+class BesideError(RuntimeError):
+    """The work in the child raised (the message holds its traceback) or the child died."""
+
+
+def can_fork() -> bool:
+    """Whether work beside this process can gain anything and is allowed: a second
+    core, `fork`, and a process that may have children (a daemonic one, such as a
+    Dask worker's, may not: multiprocessing refuses)."""
+    return (
+        (os.cpu_count() or 1) > 1
+        and "fork" in multiprocessing.get_all_start_methods()
+        and not multiprocessing.current_process().daemon
+    )
+
+
+class Beside:
+    """`work()` running in a forked child from construction on; `result()` waits for
+    it. The child ignores Ctrl-C and dies with its parent (`worker_setup`)."""
+
+    def __init__(self, work: Callable[[], Any]) -> None:
+        context = multiprocessing.get_context("fork")
+        self._receive, send = context.Pipe(duplex=False)
+        self._process = context.Process(target=_run, args=(send, os.getpid(), work))
+        self._process.start()
+        send.close()
+
+    def result(self) -> Any:
+        """The child's return value; raises `BesideError` if it raised or died."""
+        try:
+            ok, value = self._receive.recv()
+        except EOFError:
+            self._process.join()
+            raise BesideError(death(self._process.exitcode)) from None
+        finally:
+            self.close()
+        if not ok:
+            raise BesideError(f"work in a child process failed:\n{value}")
+        return value
+
+    def close(self) -> None:
+        """Kills the child if it is still working (the parent failed or was stopped
+        before it read the result) and waits for it."""
+        self._process.kill()
+        self._process.join()
+        self._receive.close()
+
+
+def _run(send: Connection, parent: int, work: Callable[[], Any]) -> None:
+    worker_setup(parent)
+    try:
+        outcome = (True, work())
+    except Exception:
+        outcome = (False, traceback.format_exc())
+    send.send(outcome)
+    send.close()
