@@ -12,7 +12,8 @@ from cwnd.scenario import Scenario
 
 
 def one_link(**tcp: object) -> Scenario:
-    # 10 Mb/s, 50 ms: a 40 B SYN takes 32 µs to send; SYN + SYN-ACK 2 · 50.032 ms.
+    # 10 Mb/s, 50 ms: a 52 B SYN (40 B + 12 B of timestamps, on by default) takes
+    # 52 · 8 / 10⁷ s = 41.6 µs to send; SYN + SYN-ACK 2 · 50.0416 ms.
     return (
         Scenario(duration="2s")
         .link("a", "b", bandwidth="10Mbps", delay="50ms")
@@ -22,7 +23,7 @@ def one_link(**tcp: object) -> Scenario:
 
 def test_the_set_up_time_is_one_rtt_when_nothing_is_lost() -> None:
     row = cwnd.run(one_link(handshake=True), seed=1).summary.set_index("name").loc["f"]
-    assert row["setup_time"] == pytest.approx(0.100064, abs=1e-12)
+    assert row["setup_time"] == pytest.approx(0.1000832, abs=1e-12)
     assert row["syn_retransmissions"] == 0
 
 

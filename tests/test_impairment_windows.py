@@ -51,11 +51,12 @@ def test_a_triggered_window_starts_when_the_flow_first_sends_the_segment() -> No
     stage = outage(start_on=trigger("f", 200), duration="1s")
     traced = cwnd.run(_path(stage), seed=1)
     ((window,), _) = windows(traced)
-    # Segment 200 (counted from 1) starts at byte 199 · 1000: its first transmission.
+    # Segment 200 (counted from 1) starts at byte 199 · 988 = 196 612 (1000 B less
+    # the 12 B of the timestamp option, on by default): its first transmission.
     segs = traced.segments
-    first = segs[segs["seq"] == 199_000]["time"].min()
+    first = segs[segs["seq"] == 196_612]["time"].min()
     assert window.start == first
-    assert not (segs[segs["time"] < first]["seq"] >= 199_000).any()
+    assert not (segs[segs["time"] < first]["seq"] >= 196_612).any()
     assert window.end == pytest.approx(first + 1.0)
     # Without the segment trace, the sender's series gives the same moment.
     untraced = cwnd.run(_path(stage, segments=False), seed=1)

@@ -125,6 +125,10 @@ def test_newreno_runs_as_the_kernels_reno():
         ({"tcp": {"dupthresh": 5}}, "tcp.dupthresh has no kernel equivalent"),
         ({"tcp": {"delayed_ack": False}}, "tcp.delayed_ack = false: the kernel always"),
         ({"tcp": {"delayed_ack_every": 3}}, "tcp.delayed_ack_every has no kernel equivalent"),
+        ({"tcp": {"profile": "rfc"}}, "tcp.profile = 'rfc' cannot run live"),
+        ({"tcp": {"profile": "ns2"}}, "tcp.profile = 'ns2' cannot run live"),
+        ({"tcp": {"dsack_undo": False}}, "tcp.dsack_undo = False: the kernel undoes"),
+        ({"tcp": {"abc_limit": 2}}, "tcp.abc_limit has no kernel equivalent"),
     ],
 )
 def test_what_the_kernel_cannot_honour_is_refused(flow, words):
@@ -251,6 +255,18 @@ def test_a_small_receive_buffer_limits_the_flow(tmp_path):
 
 
 @live
+def test_a_small_send_buffer_limits_the_flow(tmp_path):
+    text = scenario("6s", "10Mbps", "20ms", cc="cubic").replace(
+        'to = "h2"\n', 'to = "h2"\ntcp = { sndbuf = "8KB", write_size = "1KB", nagle = false }\n'
+    )
+    results, _ = run_live(tmp_path, text)
+    # SO_SNDBUF 8 kB, doubled: at most 16 kB unacknowledged + unsent (less, since the
+    # kernel counts each skb's overhead), so at most 16 kB per 41 ms RTT = 3.2 Mb/s.
+    goodput = float(results.summary["goodput_bps"][0])
+    assert 0.3e6 < goodput < 3.2e6, goodput
+
+
+@live
 def test_a_bernoulli_stage_drops_its_share_of_the_relayed_data(tmp_path):
     loss = '{ kind = "bernoulli", p = 0.01, applies_to = "data" }'
     # A short RTT keeps the rate high under loss (Mathis: 1.22 × 1448 × 8 bit /
@@ -370,6 +386,32 @@ def test_the_cli_refuses_an_unknown_controller(tmp_path):
     )
 
 
+def test_the_linux_profile_and_the_socket_options_run_live():
+    tcp = {"profile": "linux", "sndbuf": "8KiB", "rcvbuf": "8KiB", "write_size": "64B",
+           "nagle": False, "sack": False, "dsack": False, "dsack_undo": False}  # fmt: skip
+    checks.check_flow("f", {"cc": "cubic", "tcp": tcp}, ["reno", "cubic"])
+
+
+def test_a_scenario_on_the_linux_profile_asks_the_kernel_for_nothing():
+    # "linux" is the default: its options are the kernel's, so nothing is asked.
+    import json
+
+    from cwnd import _cwnd
+
+    spec = {
+        "duration": "1s",
+        "tcp": {"profile": "linux"},
+        "links": [{"between": ["a", "b"], "bandwidth": "1Mbps", "delay": "1ms"}],
+        "flows": [{"name": "x", "from": "a", "to": "b", "cc": "cubic"}],
+    }
+    flow = checks.asked(json.loads(_cwnd.load(json.dumps(spec))))["flows"][0]
+    assert "tcp" not in flow
+    spec["tcp"] = {"profile": "rfc"}
+    flow = checks.asked(json.loads(_cwnd.load(json.dumps(spec))))["flows"][0]
+    with pytest.raises(LiveRefused, match=re.escape("tcp.profile = 'rfc' cannot run live")):
+        checks.check_flow("x", flow, ["cubic"])
+
+
 def test_only_what_the_author_asked_for_is_checked():
     # A loaded plan writes every default out; live mode must judge what was asked:
     # recovery and a TCP option set by hand survive, defaults (recovery = null, the
@@ -383,12 +425,12 @@ def test_only_what_the_author_asked_for_is_checked():
         "duration": "1s",
         "links": [{"between": ["a", "b"], "bandwidth": "1Mbps", "delay": "1ms"}],
         "flows": [
-            {"name": "x", "from": "a", "to": "b", "cc": "cubic", "tcp": {"sack": True}},
+            {"name": "x", "from": "a", "to": "b", "cc": "cubic", "tcp": {"initial_window": 4}},
             {"name": "y", "from": "a", "to": "b", "cc": "reno", "recovery": "reno"},
         ],
     }
     plan = json.loads(_cwnd.load(json.dumps(spec)))
     flows = asked(plan)["flows"]
     assert flows[0] == {"name": "x", "from": "a", "to": "b", "transport": "tcp",
-                        "cc": "cubic", "tcp": {"sack": True}}  # fmt: skip
+                        "cc": "cubic", "tcp": {"initial_window": 4}}  # fmt: skip
     assert flows[1]["recovery"] == "reno" and "tcp" not in flows[1]

@@ -1,11 +1,12 @@
 """The live-mode fidelity table (docs/validation.md): cwnd's TCP against the kernel's.
 
 Runs each scenario of the set with each congestion control this kernel has, for
-several seeds, simulated (cwnd's defaults, and with `--linux` the TCP options set
-as the kernel here sets them, as far as cwnd has them) and live (the kernel's own TCP over the same
-models), and prints one markdown row per scenario and controller: mean goodput of
-each, the ratio live / simulated and the verdict against the ±15 % tolerance of
-`cwnd compare`, retransmissions and timeouts, and the relay's worst p99 timing error.
+several seeds, simulated (on the "rfc" profile, and with `--linux` on the "linux"
+profile: the TCP options the kernel here has, as far as cwnd has them) and live
+(the kernel's own TCP over the same models), and prints one markdown row per scenario
+and controller: mean goodput of each, the ratio live / simulated and the verdict
+against the ±15 % tolerance of `cwnd compare`, retransmissions and timeouts, and the
+relay's worst p99 timing error.
 
     sudo .venv/bin/python tools/live_fidelity.py --seeds 2 --duration 20s [--linux]
 
@@ -38,37 +39,20 @@ SCENARIOS = {
 }
 
 
-# The TCP options of this machine's kernel (6.x defaults: net.ipv4.tcp_sack,
-# tcp_dsack, tcp_timestamps = 1, tcp_frto = 2; initcwnd 10, TCP_RTO_MIN 200 ms,
-# TCP_TIMEOUT_INIT 1 s, TCP_ATO_MIN 40 ms; slow start adds every acknowledged segment;
-# tcp_rtt_estimator's floor on the variance term), as far as cwnd has them. Not in
-# cwnd: PRR, RACK-TLP, HyStart (cubic), the ATO's adaptation and quick-ACK mode.
-LINUX = {
-    "sack": True,
-    "dsack": True,
-    "dsack_undo": True,
-    "timestamps": True,
-    "frto": True,
-    "limited_transmit": True,
-    "initial_window": 10,
-    "abc_limit": 1000,
-    "delayed_ack": True,
-    "delayed_ack_timeout": "40ms",
-    "rto": {"initial": "1s", "min": "200ms", "rule": "linux"},
-}
+# The kernel's TCP options as far as cwnd has them are `tcp.profile = "linux"`
+# (docs/tcp.md, "Profiles": what it lacks, PRR, RACK-TLP, HyStart, the ATO's
+# adaptation and quick-ACK mode, is listed there).
 
 
 def variant(spec: dict[str, Any], cc: str, duration: str, linux: bool) -> dict[str, Any]:
-    """The scenario with every flow on `cc`, shortened; with `linux`, the kernel's
-    TCP options where the flow does not set its own."""
+    """The scenario with every flow on `cc`, shortened, on the "linux" profile (the
+    kernel's options) with `linux`, else on "rfc"; a flow's own options win."""
     out = copy.deepcopy(spec)
     out["duration"] = duration
     out.setdefault("trace", {}).update(sampling="interval", segments=False)
     for flow in out["flows"]:
         flow["cc"] = cc
-        if linux:
-            flow["tcp"] = {**LINUX, **flow.get("tcp", {})}
-            flow["recovery"] = "sack"
+        flow["tcp"] = {"profile": "linux" if linux else "rfc", **flow.get("tcp", {})}
     return out
 
 
@@ -94,7 +78,7 @@ def main() -> int:
     import tomllib
 
     kernel = [cc for cc in ("reno", "cubic", "bbr") if cc in available_cc()]
-    head = "| scenario | cc | sim (defaults) | "
+    head = "| scenario | cc | sim (rfc) | "
     head += "sim (Linux options) | " if args.linux else ""
     head += "live | live/sim | verdict | retransmitted sim → live | timeouts sim → live | "
     head += "relay p99 |"
@@ -110,10 +94,10 @@ def main() -> int:
                     warnings.simplefilter("ignore", cwnd.ScenarioWarning)
                     plain = variant(spec, cc, args.duration, False)
                     sim_rows.append(summary(cwnd.run(plain, seed=seed)))
+                    tuned = variant(spec, cc, args.duration, True)
                     if args.linux:
-                        tuned = variant(spec, cc, args.duration, True)
                         prof_rows.append(summary(cwnd.run(tuned, seed=seed)))
-                    results, relay = run_live(plain, seed=seed, log=lambda _: None)
+                    results, relay = run_live(tuned, seed=seed, log=lambda _: None)
                 live_rows.append(summary(results))
                 late.append(relay["late_p99"])
             reference = prof_rows or sim_rows

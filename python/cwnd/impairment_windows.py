@@ -83,9 +83,12 @@ def trigger_time(results: Results, flow: str, segment: int) -> float | None:
 
 
 def _mss(results: Results, flow: str) -> float:
-    plan_flow = next(f for f in results.spec["flows"] if f.get("name") == flow)
-    mss = plan_flow.get("tcp", {}).get("mss") or "1460B"
-    return float(str(mss).removesuffix("B"))
+    """Payload bytes of the flow's full segments: its MSS clamped to the MTU, less
+    the timestamp option's 12 B when timestamps are on (docs/tcp.md)."""
+    tcp = next(f for f in results.spec["flows"] if f.get("name") == flow).get("tcp", {})
+    mss = float(str(tcp.get("mss") or "1460B").removesuffix("B"))
+    mss = min(mss, float(tcp.get("mtu") or 1500) - 40)
+    return mss - 12 if tcp.get("timestamps") else mss
 
 
 def windows(results: Results) -> tuple[list[Window], list[Step]]:

@@ -16,6 +16,7 @@ fn scenario(stages: &str, rto: &str) -> String {
     format!(
         r#"
 duration = "10s"
+tcp.profile = "rfc"
 [[links]]
 between = ["a", "b"]
 bandwidth = "10Mbps"

@@ -8,6 +8,7 @@ fn over_wifi(rate: &str, per: f64) -> String {
     format!(
         r#"
 duration = "60s"
+tcp.profile = "rfc"
 [[links]]
 between = ["server", "bs"]
 bandwidth = "10Mbps"

@@ -3,11 +3,14 @@ one line naming the field, the value and what is allowed (`LiveRefused`, exit 2)
 
 Kernel TCP honours a scenario flow through: `cc` → TCP_CONGESTION (only what
 /proc/sys/net/ipv4/tcp_available_congestion_control lists), `tcp.mss` →
-TCP_MAXSEG, `tcp.rwnd` → SO_RCVBUF, `tcp.initial_window` → the route's
-`initcwnd`, and `tcp.timestamps`, `tcp.sack`, `tcp.dsack`, `tcp.frto` → the
-per-namespace sysctls of both hosts; `tcp.delayed_ack = true` is what the kernel
-always does. Any other TCP option written in the scenario is refused: the kernel
-has no per-socket switch for it.
+TCP_MAXSEG, `tcp.rwnd` and `tcp.rcvbuf` → SO_RCVBUF, `tcp.sndbuf` → SO_SNDBUF,
+`tcp.write_size` → the sender's write() size, `tcp.nagle = false` → TCP_NODELAY,
+`tcp.initial_window` → the route's `initcwnd`, and `tcp.timestamps`, `tcp.sack`,
+`tcp.dsack`, `tcp.frto` → the per-namespace sysctls of both hosts;
+`tcp.delayed_ack = true` is what the kernel always does, and so is `tcp.dsack_undo`
+equal to `tcp.dsack`. `tcp.profile` is "linux" (the kernel's own options); "rfc"
+and "ns2" are refused. Any other TCP option written in the scenario is refused: the
+kernel has no per-socket switch for it.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ SYSCTL_OPTIONS = {
     "dsack": "tcp_dsack",
     "frto": "tcp_frto",
 }
-SOCKET_OPTIONS = {"mss", "rwnd", "initial_window"}
+SOCKET_OPTIONS = {"mss", "rwnd", "rcvbuf", "sndbuf", "write_size", "nagle", "initial_window"}
 # cwnd's default "newreno" is the kernel's "reno" module: Linux's Reno congestion
 # control with NewReno recovery (RFC 6582, tcp_input.c) when SACK is off.
 KERNEL_CC = {"newreno": "reno"}
@@ -166,13 +169,24 @@ def check_flow(name: str, flow: dict[str, Any], cc_list: list[str]) -> None:
             f"flow {name!r}: recovery = {flow['recovery']!r}: the kernel's loss recovery "
             "(SACK, RACK, PRR) cannot be chosen per socket"
         )
-    allowed = SOCKET_OPTIONS | set(SYSCTL_OPTIONS) | {"delayed_ack"}
-    if flow.get("tcp", {}).get("delayed_ack") is False:
+    tcp = flow.get("tcp", {})
+    if tcp.get("profile", "linux") != "linux":
+        raise LiveRefused(
+            f"flow {name!r}: tcp.profile = {tcp['profile']!r} cannot run live: the kernel "
+            "runs Linux's own TCP (tcp.profile = 'linux'); set the options it has one by one"
+        )
+    if "dsack_undo" in tcp and tcp["dsack_undo"] != tcp.get("dsack", True):
+        raise LiveRefused(
+            f"flow {name!r}: tcp.dsack_undo = {tcp['dsack_undo']}: the kernel undoes on "
+            "D-SACK whenever it has D-SACK (tcp_try_undo_dsack); set it equal to tcp.dsack"
+        )
+    allowed = SOCKET_OPTIONS | set(SYSCTL_OPTIONS) | {"delayed_ack", "dsack_undo", "profile"}
+    if tcp.get("delayed_ack") is False:
         raise LiveRefused(
             f"flow {name!r}: tcp.delayed_ack = false: the kernel always delays ACKs "
             "(with its own quick-ack heuristics); only true can run live"
         )
-    for key in flow.get("tcp", {}):
+    for key in tcp:
         if key not in allowed:
             raise LiveRefused(
                 f"flow {name!r}: tcp.{key} has no kernel equivalent per connection; "

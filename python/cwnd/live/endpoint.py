@@ -51,6 +51,8 @@ CHUNK = 1 << 16
 # SO_RCVBUFFORCE (include/uapi/asm-generic/socket.h), absent from Python's socket
 # module: SO_RCVBUF beyond net.core.rmem_max, allowed with CAP_NET_ADMIN.
 SO_RCVBUFFORCE = 33
+# SO_SNDBUFFORCE (asm-generic/socket.h): SO_SNDBUF without the wmem_max cap.
+SO_SNDBUFFORCE = 32
 
 
 def tcp_info(sock: socket.socket) -> dict[str, int]:
@@ -74,6 +76,11 @@ def run_sender(a: argparse.Namespace) -> dict[str, Any]:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, a.cc.encode())
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, a.mss)
+    if a.sndbuf:
+        # The kernel doubles it, as cwnd's `tcp.sndbuf` does (docs/tcp.md).
+        sock.setsockopt(socket.SOL_SOCKET, SO_SNDBUFFORCE, a.sndbuf)
+    if a.nodelay:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sleep_until(a.epoch_ns, a.start)
     sock.settimeout(max(a.stop - model_time(a.epoch_ns), 0.001))
     sock.connect((a.dst, a.port))
@@ -89,11 +96,12 @@ def run_sender(a: argparse.Namespace) -> dict[str, Any]:
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
-    payload = b"\0" * CHUNK
+    chunk = a.write_size or CHUNK
+    payload = b"\0" * chunk
     remaining = a.bytes if a.bytes > 0 else None
     sock.settimeout(0.05)
     while (remaining is None or remaining > 0) and model_time(a.epoch_ns) < a.stop:
-        n = CHUNK if remaining is None else min(CHUNK, remaining)
+        n = chunk if remaining is None else min(chunk, remaining)
         try:
             sent = sock.send(payload[:n])
         except TimeoutError:
@@ -167,6 +175,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--rcvbuf", type=int, default=0, help="receiver: SO_RCVBUF (0: default)")
+    p.add_argument("--sndbuf", type=int, default=0, help="sender: SO_SNDBUF (0: default)")
+    p.add_argument("--write-size", type=int, default=0, help="sender: bytes per write()")
+    p.add_argument("--nodelay", action="store_true", help="sender: TCP_NODELAY")
     p.add_argument("--addr", help="receiver: address to listen on")
     p.add_argument("--bin", type=float, default=0.1, help="receiver: bin width (s)")
     p.add_argument("--dst", help="sender: receiver's address")

@@ -144,11 +144,12 @@ def _start_endpoints(
     for i, f in enumerate(spec["flows"]):
         out = tmp / f"receiver{i}.json"
         outputs[f"receiver{i}"] = out
-        rwnd = raw["flows"][i].get("tcp", {}).get("rwnd")
+        asked_tcp = raw["flows"][i].get("tcp", {})
         args = [*common, "--stop", str(duration), "--port", str(FIRST_PORT + i)]
         args += ["--addr", net.address(f["to"]), "--out", str(out)]
-        if rwnd is not None:
-            args += ["--rcvbuf", str(_bytes(f["tcp"]["rwnd"]))]
+        for key in ("rwnd", "rcvbuf"):
+            if asked_tcp.get(key) is not None:
+                args += ["--rcvbuf", str(_bytes(f["tcp"][key]))]
         receivers.append(net.spawn_endpoint(f["to"], ["receiver", *args]))
     for p in receivers:
         assert p.stdout is not None
@@ -168,6 +169,13 @@ def _start_endpoints(
         args += ["--dst", net.address(f["to"]), "--out", str(out), "--cc", checks.kernel_cc(f)]
         args += ["--mss", str(_bytes(f["tcp"]["mss"])), "--bytes", str(size)]
         args += ["--start", str(_seconds(f["start"])), "--interval", str(interval)]
+        tcp = f["tcp"]
+        if tcp.get("sndbuf") is not None:
+            args += ["--sndbuf", str(_bytes(tcp["sndbuf"]))]
+        if tcp.get("write_size") is not None:
+            args += ["--write-size", str(_bytes(tcp["write_size"]))]
+        if tcp.get("nagle") is False:
+            args.append("--nodelay")
         net.spawn_endpoint(f["from"], ["sender", *args])
     return outputs
 

@@ -68,7 +68,7 @@ LABELS = {"reno": "Reno", "vegas": "Vegas", "westwood": "Westwood"}
 #: são utilizados como base … sobre o momento da retransmissão"). `PLAIN_VEGAS` is
 #: cwnd's Vegas with ns-2's α, β only (halving, coarse timer): the study's first full
 #: run, kept as a sensitivity.
-PLAIN_VEGAS = VEGAS_NS2
+PLAIN_VEGAS = {**VEGAS_NS2, "loss_reduction": "reno", "fine_grained_retransmission": False}
 NS2_VEGAS = {**VEGAS_NS2, "loss_reduction": "vegas", "fine_grained_retransmission": True}
 CC: dict[str, Any] = {"vegas": NS2_VEGAS}
 #: The paper's senders (Figure 1's node names).

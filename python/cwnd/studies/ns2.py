@@ -49,10 +49,12 @@ def ns2_flow(cc: Controller) -> dict[str, Any]:
 
 
 def ns2_tcp(mss: int, window_segments: int) -> dict[str, Any]:
-    """A flow's `tcp` table with ns-2.35's defaults, `mss`-byte segments and an
-    advertised window of `window_segments` segments. ns-2 has no MTU: the path's
-    is set to carry the segment asked for."""
+    """A flow's `tcp` table with ns-2.35's defaults (`tcp.profile = "ns2"`, each value
+    also written out as the study states it), `mss`-byte segments and an advertised
+    window of `window_segments` segments. ns-2 has no MTU: the path's is set to carry
+    the segment asked for."""
     return {
+        "profile": "ns2",
         "mss": f"{mss}B",
         "mtu": mss + 40,
         "rwnd": f"{mss * window_segments}B",
@@ -80,5 +82,6 @@ def ns2_wireless(name: str, stations: list[str], rate: str) -> dict[str, Any]:
 
 
 #: ns-2's `Agent/TCP/Vegas` defaults (`v_alpha_` 1, `v_beta_` 3, `v_gamma_` 1), which
-#: the studies also state.
+#: the studies also state. Its fine-grained retransmission (tcp-vegas.cc `vegas_expire`)
+#: comes with `tcp.profile = "ns2"` (`ns2_tcp`).
 VEGAS_NS2: dict[str, object] = {"name": "vegas", "alpha": 1, "beta": 3, "gamma": 1}

@@ -139,7 +139,8 @@ def _transport(point: Point) -> dict[str, Any]:
     MW, 1 by default) and `fast_retransmit` (False: a dupthresh never reached)."""
     variant = point["variant"]
     if variant in TCP_VARIANTS:
-        tcp = {"sack": True, "dsack": True, "rwnd": f"{MW * TCP_MSS}B"}
+        # "rfc": the RFCs' sender (IW 3, RTO min 1 s, an ACK per segment), as ever.
+        tcp = {"profile": "rfc", "sack": True, "dsack": True, "rwnd": f"{MW * TCP_MSS}B"}
         if variant in ("tcp_dsack_undo", "rr_tcp"):
             tcp["dsack_undo"] = True
         if variant == "rr_tcp":

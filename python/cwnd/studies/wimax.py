@@ -173,6 +173,8 @@ def linux_tcp(
     return {
         **segments,
         **timer,
+        # 2.6.20 is not today's "linux" profile: what is not written here is RFC's.
+        "profile": "rfc",
         "mtu": MTU,
         "rcvbuf": f"{min(buffer, RMEM_MAX)}B",
         "sndbuf": f"{min(buffer, WMEM_MAX)}B",

@@ -105,7 +105,8 @@ fn estimate(spec: &Scenario) -> Vec<Cost> {
             flow_packets.push(rate.min(bottleneck) as f64 / (8.0 * size as f64) * seconds);
             continue;
         }
-        let packet_bits = 8.0 * (f.tcp.mss.0 as f64 + 40.0);
+        let mss = f.tcp.mss.map_or(super::tcp_options::DEFAULT_MSS, |m| m.0);
+        let packet_bits = 8.0 * (mss as f64 + 40.0);
         let packets = bottleneck as f64 / packet_bits * seconds;
         flow_packets.push(packets);
         let (field, value, rows) = match trace.sampling {

@@ -9,8 +9,9 @@
 use super::impairment_spec::{DelaySpec, PvSpec, ReorderSpec, StageSpec};
 use super::link_plan::LinkPlan;
 use super::plan::{FlowPlan, Plan, StagePlan, StageWindow};
-use super::spec::{AppSpec, Direction, RepeatedTimeoutSpec, Scenario, TcpSpec};
-use super::validate::ScenarioError;
+use super::spec::{AppSpec, Direction, RepeatedTimeoutSpec, Scenario};
+use super::tcp_options::TcpOptions;
+use super::validate::{ScenarioError, TcpPlan};
 use crate::net::impair::{
     ArqDelay, BernoulliLoss, DelayDistribution, DelayStep, DropList, GilbertElliott, Impairment,
     ImpairmentChain, ImpairmentStage, Outage, Reorder, Schedule, Window,
@@ -24,7 +25,6 @@ use crate::rng;
 use crate::scenario::spec::FlowSpec;
 use crate::trace::pcap::Captures;
 use crate::trace::Recorder;
-use crate::transport::tcp::cc::CcConfig;
 use crate::transport::tcp::handshake::Handshake;
 use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
 use crate::transport::tcp::recovery::{Recovery, RepeatedTimeout};
@@ -107,12 +107,9 @@ pub fn build(plan: &Plan, seed: u64) -> World {
     let mut udp = Vec::new();
     for (i, (f, fplan)) in spec.flows.iter().zip(&plan.flows).enumerate() {
         match fplan {
-            FlowPlan::Tcp {
-                cc,
-                recovery,
-                src,
-                dst,
-            } => flows.push(tcp_flow(spec, seed, i, f, cc, *recovery, *src, *dst)),
+            FlowPlan::Tcp { tcp, src, dst } => {
+                flows.push(tcp_flow(spec, seed, i, f, tcp, *src, *dst))
+            }
             FlowPlan::Sctp(sctp) => associations.push(super::sctp_build::sctp_flow(seed, i, sctp)),
             FlowPlan::Udp { source, src, dst } => udp.push(super::udp_build::udp_flow(
                 spec,
@@ -279,24 +276,19 @@ fn distribution(d: &DelaySpec) -> DelayDistribution {
     }
 }
 
-/// RFC 3390 / RFC 5681 §3.1 initial window: min(4·MSS, max(2·MSS, 4380 B)), in segments.
-fn rfc3390_initial_window(mss: u32) -> u32 {
-    ((4 * mss).min((2 * mss).max(4380)) / mss).max(1)
-}
-
-#[allow(clippy::too_many_arguments)]
 fn tcp_flow(
     spec: &Scenario,
     seed: u64,
     i: usize,
     f: &FlowSpec,
-    cc: &CcConfig,
-    recovery: Recovery,
+    tcp: &TcpPlan,
     src: NodeId,
     dst: NodeId,
 ) -> Flow {
-    let (sender_cfg, receiver_cfg) = tcp_agents(&f.tcp, recovery, &f.app);
+    let t = &tcp.options;
+    let (sender_cfg, receiver_cfg) = tcp_agents(t, tcp.recovery, &f.app);
     let rng = rng::stream(seed, &format!("flows[{i}].cc"));
+    let cc = &tcp.cc;
     let controller = cc.build(rng);
     let flow = Flow::new(
         spec.flow_name(i),
@@ -307,10 +299,10 @@ fn tcp_flow(
         TcpReceiver::new(receiver_cfg),
         f.start.0,
         f.stop.map(|s| s.0.min(spec.duration.0)),
-        f.tcp.timestamps,
+        t.timestamps,
     );
-    if f.tcp.handshake {
-        flow.with_handshake(Handshake::new(f.tcp.rto.config()))
+    if t.handshake {
+        flow.with_handshake(Handshake::new(t.rto))
     } else {
         flow
     }
@@ -319,7 +311,7 @@ fn tcp_flow(
 /// The sender's and receiver's configuration from a flow's (or a generator's) TCP
 /// options, its loss recovery and what its application sends.
 pub(super) fn tcp_agents(
-    t: &TcpSpec,
+    t: &TcpOptions,
     recovery: Recovery,
     app: &AppSpec,
 ) -> (SenderConfig, ReceiverConfig) {
@@ -339,9 +331,7 @@ pub(super) fn tcp_agents(
             } else {
                 0
             },
-        initial_window: t
-            .initial_window
-            .unwrap_or_else(|| rfc3390_initial_window(mss)),
+        initial_window: t.initial_window,
         dupthresh: t.dupthresh,
         limited_transmit: t.limited_transmit,
         abc_limit: t.abc_limit,
@@ -357,7 +347,7 @@ pub(super) fn tcp_agents(
         frto: t.frto,
         adapt_dupthresh: t.adapt_dupthresh.then_some((t.pef, t.pef_step)),
         rack: t.rack,
-        rto: t.rto.config(),
+        rto: t.rto,
         app_bytes,
         write_size: t.write_size.map(|w| w.0),
         sndbuf: t.sndbuf.map(|b| kernel_sndbuf(b.0)),
@@ -365,9 +355,9 @@ pub(super) fn tcp_agents(
         prr: t.prr,
     };
     let receiver_cfg = ReceiverConfig {
-        buffer: t.receive_window(),
+        buffer: t.receive_window,
         delayed_ack: t.delayed_ack.then_some(DelayedAck {
-            timeout: t.delayed_ack_timeout.0,
+            timeout: t.delayed_ack_timeout,
             every: t.delayed_ack_every,
         }),
         mss,
@@ -382,17 +372,4 @@ pub(super) fn tcp_agents(
 /// given as TOML or JSON.
 pub fn run_toml(text: &str, seed: u64) -> Result<crate::results::RunResults, ScenarioError> {
     Ok(build(&super::load::load(text, None)?, seed).run())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn initial_window_follows_rfc3390() {
-        assert_eq!(rfc3390_initial_window(1460), 3);
-        assert_eq!(rfc3390_initial_window(1000), 4);
-        assert_eq!(rfc3390_initial_window(2190), 2);
-        assert_eq!(rfc3390_initial_window(536), 4);
-    }
 }

@@ -40,10 +40,10 @@ pub fn generators(plan: &Plan, seed: u64) -> Vec<TrafficGenerator> {
                 )),
             };
             // The size is set per connection (`world::connections`).
-            let (sender, receiver) = tcp_agents(&s.tcp, p.recovery, &AppSpec::Bulk);
+            let (sender, receiver) = tcp_agents(&p.tcp.options, p.tcp.recovery, &AppSpec::Bulk);
             TrafficGenerator {
                 name: spec.generator_name(g),
-                cc: p.cc.name().to_string(),
+                cc: p.tcp.cc.name().to_string(),
                 src: p.src,
                 dst: p.dst,
                 link: s.link.clone(),
@@ -55,8 +55,8 @@ pub fn generators(plan: &Plan, seed: u64) -> Vec<TrafficGenerator> {
                 template: ConnectionTemplate {
                     sender,
                     receiver,
-                    cc: p.cc.clone(),
-                    timestamps: s.tcp.timestamps,
+                    cc: p.tcp.cc.clone(),
+                    timestamps: p.tcp.options.timestamps,
                 },
             }
         })

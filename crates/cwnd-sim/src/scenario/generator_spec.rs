@@ -17,12 +17,10 @@ use serde::{Deserialize, Serialize};
 
 use super::cc_spec::CcSpec;
 use super::spec::{RecoverySpec, TcpSpec};
-use super::validate::{known_node, tcp_controller, ScenarioError};
+use super::validate::{known_node, tcp_controller, ScenarioError, TcpPlan};
 use crate::time::SimTime;
 use crate::traffic::sizes::HybridSizes;
 use crate::traffic::WebParams;
-use crate::transport::tcp::cc::CcConfig;
-use crate::transport::tcp::recovery::Recovery;
 use crate::units::{Duration, Size};
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -161,7 +159,7 @@ impl super::spec::Scenario {
     pub(super) fn check_generators(
         &self,
         nodes: &std::collections::HashMap<String, usize>,
-    ) -> Result<Vec<(CcConfig, Recovery)>, ScenarioError> {
+    ) -> Result<Vec<TcpPlan>, ScenarioError> {
         use crate::world::{MAX_CONNECTIONS, MAX_GENERATORS};
         if self.generators.len() > MAX_GENERATORS {
             return Err(ScenarioError::new(
@@ -248,7 +246,7 @@ impl super::spec::Scenario {
                 }
             }
             self.check_generator_sizes(g)?;
-            if s.tcp.handshake {
+            if s.tcp.handshake == Some(true) {
                 return Err(ScenarioError::new(
                     at("tcp.handshake"),
                     "generators' connections open without a handshake (not supported yet); \
@@ -277,6 +275,7 @@ impl super::spec::Scenario {
                 &s.cc,
                 s.recovery,
                 &s.tcp,
+                self.tcp.profile,
             )?);
         }
         Ok(out)

@@ -14,17 +14,16 @@ use super::impairment_spec::StageSpec;
 use super::link_plan::LinkPlan;
 use super::sctp_plan::SctpPlan;
 use super::spec::{Direction, Scenario};
+use super::tcp_options::TcpOptions;
 use super::trace_plan::TracePlan;
 use super::udp_spec::SourcePlan;
-use super::validate::{CheckedFlow, ScenarioError};
+use super::validate::{CheckedFlow, ScenarioError, TcpPlan};
 use crate::net::impair::AppliesTo;
 use crate::net::routing::RoutingTable;
 use crate::net::wifi::channel::ChannelConfig;
 use crate::net::wimax::cell::CellParams;
 use crate::packet::{FlowId, NodeId};
 use crate::time::SimTime;
-use crate::transport::tcp::cc::CcConfig;
-use crate::transport::tcp::recovery::Recovery;
 use crate::world::Hop;
 
 /// A checked scenario, ready to build with any seed.
@@ -48,8 +47,7 @@ pub struct Plan {
 /// nodes (routes checked both ways), and the capacity its load is a fraction of.
 #[derive(Clone, Debug)]
 pub struct GeneratorPlan {
-    pub cc: CcConfig,
-    pub recovery: Recovery,
+    pub tcp: TcpPlan,
     pub src: NodeId,
     pub dst: NodeId,
     pub capacity_bps: f64,
@@ -103,8 +101,7 @@ pub struct CellPlan {
 #[derive(Clone, Debug)]
 pub enum FlowPlan {
     Tcp {
-        cc: CcConfig,
-        recovery: Recovery,
+        tcp: TcpPlan,
         src: NodeId,
         dst: NodeId,
     },
@@ -134,7 +131,7 @@ pub struct Topology {
 
 impl Plan {
     /// Checks `spec` (whose files are already read: `load`) into a plan.
-    pub(super) fn new(spec: Scenario) -> Result<Plan, ScenarioError> {
+    pub(super) fn new(mut spec: Scenario) -> Result<Plan, ScenarioError> {
         let checked = spec.check()?;
         let topology = Topology::new(&spec)?;
         let mut flows = Vec::with_capacity(spec.flows.len());
@@ -142,7 +139,7 @@ impl Plan {
             flows.push(topology.flow(&spec, i, transport)?);
         }
         let mut generators = Vec::with_capacity(spec.generators.len());
-        for (g, (cc, recovery)) in checked.generators.into_iter().enumerate() {
+        for (g, tcp) in checked.generators.into_iter().enumerate() {
             let s = &spec.generators[g];
             let (src, dst) = (topology.id(&s.from), topology.id(&s.to));
             let path = format!("generators[{g}]");
@@ -152,13 +149,13 @@ impl Plan {
                 .find(|&i| spec.link_name(i) == s.link)
                 .expect("checked: the link exists");
             generators.push(GeneratorPlan {
-                cc,
-                recovery,
+                tcp,
                 src,
                 dst,
                 capacity_bps: spec.links[link].bandwidth.0 as f64,
             });
         }
+        spec.write_tcp_options(&flows, &generators);
         Ok(Plan {
             generators,
             links: checked.links,
@@ -169,6 +166,14 @@ impl Plan {
             topology,
             spec,
         })
+    }
+
+    /// The resolved TCP options of flow `i` (`None`: not a TCP flow).
+    pub fn tcp_options(&self, i: usize) -> Option<&TcpOptions> {
+        match self.flows.get(i)? {
+            FlowPlan::Tcp { tcp, .. } => Some(&tcp.options),
+            FlowPlan::Sctp { .. } | FlowPlan::Udp { .. } => None,
+        }
     }
 
     /// The canonical spec the plan was checked from.
@@ -182,6 +187,23 @@ impl Plan {
     pub fn to_json(&self) -> Result<String, ScenarioError> {
         serde_json::to_string(&self.spec)
             .map_err(|e| ScenarioError::new("", format!("the plan cannot be written as JSON: {e}")))
+    }
+}
+
+impl Scenario {
+    /// Writes every TCP flow's and generator's resolved options into its `tcp`
+    /// table, and the default profile into the scenario's: the canonical spec
+    /// then loads into the same options whatever the default profile is.
+    fn write_tcp_options(&mut self, flows: &[FlowPlan], generators: &[GeneratorPlan]) {
+        self.tcp.profile = Some(self.tcp.profile.unwrap_or_default());
+        for (f, plan) in self.flows.iter_mut().zip(flows) {
+            if let FlowPlan::Tcp { tcp, .. } = plan {
+                f.tcp = tcp.options.table();
+            }
+        }
+        for (g, plan) in self.generators.iter_mut().zip(generators) {
+            g.tcp = plan.tcp.options.table();
+        }
     }
 }
 
@@ -267,15 +289,10 @@ impl Topology {
         let f = &spec.flows[i];
         let (src, dst) = (self.id(f.from.primary()), self.id(f.to.primary()));
         match transport {
-            CheckedFlow::Tcp(cc, recovery) => {
+            CheckedFlow::Tcp(tcp) => {
                 self.check_route(&format!("flows[{i}]"), src, dst, "data")?;
                 self.check_route(&format!("flows[{i}]"), dst, src, "ACKs")?;
-                Ok(FlowPlan::Tcp {
-                    cc,
-                    recovery,
-                    src,
-                    dst,
-                })
+                Ok(FlowPlan::Tcp { tcp, src, dst })
             }
             CheckedFlow::Udp(source) => {
                 self.check_route(&format!("flows[{i}]"), src, dst, "datagrams")?;
@@ -367,6 +384,7 @@ mod tests {
             from = "a"
             to = "b"
             cc = "tahoe"
+            tcp = { profile = "rfc" }
         "#;
         let plan = load(text, None).unwrap();
         // A `World`, not a `Result`: nothing is left to check.

@@ -233,7 +233,7 @@ impl SctpSpec {
                 "must be at least 1",
             ));
         }
-        super::validate::check_rto(&at("rto"), &self.rto)?;
+        super::tcp_options::check_rto(&at("rto"), &self.rto.config())?;
         if self.heartbeat && self.heartbeat_interval.0 == SimTime::ZERO {
             return Err(ScenarioError::new(
                 at("heartbeat_interval"),

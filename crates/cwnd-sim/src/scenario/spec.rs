@@ -10,6 +10,8 @@ pub use super::cc_spec::CcSpec;
 pub use super::generator_spec::{GeneratorKind, GeneratorSpec, WebSpec};
 pub use super::impairment_spec::ImpairmentSpec;
 pub use super::sctp_spec::{Endpoint, SctpSpec, TransportSpec};
+pub use super::tcp_profile::TcpProfile;
+pub use super::tcp_spec::{RepeatedTimeoutSpec, ScenarioTcpSpec, TcpRtoSpec, TcpSpec};
 pub use super::udp_spec::SourceSpec;
 pub use super::wimax_spec::WimaxSpec;
 use crate::net::wifi::channel::DEFAULT_MSDU_LIFETIME;
@@ -44,6 +46,10 @@ pub struct Scenario {
     /// Traffic generators that open connections by themselves during the run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub generators: Vec<GeneratorSpec>,
+    /// The TCP profile of every flow and generator that names none
+    /// (`tcp.profile`; default "linux", docs/tcp.md).
+    #[serde(default)]
+    pub tcp: ScenarioTcpSpec,
     #[serde(default)]
     pub trace: TraceSpec,
     /// Memory a run may hold (default 4 GiB): `check` refuses a scenario whose run it
@@ -243,9 +249,6 @@ impl RedSpec {
 
 pub const DEFAULT_QUEUE_PACKETS: u32 = 100;
 
-/// `tcp.rwnd` when neither it nor `tcp.rcvbuf` is set.
-pub const DEFAULT_RWND: u64 = 64 << 20;
-
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Direction {
@@ -334,171 +337,8 @@ pub enum AppSpec {
     },
 }
 
-/// TCP options of a flow. Defaults follow the RFCs; see docs/scenarios.md.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct TcpSpec {
-    /// Maximum segment size (payload bytes) asked for (`TCP_MAXSEG`, iperf -M).
-    /// Default 1460; clamped to `mtu` − 40 as Linux does; with timestamps the
-    /// payload shrinks by 12 B to keep the same MTU.
-    pub mss: Size,
-    /// Path MTU, bytes (default 1500): the MSS is at most `mtu` − 40
-    /// (`transport/tcp/socket_options.rs`).
-    pub mtu: u32,
-    /// Initial window in segments; default per RFC 3390/5681:
-    /// min(4·MSS, max(2·MSS, 4380 B)) / MSS (3 for MSS 1460).
-    pub initial_window: Option<u32>,
-    /// Receive buffer = advertised window. Default 64 MiB (never limiting
-    /// unless set; ns-2's default was 20 packets).
-    pub rwnd: Option<Size>,
-    /// SO_RCVBUF (iperf -w), turned into the advertised window as Linux does
-    /// (`socket_options.rs`); instead of `rwnd`.
-    pub rcvbuf: Option<Size>,
-    /// SO_SNDBUF (iperf -w): the application's unacknowledged + unsent bytes are
-    /// limited as Linux limits them (`send_buffer.rs`). Default unlimited.
-    pub sndbuf: Option<Size>,
-    /// Bytes the application hands over per write() (iperf -l); needs `sndbuf`.
-    /// Default: everything at once.
-    pub write_size: Option<Size>,
-    /// Nagle's algorithm, Linux's (Minshall's) variant; default on (TCP_NODELAY
-    /// off), as in Linux (`nagle.rs`).
-    pub nagle: bool,
-    pub dupthresh: u32,
-    /// RFC 3042 limited transmit: on each of the first two duplicate ACKs a new
-    /// segment goes out if the receive window allows, cwnd unchanged. Default off
-    /// (ns-2's agents, and the studies, have none; Linux always does it).
-    pub limited_transmit: bool,
-    /// Proportional Rate Reduction (RFC 6937, as Linux's `tcp_cwnd_reduction`) sets
-    /// cwnd during fast recovery instead of window inflation (Reno, NewReno) or
-    /// cwnd = ssthresh (SACK); see `transport/tcp/prr.rs`. Default off (ns-2's
-    /// agents, and the studies, have none; Linux always runs it).
-    pub prr: bool,
-    /// Most segments one ACK may add to cwnd in slow start (RFC 3465 "L").
-    /// Default 1, RFC 5681 §3.1's "at most SMSS bytes for each ACK" (and what
-    /// ns-2 does); Linux does not limit it (use e.g. 1000 to emulate).
-    pub abc_limit: u32,
-    /// RFC 7323 timestamps (12 B per segment; RTT from echoed TSval).
-    pub timestamps: bool,
-    /// SACK (RFC 2018): the receiver reports out-of-order blocks and the sender
-    /// recovers with RFC 6675 unless `recovery` says otherwise.
-    pub sack: bool,
-    /// The receiver reports duplicate segments with D-SACK (RFC 2883); the sender
-    /// then counts the loss episodes D-SACKs show spurious (RFC 3708,
-    /// `spurious_dsack`), without acting on them unless `dsack_undo` is set.
-    pub dsack: bool,
-    /// Undo a window reduction when D-SACKs show it was spurious (RFC 3708);
-    /// needs `sack` and `dsack`.
-    pub dsack_undo: bool,
-    /// RR-TCP's dupthresh adaptation from a histogram of reordering lengths
-    /// (`transport/tcp/reordering.rs`); needs `sack` and `dsack`.
-    pub adapt_dupthresh: bool,
-    /// Starting percentile of the adaptation (as RR-SCTP's `rr.pef`).
-    pub pef: f64,
-    /// Step of the percentile's moves (as RR-SCTP's `rr.pef_step`).
-    pub pef_step: f64,
-    /// Eifel detection of spurious retransmissions and undo (RFC 3522, RFC 4015);
-    /// needs `timestamps`.
-    pub eifel: bool,
-    /// F-RTO detection of spurious timeouts and undo (RFC 5682; the SACK-enhanced
-    /// variant with `recovery = "sack"`).
-    pub frto: bool,
-    /// RACK-TLP loss detection (RFC 8985): losses by time instead of DupThresh,
-    /// tail loss probes instead of timeouts; needs `sack` and `recovery = "sack"`.
-    pub rack: bool,
-    /// ssthresh when the timer expires again before new data is acknowledged:
-    /// `keep` (RFC 5681 §3.1) or `halve` (ns-2: max(⌊min(cwnd, rwnd)/2⌋, 2), so 2).
-    pub ssthresh_on_repeated_timeout: RepeatedTimeoutSpec,
-    /// Delayed ACKs at the receiver (RFC 1122/5681).
-    pub delayed_ack: bool,
-    /// Longest delay of an ACK (default 200 ms).
-    pub delayed_ack_timeout: Duration,
-    /// ACK at least every this many full-sized segments (default 2).
-    pub delayed_ack_every: u32,
-    pub rto: RtoSpec,
-    /// Open the connection with a SYN / SYN-ACK handshake first, with its own
-    /// losses and timer (`transport/tcp/handshake.rs`). Default off: ns-2's
-    /// one-way agents, which the studies follow, start sending at once.
-    pub handshake: bool,
-}
-
-impl Default for TcpSpec {
-    fn default() -> Self {
-        TcpSpec {
-            mss: Size(1460),
-            mtu: 1500,
-            initial_window: None,
-            rwnd: None,
-            rcvbuf: None,
-            sndbuf: None,
-            write_size: None,
-            nagle: true,
-            dupthresh: 3,
-            limited_transmit: false,
-            prr: false,
-            abc_limit: 1,
-            timestamps: false,
-            sack: false,
-            dsack: false,
-            dsack_undo: false,
-            adapt_dupthresh: false,
-            pef: 0.9,
-            pef_step: 0.1,
-            eifel: false,
-            frto: false,
-            rack: false,
-            ssthresh_on_repeated_timeout: RepeatedTimeoutSpec::Keep,
-            delayed_ack: false,
-            delayed_ack_timeout: Duration(crate::time::SimTime::from_millis(200)),
-            delayed_ack_every: 2,
-            rto: RtoSpec::default(),
-            handshake: false,
-        }
-    }
-}
-
-impl TcpSpec {
-    /// The MSS the receiver announces and the sender starts from: the one asked
-    /// for, clamped to the MTU (before the timestamp option's 12 B).
-    pub fn advertised_mss(&self) -> u32 {
-        let requested = self.mss.0.min(u64::from(u32::MAX)) as u32;
-        crate::transport::tcp::socket_options::clamped_mss(requested, self.mtu)
-    }
-
-    /// Payload bytes of a full segment: the advertised MSS less the timestamp
-    /// option's 12 B when timestamps are on (the MTU is kept).
-    pub fn payload_mss(&self) -> u32 {
-        let advmss = self.advertised_mss();
-        if self.timestamps {
-            advmss
-                .saturating_sub(crate::packet::TCP_TIMESTAMP_OPTION)
-                .max(1)
-        } else {
-            advmss
-        }
-    }
-
-    /// The receiver's advertised window: `rwnd`, or Linux's from `rcvbuf`.
-    pub fn receive_window(&self) -> u64 {
-        match (self.rwnd, self.rcvbuf) {
-            (Some(w), _) => w.0,
-            (None, Some(b)) => {
-                crate::transport::tcp::socket_options::receive_window(b.0, self.advertised_mss())
-            }
-            (None, None) => DEFAULT_RWND,
-        }
-    }
-}
-
-/// `tcp.ssthresh_on_repeated_timeout`: see `transport/tcp/recovery.rs`.
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum RepeatedTimeoutSpec {
-    #[default]
-    Keep,
-    Halve,
-}
-
-/// RFC 6298 parameters; defaults are the RFC's (and RFC 9260's for SCTP).
+/// SCTP's RTO parameters (RFC 9260 §6.3.1, the same rules as RFC 6298), with
+/// their defaults written in (TCP's `tcp.rto` is `TcpRtoSpec`, over a profile).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct RtoSpec {

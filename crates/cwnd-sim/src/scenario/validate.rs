@@ -16,8 +16,9 @@ use super::plan::{CellPlan, StagePlan, StageWindow, WirelessPlan};
 use super::sctp_plan::SctpConfigs;
 use super::spec::{
     AppSpec, AppliesToSpec, CcSpec, ImpairmentSpec, PathLossSpec, PreambleSpec, RecoverySpec,
-    RtoSpec, Scenario, SctpSpec, TcpSpec, TransportSpec, WirelessSpec,
+    Scenario, SctpSpec, TcpProfile, TcpSpec, TransportSpec, WirelessSpec,
 };
+use super::tcp_options::TcpOptions;
 use super::trace_plan::TracePlan;
 use super::udp_spec::SourcePlan;
 use crate::net::impair::AppliesTo;
@@ -45,13 +46,13 @@ pub(super) struct Checked {
     /// Per flow, what its transport's checks yield.
     pub flows: Vec<CheckedFlow>,
     /// Per traffic generator, its connections' controller and loss recovery.
-    pub generators: Vec<(CcConfig, Recovery)>,
+    pub generators: Vec<TcpPlan>,
 }
 
 /// A flow's checked transport: TCP's controller and loss recovery, SCTP, or UDP's
 /// source.
 pub(super) enum CheckedFlow {
-    Tcp(CcConfig, Recovery),
+    Tcp(TcpPlan),
     Sctp(SctpConfigs),
     Udp(SourcePlan),
 }
@@ -601,10 +602,7 @@ impl Scenario {
             self.refuse_source(i)?;
             checked.push(match f.transport {
                 TransportSpec::Sctp => CheckedFlow::Sctp(self.check_sctp_flow(i)?),
-                TransportSpec::Tcp => {
-                    let (cc, recovery) = self.check_tcp_flow(i)?;
-                    CheckedFlow::Tcp(cc, recovery)
-                }
+                TransportSpec::Tcp => CheckedFlow::Tcp(self.check_tcp_flow(i)?),
                 TransportSpec::Udp => CheckedFlow::Udp(self.check_udp_flow(i)?),
             });
         }
@@ -612,7 +610,7 @@ impl Scenario {
     }
 
     /// Congestion control and TCP options of TCP flow `i`; no SCTP options.
-    fn check_tcp_flow(&self, i: usize) -> Result<(CcConfig, Recovery), ScenarioError> {
+    fn check_tcp_flow(&self, i: usize) -> Result<TcpPlan, ScenarioError> {
         let f = &self.flows[i];
         if f.sctp != SctpSpec::default() {
             return Err(ScenarioError::new(
@@ -620,21 +618,36 @@ impl Scenario {
                 "SCTP options on a TCP flow; set transport = \"sctp\" or remove them",
             ));
         }
-        tcp_controller(&format!("flows[{i}]"), &f.cc, f.recovery, &f.tcp)
+        let profile = self.tcp.profile;
+        tcp_controller(&format!("flows[{i}]"), &f.cc, f.recovery, &f.tcp, profile)
     }
 }
 
+/// What checking a TCP sender (a flow, or a generator's connections) yields: its
+/// controller, its loss recovery and its options.
+#[derive(Clone, Debug)]
+pub struct TcpPlan {
+    pub cc: CcConfig,
+    pub recovery: Recovery,
+    pub options: TcpOptions,
+}
+
 /// The controller, recovery and TCP options of a TCP sender under `path` (a flow,
-/// or a generator's connections). Yields the controller and the loss recovery
-/// (default: `CcConfig::default_recovery`, or SACK recovery with `tcp.sack`).
+/// or a generator's connections), its options over `profile` when it names none.
+/// The loss recovery defaults to `CcConfig::default_recovery`, or SACK recovery
+/// with SACK on.
 pub(super) fn tcp_controller(
     path: &str,
     cc: &CcSpec,
     recovery: Option<RecoverySpec>,
     tcp: &TcpSpec,
-) -> Result<(CcConfig, Recovery), ScenarioError> {
+    profile: Option<TcpProfile>,
+) -> Result<TcpPlan, ScenarioError> {
     let at = |field: &str| format!("{path}.{field}");
-    let controller = CcConfig::from_params(&cc.name, &cc.params).map_err(|(field, message)| {
+    let profile = tcp.profile.or(profile).unwrap_or_default();
+    let mut params = profile.cc_params(&cc.name);
+    params.extend(cc.params.clone());
+    let controller = CcConfig::from_params(&cc.name, &params).map_err(|(field, message)| {
         let field_path = if field.is_empty() {
             at("cc")
         } else {
@@ -642,181 +655,32 @@ pub(super) fn tcp_controller(
         };
         ScenarioError::new(field_path, message)
     })?;
-    check_tcp_options(path, recovery, tcp)?;
+    let options = TcpOptions::resolve(path, tcp, Some(profile))?;
+    if recovery == Some(RecoverySpec::Sack) && !options.sack {
+        return Err(ScenarioError::new(
+            at("recovery"),
+            "\"sack\" needs SACK blocks; set tcp.sack = true",
+        ));
+    }
+    if options.rack && recovery.is_some_and(|r| r != RecoverySpec::Sack) {
+        return Err(ScenarioError::new(
+            format!("{path}.tcp.rack"),
+            "RACK-TLP detects losses for SACK recovery; set recovery = \"sack\" or leave it unset",
+        ));
+    }
     let recovery = match recovery {
         Some(RecoverySpec::Tahoe) => Recovery::Tahoe,
         Some(RecoverySpec::Reno) => Recovery::Reno,
         Some(RecoverySpec::Newreno) => Recovery::NewReno,
         Some(RecoverySpec::Sack) => Recovery::Sack,
-        None if tcp.sack => Recovery::Sack,
+        None if options.sack => Recovery::Sack,
         None => controller.default_recovery(),
     };
-    Ok((controller, recovery))
-}
-
-fn check_tcp_options(
-    path: &str,
-    recovery: Option<RecoverySpec>,
-    t: &TcpSpec,
-) -> Result<(), ScenarioError> {
-    let at = |field: &str| format!("{path}.tcp.{field}");
-    // Any larger MSS is clamped to the MTU (`TcpSpec::advertised_mss`).
-    if t.mss.0 == 0 {
-        return Err(ScenarioError::new(at("mss"), "must be positive"));
-    }
-    if t.initial_window == Some(0) {
-        return Err(ScenarioError::new(
-            at("initial_window"),
-            "must be at least 1 segment",
-        ));
-    }
-    if t.abc_limit == 0 {
-        return Err(ScenarioError::new(
-            at("abc_limit"),
-            "must be at least 1 segment",
-        ));
-    }
-    if t.dupthresh == 0 {
-        return Err(ScenarioError::new(at("dupthresh"), "must be at least 1"));
-    }
-    check_socket_options(t, &at)?;
-    if recovery == Some(RecoverySpec::Sack) && !t.sack {
-        return Err(ScenarioError::new(
-            format!("{path}.recovery"),
-            "\"sack\" needs SACK blocks; set tcp.sack = true",
-        ));
-    }
-    if t.rack && !t.sack {
-        return Err(ScenarioError::new(
-            at("rack"),
-            "RACK-TLP needs SACK blocks (RFC 8985 §4); set tcp.sack = true",
-        ));
-    }
-    if t.rack && recovery.is_some_and(|r| r != RecoverySpec::Sack) {
-        return Err(ScenarioError::new(
-            at("rack"),
-            "RACK-TLP detects losses for SACK recovery; set recovery = \"sack\" or leave it unset",
-        ));
-    }
-    if t.dsack_undo && !(t.sack && t.dsack) {
-        return Err(ScenarioError::new(
-            at("dsack_undo"),
-            "needs D-SACK reports; set tcp.sack = true and tcp.dsack = true",
-        ));
-    }
-    if t.adapt_dupthresh && !(t.sack && t.dsack) {
-        return Err(ScenarioError::new(
-            at("adapt_dupthresh"),
-            "learns from D-SACK reports; set tcp.sack = true and tcp.dsack = true",
-        ));
-    }
-    for (field, v) in [("pef", t.pef), ("pef_step", t.pef_step)] {
-        if !(0.0..=1.0).contains(&v) {
-            return Err(ScenarioError::new(
-                at(field),
-                format!("{v} is outside [0, 1]"),
-            ));
-        }
-    }
-    if t.eifel && !t.timestamps {
-        return Err(ScenarioError::new(
-            at("eifel"),
-            "Eifel detection needs echoed timestamps; set tcp.timestamps = true",
-        ));
-    }
-    if t.dsack && !t.sack {
-        return Err(ScenarioError::new(
-            at("dsack"),
-            "D-SACK needs tcp.sack = true",
-        ));
-    }
-    if t.delayed_ack_every == 0 {
-        return Err(ScenarioError::new(
-            at("delayed_ack_every"),
-            "must be at least 1",
-        ));
-    }
-    check_rto(&at("rto"), &t.rto)
-}
-
-/// The MTU, buffers and writes of a TCP flow (`at` names a field of it).
-fn check_socket_options(t: &TcpSpec, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
-    use crate::transport::tcp::socket_options::{SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF};
-    if !(88..=65_535).contains(&t.mtu) {
-        return Err(ScenarioError::new(
-            at("mtu"),
-            format!(
-                "{} B is outside 88 B ..= 65535 B (below 88 B Linux no longer follows \
-                 the MTU: tcp_sync_mss keeps at least 48 B of segment)",
-                t.mtu
-            ),
-        ));
-    }
-    if t.rwnd.is_some() && t.rcvbuf.is_some() {
-        return Err(ScenarioError::new(
-            at("rcvbuf"),
-            "set either tcp.rwnd (the advertised window itself) or tcp.rcvbuf \
-             (SO_RCVBUF, turned into a window as Linux does), not both",
-        ));
-    }
-    let minimums = [
-        ("sndbuf", t.sndbuf, SOCK_MIN_SNDBUF, "SOCK_MIN_SNDBUF"),
-        ("rcvbuf", t.rcvbuf, SOCK_MIN_RCVBUF, "SOCK_MIN_RCVBUF"),
-    ];
-    for (field, value, floor, name) in minimums {
-        if let Some(v) = value.filter(|v| 2 * v.0 < floor) {
-            return Err(ScenarioError::new(
-                at(field),
-                format!(
-                    "{} B is below {} B, the smallest Linux honours (it doubles the \
-                     value and raises the result to {name} = {floor} B)",
-                    v.0,
-                    floor / 2
-                ),
-            ));
-        }
-    }
-    let (window, segment) = (t.receive_window(), u64::from(t.advertised_mss()));
-    if window < segment {
-        let field = if t.rcvbuf.is_some() { "rcvbuf" } else { "rwnd" };
-        let value = t.rcvbuf.or(t.rwnd).map_or(window, |v| v.0);
-        let given = if t.rcvbuf.is_some() {
-            format!("{value} B gives a window of {window} B, which is")
-        } else {
-            format!("{value} B is")
-        };
-        return Err(ScenarioError::new(
-            at(field),
-            format!("{given} smaller than one segment ({segment} B)"),
-        ));
-    }
-    match (t.write_size, t.sndbuf) {
-        (Some(w), _) if w.0 == 0 => Err(ScenarioError::new(at("write_size"), "must be positive")),
-        (Some(_), None) => Err(ScenarioError::new(
-            at("write_size"),
-            "needs tcp.sndbuf: an application writing in a loop into an unlimited \
-             buffer never blocks, so its writes never show",
-        )),
-        _ => Ok(()),
-    }
-}
-
-/// RTO parameters under `path` (`flows[0].tcp.rto`).
-pub fn check_rto(path: &str, rto: &RtoSpec) -> Result<(), ScenarioError> {
-    let at = |field: &str| format!("{path}.{field}");
-    if rto.initial.0 == SimTime::ZERO {
-        return Err(ScenarioError::new(at("initial"), "must be positive"));
-    }
-    if rto.min.0 > rto.max.0 {
-        return Err(ScenarioError::new(
-            at("min"),
-            format!("{} is larger than rto.max ({})", rto.min.0, rto.max.0),
-        ));
-    }
-    if rto.max.0 == SimTime::ZERO {
-        return Err(ScenarioError::new(at("max"), "must be positive"));
-    }
-    Ok(())
+    Ok(TcpPlan {
+        cc: controller,
+        recovery,
+        options,
+    })
 }
 
 /// A value for a message, quoted, and cut when long (a 5 000-character name helps no
@@ -1001,7 +865,7 @@ mod tests {
     fn a_minimal_scenario_is_accepted_with_defaults() {
         let s = Scenario::from_toml(GOOD).unwrap();
         assert_eq!(s.flows[0].cc.name, "newreno");
-        assert_eq!(s.flows[0].tcp.mss.0, 1460);
+        assert_eq!(s.flows[0].tcp.mss, Some(crate::units::Size(1460)));
         assert_eq!(s.node_names(), vec!["h1", "h2"]);
     }
 
@@ -1129,7 +993,9 @@ mod tests {
 
     #[test]
     fn sack_and_spurious_options_name_the_field_they_need() {
-        let tcp = |t: &str| GOOD.replace("to = \"h2\"", &format!("to = \"h2\"\n{t}"));
+        // On "rfc", where every option is off until the flow sets it.
+        let rfc = format!("tcp.profile = \"rfc\"\n{GOOD}");
+        let tcp = |t: &str| rfc.replace("to = \"h2\"", &format!("to = \"h2\"\n{t}"));
         assert_eq!(
             error_of(&tcp("recovery = \"sack\"")),
             "flows[0].recovery: \"sack\" needs SACK blocks; set tcp.sack = true"
@@ -1211,11 +1077,12 @@ mod tests {
         );
         // iperf -M 64K -w 2K -l 64 (iperf's K is 1024).
         let iperf = "mss = \"64KiB\", sndbuf = \"2KiB\", rcvbuf = \"2KiB\", write_size = \"64B\", nagle = false";
-        let s = Scenario::from_toml(&tcp(iperf)).unwrap();
+        let plan = super::super::load(&tcp(iperf), None).unwrap();
+        let options = plan.tcp_options(0).unwrap();
         // 65536 clamped to 1500 − 40 = 1460; SO_RCVBUF 2048: sk_rcvbuf 4096, three
         // quarters 3072, less one segment 1612, but at least two: 2920.
-        assert_eq!(s.flows[0].tcp.advertised_mss(), 1460);
-        assert_eq!(s.flows[0].tcp.receive_window(), 2920);
+        assert_eq!(options.advertised_mss(), 1460);
+        assert_eq!(options.receive_window, 2920);
     }
 
     #[test]

@@ -4,9 +4,13 @@
 //! and why it has no effect.
 
 use super::impairment_spec::ImpairmentSpec;
+use super::plan::FlowPlan;
 use super::plan::Plan;
-use super::spec::{AppSpec, FlowSpec, Scenario, TransportSpec};
+use super::spec::{AppSpec, TcpProfile};
+use super::validate::TcpPlan;
 use crate::time::SimTime;
+use crate::transport::tcp::cc::CcConfig;
+use crate::transport::tcp::recovery::Recovery;
 
 impl Plan {
     /// The scenario's silent no-ops, in scenario order.
@@ -19,60 +23,95 @@ impl Plan {
         let air = air.enumerate().map(|(i, s)| (format!("wireless[{i}]"), s));
         for (at, stages) in hops.chain(air) {
             for (j, imp) in stages.iter().enumerate() {
-                stage_warnings(spec, &format!("{at}.impairments[{j}]"), imp, &mut out);
+                self.stage_warnings(&format!("{at}.impairments[{j}]"), imp, &mut out);
             }
+        }
+        let flows = self.flows.iter().enumerate().filter_map(|(i, f)| match f {
+            FlowPlan::Tcp { tcp, .. } => Some((format!("flows[{i}]"), tcp)),
+            FlowPlan::Sctp { .. } | FlowPlan::Udp { .. } => None,
+        });
+        let generators = self.generators.iter().enumerate();
+        let generators = generators.map(|(g, p)| (format!("generators[{g}]"), &p.tcp));
+        for (path, tcp) in flows.chain(generators) {
+            tcp_warnings(&path, tcp, &mut out);
         }
         out
     }
-}
 
-fn stage_warnings(spec: &Scenario, path: &str, imp: &ImpairmentSpec, out: &mut Vec<String>) {
-    let Ok((common, _)) = imp.parse() else {
-        return; // checked when the plan was made
-    };
-    let end = spec.duration.0;
-    if let Some(start) = common.start.filter(|s| s.0 >= end) {
-        out.push(format!(
-            "{path}.start: \"{}\" is not before the run's end (\"{}\"): the stage never starts",
-            seconds(start.0),
-            seconds(end)
-        ));
-    }
-    let Some(trigger) = common.start_on else {
-        return;
-    };
-    let Some(flow) = spec
-        .flows
-        .iter()
-        .find(|f| f.name.as_deref() == Some(trigger.flow.as_str()))
-    else {
-        return;
-    };
-    if let Some(segments) = transfer_segments(flow) {
-        if trigger.segment > segments {
+    fn stage_warnings(&self, path: &str, imp: &ImpairmentSpec, out: &mut Vec<String>) {
+        let spec = self.spec();
+        let Ok((common, _)) = imp.parse() else {
+            return; // checked when the plan was made
+        };
+        let end = spec.duration.0;
+        if let Some(start) = common.start.filter(|s| s.0 >= end) {
             out.push(format!(
-                "{path}.start_on.segment: {} is beyond flow '{}''s transfer ({segments} \
-                 segments): the stage never starts",
-                trigger.segment, trigger.flow
+                "{path}.start: \"{}\" is not before the run's end (\"{}\"): the stage never starts",
+                seconds(start.0),
+                seconds(end)
             ));
         }
+        let Some(trigger) = common.start_on else {
+            return;
+        };
+        let Some(i) = spec
+            .flows
+            .iter()
+            .position(|f| f.name.as_deref() == Some(trigger.flow.as_str()))
+        else {
+            return;
+        };
+        if let Some(segments) = self.transfer_segments(i) {
+            if trigger.segment > segments {
+                out.push(format!(
+                    "{path}.start_on.segment: {} is beyond flow '{}''s transfer ({segments} \
+                 segments): the stage never starts",
+                    trigger.segment, trigger.flow
+                ));
+            }
+        }
+    }
+
+    /// Data segments TCP flow `i`'s transfer sends once each (`None`: bulk, or not TCP).
+    fn transfer_segments(&self, i: usize) -> Option<u64> {
+        let mss = self.tcp_options(i)?.payload_mss();
+        match &self.spec().flows[i].app {
+            AppSpec::Bulk => None,
+            AppSpec::Transfer {
+                segments: Some(n), ..
+            } => Some(*n),
+            AppSpec::Transfer { bytes: Some(b), .. } => Some(b.0.div_ceil(u64::from(mss))),
+            AppSpec::Transfer { .. } => None,
+        }
     }
 }
 
-/// Data segments a TCP transfer sends once each (`None`: bulk, or not TCP).
-fn transfer_segments(f: &FlowSpec) -> Option<u64> {
-    if f.transport != TransportSpec::Tcp {
-        return None;
+/// TCP options that run but are known to misbehave together.
+fn tcp_warnings(path: &str, tcp: &TcpPlan, out: &mut Vec<String>) {
+    let name = tcp.cc.name();
+    if matches!(tcp.cc, CcConfig::Bbr(_)) && !tcp.options.sack {
+        // docs/tcp.md, "Use BBR with SACK": measured 0.26 Mb/s of 10 on a clean path.
+        out.push(format!(
+            "{path}.tcp.sack: false with cc = \"{name}\": a rate-based controller without \
+             SACK repairs one loss per round trip, and the cumulative ACK after a timeout \
+             gives it a delivery rate far above the path's; Linux runs it with SACK \
+             (set tcp.sack = true, or tcp.profile = \"linux\")"
+        ));
     }
-    match &f.app {
-        AppSpec::Bulk => None,
-        AppSpec::Transfer {
-            segments: Some(n), ..
-        } => Some(*n),
-        AppSpec::Transfer { bytes: Some(b), .. } => {
-            Some(b.0.div_ceil(u64::from(f.tcp.payload_mss())))
-        }
-        AppSpec::Transfer { .. } => None,
+    if name == "tahoe" && tcp.recovery == Recovery::Sack {
+        out.push(format!(
+            "{path}.recovery: SACK recovery (RFC 6675) because tcp.sack is on (profile \
+             \"{}\"), not Tahoe's go-back-N; set recovery = \"tahoe\" for Tahoe",
+            profile_name(tcp.options.profile)
+        ));
+    }
+}
+
+fn profile_name(p: TcpProfile) -> &'static str {
+    match p {
+        TcpProfile::Linux => "linux",
+        TcpProfile::Rfc => "rfc",
+        TcpProfile::Ns2 => "ns2",
     }
 }
 
@@ -90,6 +129,7 @@ mod tests {
             r#"
             name = "w"
             duration = "60s"
+            tcp.profile = "rfc"
             [[links]]
             between = ["a", "b"]
             bandwidth = "10Mbps"
@@ -143,5 +183,50 @@ mod tests {
             r#"{ kind = "outage", start = "59.5s", duration = "5s" }"#
         )
         .is_empty());
+    }
+
+    fn tcp_warnings(scenario_profile: &str, flow: &str) -> Vec<String> {
+        let toml = format!(
+            r#"
+            duration = "10s"
+            tcp.profile = "{scenario_profile}"
+            [[links]]
+            between = ["a", "b"]
+            bandwidth = "10Mbps"
+            delay = "10ms"
+            [[flows]]
+            from = "a"
+            to = "b"
+            {flow}
+            "#
+        );
+        load(&toml, None).expect("a valid scenario").warnings()
+    }
+
+    #[test]
+    fn a_rate_based_controller_without_sack_is_named() {
+        let w = tcp_warnings("rfc", r#"cc = "bbr""#);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(
+            w[0].starts_with(r#"flows[0].tcp.sack: false with cc = "bbr": a rate-based"#),
+            "{}",
+            w[0]
+        );
+        // The "linux" profile has SACK; so does a flow that asks for it.
+        assert!(tcp_warnings("linux", r#"cc = "bbr""#).is_empty());
+        assert!(tcp_warnings("rfc", "cc = \"bbr\"\ntcp = { sack = true }").is_empty());
+        let off = "cc = \"bbr\"\ntcp = { sack = false }";
+        assert_eq!(tcp_warnings("linux", off).len(), 1);
+        // Loss-based controllers repair without SACK as their RFCs say: no warning.
+        assert!(tcp_warnings("rfc", r#"cc = "cubic""#).is_empty());
+    }
+
+    #[test]
+    fn tahoe_recovering_with_sack_is_named() {
+        let w = tcp_warnings("linux", r#"cc = "tahoe""#);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].starts_with(r#"flows[0].recovery: SACK recovery (RFC 6675) because tcp.sack is on (profile "linux")"#), "{}", w[0]);
+        assert!(tcp_warnings("linux", "cc = \"tahoe\"\nrecovery = \"tahoe\"").is_empty());
+        assert!(tcp_warnings("rfc", r#"cc = "tahoe""#).is_empty());
     }
 }

@@ -21,7 +21,9 @@ pub fn goodput_between(r: &RunResults, flow: &FlowResult, from_s: f64, to_s: f64
 }
 
 /// One flow h1 → r → h2: a fast access link and a bottleneck; `extra` is
-/// appended to the [[flows]] table, `impair` to the bottleneck table.
+/// appended to the [[flows]] table, `impair` to the bottleneck table. On the "rfc"
+/// profile, as every helper here: the tests' hand-computed numbers take the RFCs'
+/// defaults (IW 3, an ACK per segment, RTO min 1 s) unless a flow sets others.
 pub fn single_path(
     bottleneck: &str,
     one_way_delay_ms: f64,
@@ -33,6 +35,7 @@ pub fn single_path(
     format!(
         r#"
 duration = "{duration_s}s"
+tcp.profile = "rfc"
 [[links]]
 between = ["h1", "r"]
 bandwidth = "1Gbps"
@@ -91,6 +94,7 @@ pub fn two_flow_dumbbell(
     format!(
         r#"
 duration = "{seconds}s"
+tcp.profile = "rfc"
 [trace]
 queues = true
 sampling = "interval"

@@ -477,33 +477,34 @@ mod tests {
     }
 
     #[test]
-    fn data_frames_after_rts_cts_give_up_after_four_retries() {
-        // Every frame corrupted: with RTS/CTS each packet is tried 1 + 4 times (long
-        // retry limit), without it 1 + 7 times (short limit).
+    fn data_frames_after_rts_cts_give_up_after_four_tries() {
+        // Every frame corrupted: with RTS/CTS each of the 10 packets is tried 4 times
+        // (long retry limit: 40 corrupted, 3 · 10 = 30 retries), without it 7 times
+        // (short limit: 70 corrupted, 60 retries).
         let s = send_all(FrameErrors::Fixed(1.0), Some(500), 10);
-        assert_eq!((s.corrupted, s.retries, s.retry_drops), (50, 40, 10));
+        assert_eq!((s.corrupted, s.retries, s.retry_drops), (40, 30, 10));
         let s = send_all(FrameErrors::Fixed(1.0), None, 10);
-        assert_eq!((s.corrupted, s.retries, s.retry_drops), (80, 70, 10));
+        assert_eq!((s.corrupted, s.retries, s.retry_drops), (70, 60, 10));
     }
 
     #[test]
     fn an_rts_to_a_peer_out_of_reach_fails_against_the_short_limit() {
         // No CTS comes back: each attempt is a failed RTS, counted against the short
-        // retry limit (7): 1 + 7 = 8 RTS frames, 7 retries, then the frame is dropped.
-        // The data frame is never sent, so nothing counts as corrupted and the long
-        // limit (which would drop it after 1 + 4 = 5 data frames) is not reached.
+        // retry limit (7): 7 RTS frames, 6 retries, then the frame is dropped. The
+        // data frame is never sent, so nothing counts as corrupted and the long
+        // limit (which would drop it after 4 data frames) is not reached.
         let c = out_of_reach(channel(FrameErrors::Fixed(0.0), Some(500), None, 1));
         let s = drain(c, 1);
         assert_eq!(
             (s.rts_failures, s.corrupted, s.retries, s.retry_drops),
-            (8, 0, 7, 1)
+            (7, 0, 6, 1)
         );
-        // Without RTS/CTS the data frame itself is lost: 8 tries, short limit too.
+        // Without RTS/CTS the data frame itself is lost: 7 tries, short limit too.
         let c = out_of_reach(channel(FrameErrors::Fixed(0.0), None, None, 1));
         let s = drain(c, 1);
         assert_eq!(
             (s.rts_failures, s.corrupted, s.retries, s.retry_drops),
-            (0, 8, 7, 1)
+            (0, 7, 6, 1)
         );
     }
 

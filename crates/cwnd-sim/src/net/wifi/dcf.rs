@@ -11,8 +11,13 @@
 //! stage. Failures count against the short retry limit (7: frames sent without
 //! RTS/CTS, and RTS frames) or, for a data frame sent after an RTS/CTS handshake,
 //! the long retry limit (4) (802.11-2016 §10.3.4.4, dot11ShortRetryLimit and
-//! dot11LongRetryLimit); beyond either the frame is dropped and the station starts
-//! over; a success resets the stage and both counts.
+//! dot11LongRetryLimit); when a count *reaches* its limit the frame is dropped and
+//! the station starts over, so a frame is tried at most 7 (or 4) times in all: the
+//! standard's "retries ... shall continue until the SRC ... is equal to
+//! dot11ShortRetryLimit", ns-2.35's `Mac802_11::RetransmitDATA`/`RetransmitRTS`
+//! (`if (*rcount >= thresh)` discard, "IEEE Spec section 9.2.3.5 says this should
+//! be greater than or equal") and ns-3's `NeedRetransmission` (`ssrc < MaxSsrc`).
+//! A success resets the stage and both counts.
 //!
 //! Simplifications: one collision domain (no hidden terminals), no capture, ideal
 //! channel unless an error model drops a frame (then it counts as a failure for its
@@ -150,7 +155,7 @@ impl Contention {
             Retry::Short => b.short_retries += 1,
             Retry::Long => b.long_retries += 1,
         }
-        if b.short_retries > SHORT_RETRY_LIMIT || b.long_retries > LONG_RETRY_LIMIT {
+        if b.short_retries >= SHORT_RETRY_LIMIT || b.long_retries >= LONG_RETRY_LIMIT {
             self.stations[i] = None;
             if more() {
                 self.ready(i);
@@ -174,15 +179,26 @@ mod tests {
     use crate::rng::stream;
 
     /// Bianchi (2000), "Performance Analysis of the IEEE 802.11 Distributed
-    /// Coordination Function", JSAC 18(3): eqs. (7), (9), (13), solved by bisection
-    /// on τ — written from the paper, independently of the simulator.
+    /// Coordination Function", JSAC 18(3): eqs. (9), (13), solved by bisection on τ —
+    /// written from the paper, independently of the simulator — with its chain cut
+    /// at the retry limit, as Wu et al. (INFOCOM 2002) and Chatzimisios et al. do: a
+    /// frame has stages 0 … L − 1 (L = 7 tries: saturated stations fail only by
+    /// collisions, of data frames or of RTS frames, all on the short limit), so
+    /// τ = Σ pⁱ / Σ pⁱ·(Wᵢ + 1)/2 (transmissions per frame over slots per frame),
+    /// Wᵢ = 2^min(i, m)·W. With unlimited stages the sums give Bianchi's eq. (7),
+    /// 2(1 − 2p) / ((1 − 2p)(W + 1) + pW(1 − (2p)^m)).
     fn bianchi(n: usize, phy: &Phy, access: Access) -> f64 {
         // W = CWmin + 1; m such that 2^m·W = CWmax + 1 = 1024.
         let w = phy.cw_min as f64 + 1.0;
         let m = (1024.0 / w).log2().round() as i32;
         let tau_of_p = |p: f64| {
-            2.0 * (1.0 - 2.0 * p)
-                / ((1.0 - 2.0 * p) * (w + 1.0) + p * w * (1.0 - (2.0 * p).powi(m)))
+            let (mut tries, mut slots) = (0.0, 0.0);
+            for i in 0..SHORT_RETRY_LIMIT as i32 {
+                let w_i = w * 2f64.powi(i.min(m));
+                tries += p.powi(i);
+                slots += p.powi(i) * (w_i + 1.0) / 2.0;
+            }
+            tries / slots
         };
         let (mut lo, mut hi) = (0.0f64, 1.0f64);
         for _ in 0..200 {
@@ -284,7 +300,9 @@ mod tests {
 
     #[test]
     fn a_frame_is_dropped_after_the_retry_limit() {
-        // Two stations forced to collide every time: after 7 retries both drop.
+        // Two stations forced to collide every time: the 7th collision (the short
+        // count reaching dot11ShortRetryLimit = 7) drops both frames, so 6 collisions
+        // end in a retry and the 7th in a drop.
         let mut c = Contention::new(2, 31, stream(1, "y"));
         c.ready(0);
         c.ready(1);
@@ -304,16 +322,17 @@ mod tests {
             assert_eq!(dropped, vec![false, false]);
             collisions += 1;
         }
-        assert_eq!(collisions, SHORT_RETRY_LIMIT);
+        assert_eq!(collisions, 6);
         assert!(!c.busy());
     }
 
     #[test]
     fn a_data_frame_after_rts_cts_is_dropped_after_the_long_limit() {
-        // Four failed data frames are retried; the fifth failure drops the frame.
+        // dot11LongRetryLimit = 4: three failed data frames are retried; the fourth
+        // failure drops the frame (4 tries in all).
         let mut c = Contention::new(1, 31, stream(1, "z"));
         c.ready(0);
-        for _ in 0..LONG_RETRY_LIMIT {
+        for _ in 0..3 {
             assert!(!c.failure(0, Retry::Long, || false));
         }
         assert!(c.failure(0, Retry::Long, || false));

@@ -65,7 +65,7 @@ pub use hybla::{Hybla, HyblaConfig};
 pub use hystart::HystartMode;
 pub use reno::Reno;
 pub use scalable::{Scalable, ScalableConfig};
-pub use vegas::{Vegas, VegasConfig};
+pub use vegas::{LossReduction, Vegas, VegasConfig};
 pub use vegas_timer::AckKind;
 pub use veno::{Veno, VenoConfig};
 pub use westwood::{Westwood, WestwoodConfig, WestwoodPlusConfig};

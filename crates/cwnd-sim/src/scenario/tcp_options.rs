@@ -1,0 +1,569 @@
+//! A TCP flow's options checked into a typed plan: its `tcp` table over its profile
+//! (`tcp_profile.rs`) over RFC's values, resolved once, every error naming the
+//! field. The plan (`TcpOptions`) is what the builder turns into a sender and a
+//! receiver; `TcpOptions::table` writes it back as the canonical `tcp` table.
+//!
+//! A field the flow sets always wins. A profile's option that needs another one the
+//! flow turned off is dropped with it (`profile = "linux"` with `sack = false` has no
+//! D-SACK either), while the same dependency written in the flow is an error.
+
+use super::tcp_profile::TcpProfile;
+use super::tcp_spec::{RepeatedTimeoutSpec, TcpRtoSpec, TcpSpec};
+use super::validate::ScenarioError;
+use crate::packet::TCP_TIMESTAMP_OPTION;
+use crate::time::SimTime;
+use crate::transport::tcp::rto::RtoConfig;
+use crate::transport::tcp::socket_options::{self, SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF};
+use crate::units::{Duration, Size};
+
+/// `tcp.mss` when no one sets it: a 1500-byte MTU's.
+pub const DEFAULT_MSS: u64 = 1460;
+/// `tcp.mtu` when no one sets it (Ethernet).
+pub const DEFAULT_MTU: u32 = 1500;
+/// The advertised window when neither `tcp.rwnd`, `tcp.rcvbuf` nor the profile set
+/// one: 64 MiB, never limiting.
+pub const DEFAULT_RWND: u64 = 64 << 20;
+
+/// A TCP flow's options, resolved and checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpOptions {
+    pub profile: TcpProfile,
+    /// The MSS asked for (before the MTU's clamp).
+    pub mss: u64,
+    pub mtu: u32,
+    pub initial_window: u32,
+    /// The window as written (`rwnd`), or the buffer it comes from (`rcvbuf`).
+    pub rwnd: Option<Size>,
+    pub rcvbuf: Option<Size>,
+    /// The advertised window in bytes, from `rwnd`, `rcvbuf` or the profile.
+    pub receive_window: u64,
+    pub sndbuf: Option<Size>,
+    pub write_size: Option<Size>,
+    pub nagle: bool,
+    pub dupthresh: u32,
+    pub limited_transmit: bool,
+    pub prr: bool,
+    pub abc_limit: u32,
+    pub timestamps: bool,
+    pub sack: bool,
+    pub dsack: bool,
+    pub dsack_undo: bool,
+    pub adapt_dupthresh: bool,
+    pub pef: f64,
+    pub pef_step: f64,
+    pub eifel: bool,
+    pub frto: bool,
+    pub rack: bool,
+    pub ssthresh_on_repeated_timeout: RepeatedTimeoutSpec,
+    pub delayed_ack: bool,
+    pub delayed_ack_timeout: SimTime,
+    pub delayed_ack_every: u32,
+    pub rto: RtoConfig,
+    pub handshake: bool,
+}
+
+impl TcpSpec {
+    /// This table with the fields it leaves unset taken from `base`.
+    pub fn over(&self, base: &TcpSpec) -> TcpSpec {
+        let r = (&self.rto, &base.rto);
+        TcpSpec {
+            profile: self.profile.or(base.profile),
+            mss: self.mss.or(base.mss),
+            mtu: self.mtu.or(base.mtu),
+            initial_window: self.initial_window.or(base.initial_window),
+            rwnd: self.rwnd.or(base.rwnd),
+            rcvbuf: self.rcvbuf.or(base.rcvbuf),
+            sndbuf: self.sndbuf.or(base.sndbuf),
+            write_size: self.write_size.or(base.write_size),
+            nagle: self.nagle.or(base.nagle),
+            dupthresh: self.dupthresh.or(base.dupthresh),
+            limited_transmit: self.limited_transmit.or(base.limited_transmit),
+            prr: self.prr.or(base.prr),
+            abc_limit: self.abc_limit.or(base.abc_limit),
+            timestamps: self.timestamps.or(base.timestamps),
+            sack: self.sack.or(base.sack),
+            dsack: self.dsack.or(base.dsack),
+            dsack_undo: self.dsack_undo.or(base.dsack_undo),
+            adapt_dupthresh: self.adapt_dupthresh.or(base.adapt_dupthresh),
+            pef: self.pef.or(base.pef),
+            pef_step: self.pef_step.or(base.pef_step),
+            eifel: self.eifel.or(base.eifel),
+            frto: self.frto.or(base.frto),
+            rack: self.rack.or(base.rack),
+            ssthresh_on_repeated_timeout: self
+                .ssthresh_on_repeated_timeout
+                .or(base.ssthresh_on_repeated_timeout),
+            delayed_ack: self.delayed_ack.or(base.delayed_ack),
+            delayed_ack_timeout: self.delayed_ack_timeout.or(base.delayed_ack_timeout),
+            delayed_ack_every: self.delayed_ack_every.or(base.delayed_ack_every),
+            rto: TcpRtoSpec {
+                initial: r.0.initial.or(r.1.initial),
+                min: r.0.min.or(r.1.min),
+                max: r.0.max.or(r.1.max),
+                granularity: r.0.granularity.or(r.1.granularity),
+                rule: r.0.rule.or(r.1.rule),
+            },
+            handshake: self.handshake.or(base.handshake),
+        }
+    }
+}
+
+impl TcpOptions {
+    /// Resolves the `tcp` table under `path` (`flows[0]`, `generators[1]`): its own
+    /// fields, then its profile's (its own `profile`, else `scenario_profile`, else
+    /// "linux"), then RFC's; and checks the result.
+    pub fn resolve(
+        path: &str,
+        t: &TcpSpec,
+        scenario_profile: Option<TcpProfile>,
+    ) -> Result<TcpOptions, ScenarioError> {
+        let at = |field: &str| format!("{path}.tcp.{field}");
+        let profile = t.profile.or(scenario_profile).unwrap_or_default();
+        let p = profile.table();
+        let m = t.over(&p);
+        let flag = |v: Option<bool>| v.unwrap_or(false);
+        let sack = flag(m.sack);
+        let timestamps = flag(m.timestamps);
+        // A profile's option goes with the one it needs; the flow's own is checked.
+        // A value the flow writes equal to its profile's counts as the profile's, so
+        // that a canonical table (every value written) with `sack` turned off later
+        // (a sweep) loses the profile's D-SACK as the flow itself would.
+        let own = |v: Option<bool>, profile: Option<bool>| v.filter(|&v| Some(v) != profile);
+        let dsack = flag(own(t.dsack, p.dsack).or(p.dsack.filter(|_| sack)));
+        let undo = own(t.dsack_undo, p.dsack_undo);
+        let dsack_undo = flag(undo.or(p.dsack_undo.filter(|_| sack && dsack)));
+        let eifel = flag(own(t.eifel, p.eifel).or(p.eifel.filter(|_| timestamps)));
+        let rto = RtoConfig::default();
+        let mut o = TcpOptions {
+            profile,
+            mss: m.mss.map_or(DEFAULT_MSS, |s| s.0),
+            mtu: m.mtu.unwrap_or(DEFAULT_MTU),
+            initial_window: 0,
+            rwnd: m.rwnd,
+            rcvbuf: m.rcvbuf,
+            receive_window: 0,
+            sndbuf: m.sndbuf,
+            write_size: m.write_size,
+            nagle: m.nagle.unwrap_or(true),
+            dupthresh: m.dupthresh.unwrap_or(3),
+            limited_transmit: flag(m.limited_transmit),
+            prr: flag(m.prr),
+            abc_limit: m.abc_limit.unwrap_or(1),
+            timestamps,
+            sack,
+            dsack,
+            dsack_undo,
+            adapt_dupthresh: flag(m.adapt_dupthresh),
+            pef: m.pef.unwrap_or(0.9),
+            pef_step: m.pef_step.unwrap_or(0.1),
+            eifel,
+            frto: flag(m.frto),
+            rack: flag(m.rack),
+            ssthresh_on_repeated_timeout: m.ssthresh_on_repeated_timeout.unwrap_or_default(),
+            delayed_ack: flag(m.delayed_ack),
+            delayed_ack_timeout: m
+                .delayed_ack_timeout
+                .map_or(SimTime::from_millis(200), |d| d.0),
+            delayed_ack_every: m.delayed_ack_every.unwrap_or(2),
+            rto: RtoConfig {
+                initial: m.rto.initial.map_or(rto.initial, |d| d.0),
+                min: m.rto.min.map_or(rto.min, |d| d.0),
+                max: m.rto.max.map_or(rto.max, |d| d.0),
+                granularity: m.rto.granularity.map_or(rto.granularity, |d| d.0),
+                rule: m.rto.rule.unwrap_or(rto.rule),
+            },
+            handshake: flag(m.handshake),
+        };
+        o.check(&at)?;
+        let mss = o.payload_mss();
+        o.initial_window = m
+            .initial_window
+            .unwrap_or_else(|| rfc3390_initial_window(mss));
+        o.receive_window = match (o.rwnd, o.rcvbuf, profile.window_segments()) {
+            (Some(w), _, _) => w.0,
+            (None, Some(b), _) => socket_options::receive_window(b.0, o.advertised_mss()),
+            (None, None, Some(n)) => n * u64::from(mss),
+            (None, None, None) => DEFAULT_RWND,
+        };
+        o.check_window(&at)?;
+        Ok(o)
+    }
+
+    /// The MSS the receiver announces and the sender starts from: the one asked
+    /// for, clamped to the MTU (before the timestamp option's 12 B).
+    pub fn advertised_mss(&self) -> u32 {
+        let requested = self.mss.min(u64::from(u32::MAX)) as u32;
+        socket_options::clamped_mss(requested, self.mtu)
+    }
+
+    /// Payload bytes of a full segment: the advertised MSS less the timestamp
+    /// option's 12 B when timestamps are on (the MTU is kept).
+    pub fn payload_mss(&self) -> u32 {
+        let advmss = self.advertised_mss();
+        if self.timestamps {
+            advmss.saturating_sub(TCP_TIMESTAMP_OPTION).max(1)
+        } else {
+            advmss
+        }
+    }
+
+    /// The options as a `tcp` table with every field written (the plan's canonical
+    /// form: it resolves to the same options under any default profile).
+    pub fn table(&self) -> TcpSpec {
+        let d = |t: SimTime| Some(Duration(t));
+        let window_written = self.rcvbuf.is_none();
+        TcpSpec {
+            profile: Some(self.profile),
+            mss: Some(Size(self.mss)),
+            mtu: Some(self.mtu),
+            initial_window: Some(self.initial_window),
+            rwnd: window_written.then_some(Size(self.receive_window)),
+            rcvbuf: self.rcvbuf,
+            sndbuf: self.sndbuf,
+            write_size: self.write_size,
+            nagle: Some(self.nagle),
+            dupthresh: Some(self.dupthresh),
+            limited_transmit: Some(self.limited_transmit),
+            prr: Some(self.prr),
+            abc_limit: Some(self.abc_limit),
+            timestamps: Some(self.timestamps),
+            sack: Some(self.sack),
+            dsack: Some(self.dsack),
+            dsack_undo: Some(self.dsack_undo),
+            adapt_dupthresh: Some(self.adapt_dupthresh),
+            pef: Some(self.pef),
+            pef_step: Some(self.pef_step),
+            eifel: Some(self.eifel),
+            frto: Some(self.frto),
+            rack: Some(self.rack),
+            ssthresh_on_repeated_timeout: Some(self.ssthresh_on_repeated_timeout),
+            delayed_ack: Some(self.delayed_ack),
+            delayed_ack_timeout: d(self.delayed_ack_timeout),
+            delayed_ack_every: Some(self.delayed_ack_every),
+            rto: TcpRtoSpec {
+                initial: d(self.rto.initial),
+                min: d(self.rto.min),
+                max: d(self.rto.max),
+                granularity: d(self.rto.granularity),
+                rule: Some(self.rto.rule),
+            },
+            handshake: Some(self.handshake),
+        }
+    }
+
+    /// Ranges and the options that need another one.
+    fn check(&self, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+        // Any larger MSS is clamped to the MTU (`advertised_mss`).
+        if self.mss == 0 {
+            return Err(ScenarioError::new(at("mss"), "must be positive"));
+        }
+        for (field, value) in [
+            ("abc_limit", self.abc_limit),
+            ("dupthresh", self.dupthresh),
+            ("delayed_ack_every", self.delayed_ack_every),
+        ] {
+            if value == 0 {
+                let what = if field == "abc_limit" { " segment" } else { "" };
+                return Err(ScenarioError::new(
+                    at(field),
+                    format!("must be at least 1{what}"),
+                ));
+            }
+        }
+        self.check_socket_options(at)?;
+        let needs = [
+            (
+                "dsack_undo",
+                self.dsack_undo && !(self.sack && self.dsack),
+                "needs D-SACK reports; set tcp.sack = true and tcp.dsack = true",
+            ),
+            (
+                "adapt_dupthresh",
+                self.adapt_dupthresh && !(self.sack && self.dsack),
+                "learns from D-SACK reports; set tcp.sack = true and tcp.dsack = true",
+            ),
+            (
+                "eifel",
+                self.eifel && !self.timestamps,
+                "Eifel detection needs echoed timestamps; set tcp.timestamps = true",
+            ),
+            (
+                "dsack",
+                self.dsack && !self.sack,
+                "D-SACK needs tcp.sack = true",
+            ),
+            (
+                "rack",
+                self.rack && !self.sack,
+                "RACK-TLP needs SACK blocks (RFC 8985 §4); set tcp.sack = true",
+            ),
+        ];
+        if let Some((field, _, message)) = needs.iter().find(|n| n.1) {
+            return Err(ScenarioError::new(at(field), *message));
+        }
+        for (field, v) in [("pef", self.pef), ("pef_step", self.pef_step)] {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(ScenarioError::new(
+                    at(field),
+                    format!("{v} is outside [0, 1]"),
+                ));
+            }
+        }
+        check_rto(&at("rto"), &self.rto)
+    }
+
+    /// The MTU, buffers and writes.
+    fn check_socket_options(&self, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+        if !(88..=65_535).contains(&self.mtu) {
+            return Err(ScenarioError::new(
+                at("mtu"),
+                format!(
+                    "{} B is outside 88 B ..= 65535 B (below 88 B Linux no longer follows \
+                     the MTU: tcp_sync_mss keeps at least 48 B of segment)",
+                    self.mtu
+                ),
+            ));
+        }
+        if self.rwnd.is_some() && self.rcvbuf.is_some() {
+            return Err(ScenarioError::new(
+                at("rcvbuf"),
+                "set either tcp.rwnd (the advertised window itself) or tcp.rcvbuf \
+                 (SO_RCVBUF, turned into a window as Linux does), not both",
+            ));
+        }
+        let minimums = [
+            ("sndbuf", self.sndbuf, SOCK_MIN_SNDBUF, "SOCK_MIN_SNDBUF"),
+            ("rcvbuf", self.rcvbuf, SOCK_MIN_RCVBUF, "SOCK_MIN_RCVBUF"),
+        ];
+        for (field, value, floor, name) in minimums {
+            if let Some(v) = value.filter(|v| 2 * v.0 < floor) {
+                return Err(ScenarioError::new(
+                    at(field),
+                    format!(
+                        "{} B is below {} B, the smallest Linux honours (it doubles the \
+                         value and raises the result to {name} = {floor} B)",
+                        v.0,
+                        floor / 2
+                    ),
+                ));
+            }
+        }
+        match (self.write_size, self.sndbuf) {
+            (Some(w), _) if w.0 == 0 => {
+                Err(ScenarioError::new(at("write_size"), "must be positive"))
+            }
+            (Some(_), None) => Err(ScenarioError::new(
+                at("write_size"),
+                "needs tcp.sndbuf: an application writing in a loop into an unlimited \
+                 buffer never blocks, so its writes never show",
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The initial and the advertised window, once resolved.
+    fn check_window(&self, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+        if self.initial_window == 0 {
+            return Err(ScenarioError::new(
+                at("initial_window"),
+                "must be at least 1 segment",
+            ));
+        }
+        let (window, segment) = (self.receive_window, u64::from(self.advertised_mss()));
+        if window >= segment {
+            return Ok(());
+        }
+        // Only a window the flow sets can be this small (the profiles' are not).
+        let (field, given) = match self.rcvbuf {
+            Some(b) => (
+                "rcvbuf",
+                format!("{} B gives a window of {window} B, which is", b.0),
+            ),
+            None => ("rwnd", format!("{window} B is")),
+        };
+        Err(ScenarioError::new(
+            at(field),
+            format!("{given} smaller than one segment ({segment} B)"),
+        ))
+    }
+}
+
+/// RTO parameters under `path` (`flows[0].tcp.rto`, `flows[0].sctp.rto`).
+pub fn check_rto(path: &str, rto: &RtoConfig) -> Result<(), ScenarioError> {
+    let at = |field: &str| format!("{path}.{field}");
+    if rto.initial == SimTime::ZERO {
+        return Err(ScenarioError::new(at("initial"), "must be positive"));
+    }
+    if rto.min > rto.max {
+        return Err(ScenarioError::new(
+            at("min"),
+            format!("{} is larger than rto.max ({})", rto.min, rto.max),
+        ));
+    }
+    if rto.max == SimTime::ZERO {
+        return Err(ScenarioError::new(at("max"), "must be positive"));
+    }
+    Ok(())
+}
+
+/// RFC 3390 / RFC 5681 §3.1 initial window: min(4·MSS, max(2·MSS, 4380 B)), in segments.
+fn rfc3390_initial_window(mss: u32) -> u32 {
+    ((4 * mss).min((2 * mss).max(4380)) / mss).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::load;
+    use crate::transport::tcp::rto::RtoRule;
+
+    /// The options of the one flow of a scenario with `scenario` at its top and
+    /// `tcp` as the flow's table.
+    fn options(scenario: &str, tcp: &str) -> Result<TcpOptions, String> {
+        let text = format!(
+            "duration = \"1s\"\n{scenario}\n[[links]]\nbetween = [\"a\", \"b\"]\n\
+             bandwidth = \"10Mbps\"\ndelay = \"5ms\"\n[[flows]]\nfrom = \"a\"\nto = \"b\"\n\
+             tcp = {{ {tcp} }}\n"
+        );
+        let plan = load(&text, None).map_err(|e| e.to_string())?;
+        Ok(plan.tcp_options(0).expect("a TCP flow").clone())
+    }
+
+    fn ms(n: u64) -> SimTime {
+        SimTime::from_millis(n)
+    }
+
+    #[test]
+    fn linux_is_the_default_profile_with_the_kernels_options() {
+        let o = options("", "").unwrap();
+        assert_eq!(o.profile, TcpProfile::Linux);
+        let on = [
+            o.sack,
+            o.dsack,
+            o.dsack_undo,
+            o.timestamps,
+            o.frto,
+            o.limited_transmit,
+        ];
+        assert_eq!(on, [true; 6]);
+        assert!(!o.eifel && !o.adapt_dupthresh && !o.handshake);
+        // TCP_INIT_CWND = 10; no per-ACK limit in slow start.
+        assert_eq!((o.initial_window, o.abc_limit), (10, 1 << 20));
+        // An ACK for every second segment, after at most TCP_ATO_MIN = HZ/25 = 40 ms.
+        assert!(o.delayed_ack);
+        assert_eq!((o.delayed_ack_every, o.delayed_ack_timeout), (2, ms(40)));
+        // TCP_TIMEOUT_INIT 1 s, TCP_RTO_MIN HZ/5 = 200 ms on the variance term,
+        // TCP_RTO_MAX 120 s.
+        let rto = (o.rto.initial, o.rto.min, o.rto.max, o.rto.rule);
+        assert_eq!(rto, (ms(1000), ms(200), ms(120_000), RtoRule::Linux));
+        // Timestamps take 12 B of the 1460 B segment: 1448 B of payload.
+        assert_eq!((o.advertised_mss(), o.payload_mss()), (1460, 1448));
+        assert_eq!(o.receive_window, 64 << 20);
+    }
+
+    #[test]
+    fn rfc_is_the_standards_track_baseline() {
+        let o = options("tcp.profile = \"rfc\"", "").unwrap();
+        let off = [
+            o.sack,
+            o.dsack,
+            o.timestamps,
+            o.frto,
+            o.limited_transmit,
+            o.delayed_ack,
+        ];
+        assert_eq!(off, [false; 6]);
+        // RFC 3390: min(4·1460, max(2·1460, 4380)) = min(5840, 4380) = 4380 B, 3
+        // segments; with 1000 B segments min(4000, max(2000, 4380)) = 4000 B, 4.
+        assert_eq!(o.initial_window, 3);
+        let small = options("tcp.profile = \"rfc\"", "mss = \"1000B\"").unwrap();
+        assert_eq!(small.initial_window, 4);
+        // RFC 5681 §3.1: at most one SMSS per ACK in slow start.
+        assert_eq!(o.abc_limit, 1);
+        // RFC 6298: initial 1 s, minimum 1 s on the whole RTO, maximum 60 s, G 1 ms.
+        let rto = (o.rto.initial, o.rto.min, o.rto.max, o.rto.granularity);
+        assert_eq!(rto, (ms(1000), ms(1000), ms(60_000), ms(1)));
+        assert_eq!(o.rto.rule, RtoRule::Rfc6298);
+        assert_eq!(o.ssthresh_on_repeated_timeout, RepeatedTimeoutSpec::Keep);
+        assert_eq!(o.payload_mss(), 1460);
+    }
+
+    #[test]
+    fn ns2_is_ns_2_35s_agents() {
+        let o = options("", "profile = \"ns2\"").unwrap();
+        // ns-default.tcl: windowInit_ 2, rtxcur_init_ 3 s, minrto_ 200 ms,
+        // maxrto_ 60 s, tcpTick_ 10 ms; tcp.cc slowdown: ssthresh 2 on a repeat.
+        assert_eq!(o.initial_window, 2);
+        let rto = (o.rto.initial, o.rto.min, o.rto.max, o.rto.granularity);
+        assert_eq!(rto, (ms(3000), ms(200), ms(60_000), ms(10)));
+        assert_eq!(o.rto.rule, RtoRule::Rfc6298);
+        assert_eq!(o.ssthresh_on_repeated_timeout, RepeatedTimeoutSpec::Halve);
+        assert!(!o.sack && !o.timestamps && !o.delayed_ack && !o.limited_transmit);
+        assert_eq!(o.abc_limit, 1);
+        // window_ 20 packets: 20 · 1460 = 29 200 B; of 1000 B segments, 20 000 B.
+        assert_eq!(o.receive_window, 29_200);
+        let small = options("", "profile = \"ns2\", mss = \"1000B\"").unwrap();
+        assert_eq!(small.receive_window, 20_000);
+        let set = options("", "profile = \"ns2\", rwnd = \"45000B\"").unwrap();
+        assert_eq!(set.receive_window, 45_000);
+    }
+
+    #[test]
+    fn a_field_the_flow_sets_wins_over_its_profile() {
+        let o = options("", "initial_window = 4, rto = { min = \"100ms\" }").unwrap();
+        assert_eq!(o.initial_window, 4);
+        // Only `min` is the flow's; the rest of the RTO is still Linux's.
+        let rto = (o.rto.initial, o.rto.min, o.rto.max, o.rto.rule);
+        assert_eq!(rto, (ms(1000), ms(100), ms(120_000), RtoRule::Linux));
+        // The flow's profile wins over the scenario's, which wins over "linux".
+        let ns2 = "tcp.profile = \"ns2\"";
+        assert_eq!(options(ns2, "").unwrap().profile, TcpProfile::Ns2);
+        let rfc = options(ns2, "profile = \"rfc\"").unwrap();
+        assert_eq!((rfc.profile, rfc.initial_window), (TcpProfile::Rfc, 3));
+    }
+
+    #[test]
+    fn turning_sack_off_takes_the_profiles_d_sack_with_it() {
+        let o = options("", "sack = false").unwrap();
+        assert!(!o.sack && !o.dsack && !o.dsack_undo);
+        assert!(o.timestamps && o.frto, "the rest of the profile stays");
+        // So does the profile's value written out (a canonical table, swept).
+        let o = options("", "sack = false, dsack = true, dsack_undo = true").unwrap();
+        assert!(!o.sack && !o.dsack && !o.dsack_undo);
+        // Asked for in the flow beyond its profile, the dependency is an error.
+        let rfc = "tcp.profile = \"rfc\"";
+        assert_eq!(
+            options(rfc, "sack = false, dsack = true").unwrap_err(),
+            "flows[0].tcp.dsack: D-SACK needs tcp.sack = true"
+        );
+        let e = options("", "timestamps = false, eifel = true").unwrap_err();
+        assert!(
+            e.starts_with("flows[0].tcp.eifel: Eifel detection needs"),
+            "{e}"
+        );
+        assert_eq!(
+            options("tcp.profile = \"best\"", "").unwrap_err(),
+            "tcp.profile: unknown variant \"best\", expected one of \"linux\", \"rfc\", \"ns2\" (line 2)"
+        );
+    }
+
+    #[test]
+    fn the_canonical_table_resolves_to_the_same_options_under_any_profile() {
+        for profile in [TcpProfile::Linux, TcpProfile::Rfc, TcpProfile::Ns2] {
+            let spec = TcpSpec {
+                profile: Some(profile),
+                mss: Some(Size(1000)),
+                ..TcpSpec::default()
+            };
+            let o = TcpOptions::resolve("flows[0]", &spec, None).unwrap();
+            for default in [TcpProfile::Linux, TcpProfile::Rfc, TcpProfile::Ns2] {
+                // Even without its profile the table gives the same options.
+                let mut table = o.table();
+                table.profile = None;
+                let again = TcpOptions::resolve("flows[0]", &table, Some(default)).unwrap();
+                let again = TcpOptions { profile, ..again }.table();
+                assert_eq!(again, o.table(), "{profile:?} under {default:?}");
+            }
+        }
+    }
+}

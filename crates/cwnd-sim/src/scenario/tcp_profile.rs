@@ -1,0 +1,157 @@
+//! `tcp.profile`: named sets of TCP options, one line per flow or per scenario.
+//! Each profile is written as the `tcp` table a scenario would write for it; a
+//! field the flow sets wins over its profile (`TcpSpec::over`), and what neither
+//! sets takes RFC's value (`tcp_options.rs`), so "rfc" is the empty table.
+//!
+//! - "linux": the options of a current Linux sender and receiver (net.ipv4
+//!   defaults of Linux 6.x, `tcp_input.c`, `tcp_output.c`, `tcp_timer.c`):
+//!   `tcp_sack` = 1 (RFC 2018, RFC 6675 recovery), `tcp_dsack` = 1 (RFC 2883) and
+//!   its undo (`tcp_try_undo_dsack`), `tcp_timestamps` = 1 (RFC 7323), `tcp_frto`
+//!   = 2 (RFC 5682, SACK-enhanced), limited transmit (RFC 3042, always on), IW 10
+//!   (RFC 6928, `TCP_INIT_CWND`), slow start by segments delivered without RFC
+//!   3465's per-ACK limit (`tcp_slow_start`), delayed ACKs of every second
+//!   segment after at most `TCP_ATO_MIN` = 40 ms (the quick-ACK mode and the
+//!   adaptive `ato` up to 200 ms are not modelled), RTO min 200 ms on the
+//!   variance term (`TCP_RTO_MIN`, `RtoRule::Linux`), max 120 s (`TCP_RTO_MAX`).
+//!   Linux mechanisms cwnd has not got yet are listed in docs/tcp.md.
+//! - "rfc": the standards-track defaults (RFC 5681, RFC 6298, RFC 3390): no
+//!   option that an RFC leaves optional; delayed ACKs off although RFC 1122
+//!   says SHOULD (docs/tcp.md says why).
+//! - "ns2": ns-2.35's one-way agents as `tcl/lib/ns-default.tcl` sets them up
+//!   (`Agent/TCP` and `Agent/TCPSink`; the studies' `ns2.py` pins the same):
+//!   `windowInit_` 2, `rtxcur_init_` 3 s, `minrto_` 200 ms, `maxrto_` 60 s,
+//!   `tcpTick_` 10 ms, `window_` 20 packets, no delayed ACKs, and ssthresh 2 on
+//!   a repeated timeout (tcp.cc `slowdown`). Its Vegas retransmits on the fine-
+//!   grained timer (`cc_params`).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::tcp_spec::{RepeatedTimeoutSpec, TcpRtoSpec, TcpSpec};
+use crate::time::SimTime;
+use crate::transport::tcp::rto::RtoRule;
+use crate::units::Duration;
+
+/// A named set of TCP options.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum TcpProfile {
+    /// What people compare with: the default (docs/tcp.md, "Profiles").
+    #[default]
+    Linux,
+    Rfc,
+    Ns2,
+}
+
+/// ns-2.35's `window_`: the receive window of its agents, in segments.
+pub const NS2_WINDOW_SEGMENTS: u64 = 20;
+
+impl TcpProfile {
+    /// The profile as the `tcp` table a scenario would write for it.
+    pub fn table(self) -> TcpSpec {
+        let ms = |n| Some(Duration(SimTime::from_millis(n)));
+        match self {
+            TcpProfile::Linux => TcpSpec {
+                sack: Some(true),
+                dsack: Some(true),
+                dsack_undo: Some(true),
+                timestamps: Some(true),
+                frto: Some(true),
+                limited_transmit: Some(true),
+                initial_window: Some(10),
+                abc_limit: Some(LINUX_ABC_LIMIT),
+                delayed_ack: Some(true),
+                delayed_ack_timeout: ms(40),
+                rto: TcpRtoSpec {
+                    initial: ms(1000),
+                    min: ms(200),
+                    max: ms(120_000),
+                    granularity: None,
+                    rule: Some(RtoRule::Linux),
+                },
+                ..TcpSpec::default()
+            },
+            TcpProfile::Rfc => TcpSpec::default(),
+            TcpProfile::Ns2 => TcpSpec {
+                initial_window: Some(2),
+                ssthresh_on_repeated_timeout: Some(RepeatedTimeoutSpec::Halve),
+                rto: TcpRtoSpec {
+                    initial: ms(3000),
+                    min: ms(200),
+                    max: ms(60_000),
+                    granularity: ms(10),
+                    rule: None,
+                },
+                ..TcpSpec::default()
+            },
+        }
+    }
+
+    /// Parameters of controller `cc` that the profile sets (the flow's `cc` table
+    /// wins). ns-2.35's `Agent/TCP/Vegas` (tcp-vegas.cc `recv`), unconditionally,
+    /// checks its fine-grained timer (`vegas_expire`) on every duplicate ACK and on
+    /// the two ACKs of new data after a retransmission (`v_worried_`):
+    /// `fine_grained_retransmission`; and on a segment's first retransmission keeps
+    /// 3/4 of the window (`win -= win >> 2`; halves on a later one and on a
+    /// timeout): `loss_reduction = "vegas"` (cc/vegas.rs).
+    pub fn cc_params(self, cc: &str) -> Map<String, Value> {
+        let mut params = Map::new();
+        if self == TcpProfile::Ns2 && cc == "vegas" {
+            params.insert("fine_grained_retransmission".into(), Value::Bool(true));
+            params.insert("loss_reduction".into(), Value::from("vegas"));
+        }
+        params
+    }
+
+    /// The receive window, in segments, when the flow sets neither `rwnd` nor
+    /// `rcvbuf` (`None`: cwnd's never-limiting default).
+    pub fn window_segments(self) -> Option<u64> {
+        match self {
+            TcpProfile::Ns2 => Some(NS2_WINDOW_SEGMENTS),
+            TcpProfile::Linux | TcpProfile::Rfc => None,
+        }
+    }
+}
+
+/// Linux's slow start adds every segment an ACK delivers (`tcp_slow_start`: cwnd
+/// += acked, up to ssthresh): no RFC 3465 limit. A limit no ACK reaches (a
+/// 64 MiB window holds 45 965 segments of 1460 B) says the same.
+pub const LINUX_ABC_LIMIT: u32 = 1 << 20;
+
+#[cfg(test)]
+mod tests {
+    use crate::scenario::load;
+    use crate::scenario::plan::FlowPlan;
+    use crate::transport::tcp::cc::{CcConfig, LossReduction};
+
+    /// Whether the one Vegas flow of a scenario retransmits on its fine-grained timer
+    /// and keeps 3/4 of its window after a fast retransmit.
+    fn ns2_vegas(profile: &str, cc: &str) -> (bool, bool) {
+        let text = format!(
+            "duration = \"1s\"\ntcp.profile = \"{profile}\"\n[[links]]\nbetween = [\"a\", \"b\"]\n\
+             bandwidth = \"1Mbps\"\ndelay = \"5ms\"\n[[flows]]\nfrom = \"a\"\nto = \"b\"\ncc = {cc}\n"
+        );
+        let plan = load(&text, None).unwrap();
+        match &plan.flows[0] {
+            FlowPlan::Tcp { tcp, .. } => match &tcp.cc {
+                CcConfig::Vegas(v) => (
+                    v.fine_grained_retransmission,
+                    v.loss_reduction == LossReduction::Vegas,
+                ),
+                other => panic!("not Vegas: {other:?}"),
+            },
+            _ => panic!("not TCP"),
+        }
+    }
+
+    #[test]
+    fn ns2s_vegas_is_ns2s_agent_unless_the_flow_says_not() {
+        assert_eq!(ns2_vegas("ns2", "\"vegas\""), (true, true));
+        let off = "{ name = \"vegas\", fine_grained_retransmission = false }";
+        assert_eq!(ns2_vegas("ns2", off), (false, true));
+        let halve = "{ name = \"vegas\", loss_reduction = \"reno\" }";
+        assert_eq!(ns2_vegas("ns2", halve), (true, false));
+        assert_eq!(ns2_vegas("linux", "\"vegas\""), (false, false));
+        assert_eq!(ns2_vegas("rfc", "\"vegas\""), (false, false));
+    }
+}
