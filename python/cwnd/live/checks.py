@@ -81,7 +81,9 @@ def sctp_in_kernel() -> bool:
     return True
 
 
-IDENTITY = ("name", "from", "to", "transport", "cc")
+# Kept as written; the rest of a flow is compared with a default flow of the same
+# controller and recovery.
+IDENTITY = ("name", "from", "to", "transport", "cc", "recovery")
 
 
 def asked(spec: dict[str, Any]) -> dict[str, Any]:
@@ -89,12 +91,12 @@ def asked(spec: dict[str, Any]) -> dict[str, Any]:
     (`recovery = null`, every TCP option, every controller parameter), and live mode
     refuses what the kernel cannot honour only when it was asked for. Drops empty
     values everywhere, and each flow's fields equal to a default flow's of its
-    controller."""
+    controller and recovery (a recovery without SACK's drops the profile's RACK)."""
     out: dict[str, Any] = _without_none(copy.deepcopy(spec))
     for i, flow in enumerate(out.get("flows", [])):
         if flow.get("transport", "tcp") != "tcp":
             continue
-        default = _default_flow(kernel_cc(flow))
+        default = _default_flow(kernel_cc(flow), flow.get("recovery"))
         kept = {k: v for k, v in flow.items() if k in IDENTITY or v != default.get(k)}
         if isinstance(flow.get("tcp"), dict):
             tcp = {k: v for k, v in flow["tcp"].items() if v != default.get("tcp", {}).get(k)}
@@ -109,11 +111,12 @@ def asked(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 @functools.cache
-def _default_flow(cc: str) -> dict[str, Any]:
+def _default_flow(cc: str, recovery: str | None) -> dict[str, Any]:
+    written = {"from": "a", "to": "b", "cc": cc, "recovery": recovery}
     minimal = {
         "duration": "1s",
         "links": [{"between": ["a", "b"], "bandwidth": "1Mbps", "delay": "1ms"}],
-        "flows": [{"from": "a", "to": "b", "cc": cc}],
+        "flows": [_without_none(written)],
     }
     flow: dict[str, Any] = _without_none(json.loads(_cwnd.load(json.dumps(minimal)))["flows"][0])
     return flow
