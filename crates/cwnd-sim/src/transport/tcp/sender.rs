@@ -11,7 +11,9 @@
 //! Linux, the RTO estimator takes the age of the oldest newly acknowledged segment
 //! and the congestion controller the age of the newest (the one that triggered
 //! the ACK, free of delayed-ACK wait). With timestamps, the echoed TSval gives the
-//! sample for both, retransmissions included (RFC 7323 §4).
+//! RTO's sample, retransmissions included (RFC 7323 §4); the controller's stays
+//! the newest segment's age and takes the echo only under Karn's rule (Linux
+//! `tcp_ack_update_rtt`: ACK timing before TS-ECR).
 //!
 //! Every transmission is stamped for delivery-rate estimation (`rate.rs`); a
 //! controller with `cong_control` (BBR) gets a rate sample on every ACK, owns cwnd
@@ -789,10 +791,19 @@ impl TcpSender {
             self.dup_delivered -= self.dup_delivered.min(acked - 1);
         }
 
-        let (rto_rtt, cc_rtt) = match ack.ts_ecr {
-            Some(echo) if self.cfg.timestamps => (Some(now - echo), Some(now - echo)),
-            _ if any_retransmitted => (None, None),
-            _ => (oldest_sent.map(|t| now - t), newest_sent.map(|t| now - t)),
+        // Linux `tcp_ack_update_rtt` prefers the ACK's own timing to TS-ECR and
+        // falls back on the echo only where Karn's rule forbids it. The echo is
+        // TS.Recent, the TSval of the *oldest* segment a delayed ACK covers (RFC
+        // 7323 §4.3), so taking it for the controller's sample would add the
+        // receiver's wait (one bottleneck serialization per held segment) to
+        // BBR's RTprop and to every delay-based controller's base RTT.
+        let echo_rtt = ack.ts_ecr.filter(|_| self.cfg.timestamps).map(|e| now - e);
+        let newest_rtt = newest_sent.map(|t| now - t);
+        let (rto_rtt, cc_rtt) = match echo_rtt {
+            Some(echo) if any_retransmitted => (Some(echo), Some(echo)),
+            Some(echo) => (Some(echo), newest_rtt.or(Some(echo))),
+            None if any_retransmitted => (None, None),
+            None => (oldest_sent.map(|t| now - t), newest_rtt),
         };
         if let Some(r) = rto_rtt {
             self.rto.sample(r);
