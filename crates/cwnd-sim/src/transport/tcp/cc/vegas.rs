@@ -18,8 +18,9 @@
 //! (delayed ACKs leave too few to trust), the RTT behaves as Reno.
 //!
 //! Parameters and defaults: α = 2, β = 4, γ = 1 packets (Linux; ns-2 and the studies use
-//! α = 1, β = 3). On loss, `loss_reduction = "reno"` halves (Linux, ns-2) and `"vegas"`
-//! keeps 3/4 of the window after a fast retransmit, as the original Arizona Vegas did,
+//! α = 1, β = 3). On loss, `loss_reduction = "reno"` halves (Linux) and `"vegas"`
+//! keeps 3/4 of the window after a fast retransmit, as the original Arizona Vegas and
+//! ns-2's agent do (`tcp-vegas.cc`: `win -= win >> 2`; the "ns2" profile sets it),
 //! and halves after a timeout (ns-2 `VegasTcpAgent::timeout`:
 //! `slowdown(CLOSE_SSTHRESH_HALF)`, ssthresh = window/2; the coarse timeout was
 //! Reno's), applied on the timeout's `cwnd_event(Loss)`, the hook Linux Westwood sets
@@ -66,7 +67,7 @@ use crate::transport::tcp::tcb::{CaState, Tcb};
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum LossReduction {
-    /// ssthresh = max(FlightSize/2, 2): Linux and ns-2.
+    /// ssthresh = max(FlightSize/2, 2): Linux's Vegas (Reno's response).
     Reno,
     /// ssthresh = 3/4 of cwnd: the original Vegas.
     Vegas,
