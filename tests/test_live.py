@@ -6,6 +6,7 @@ and /dev/net/tun, and are skipped with the reason where either is missing.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -16,10 +17,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
 
+from cwnd import _cwnd
 from cwnd.live import checks
 from cwnd.live.checks import LiveRefused
 from cwnd.live.endpoint import _TCP_INFO, TCP_INFO_BYTES, tcp_info
@@ -129,6 +132,7 @@ def test_newreno_runs_as_the_kernels_reno():
         ({"tcp": {"profile": "ns2"}}, "tcp.profile = 'ns2' cannot run live"),
         ({"tcp": {"dsack_undo": False}}, "tcp.dsack_undo = False: the kernel undoes"),
         ({"tcp": {"abc_limit": 2}}, "tcp.abc_limit has no kernel equivalent"),
+        ({"tcp": {"prr": False}}, "tcp.prr = false: the kernel always"),
     ],
 )
 def test_what_the_kernel_cannot_honour_is_refused(flow, words):
@@ -157,6 +161,20 @@ def test_per_namespace_sysctls_and_their_conflicts():
     }
     with pytest.raises(LiveRefused, match=re.escape("net.ipv4.tcp_sack is one per namespace")):
         checks.namespace_sysctls({"flows": flows})
+
+
+def test_the_linux_profiles_prr_and_rack_run_live_and_rack_off_is_two_sysctls():
+    # The profile's PRR, RACK-TLP and HyStart are the kernel's: nothing is asked for.
+    raw = tomllib.loads(scenario("2s", "10Mbps", "10ms", cc="cubic"))
+    spec = json.loads(_cwnd.load(json.dumps(raw)))
+    flow = checks.asked(spec)["flows"][0]
+    assert "tcp" not in flow and flow["cc"] == "cubic"
+    checks.check_flow("f", {"cc": "cubic", "tcp": {"prr": True, "rack": True}}, ["cubic"])
+    # RACK off: tcp_recovery without TCP_RACK_LOSS_DETECTION (0x1), and no TLP
+    # (tcp_schedule_loss_probe needs tcp_early_retrans 3 or 4).
+    flows = [{"name": "a", "from": "h1", "to": "h2", "tcp": {"rack": False}}]
+    off = {"tcp_recovery": 0, "tcp_early_retrans": 0}
+    assert checks.namespace_sysctls({"flows": flows}) == {"h1": off, "h2": off}
 
 
 def test_a_user_without_net_admin_is_refused():

@@ -39,9 +39,9 @@ SCENARIOS = {
 }
 
 
-# The kernel's TCP options as far as cwnd has them are `tcp.profile = "linux"`
-# (docs/tcp.md, "Profiles": what it lacks, PRR, RACK-TLP, HyStart, the ATO's
-# adaptation and quick-ACK mode, is listed there).
+# The kernel's TCP options as far as cwnd has them, PRR, RACK-TLP and CUBIC's
+# HyStart among them, are `tcp.profile = "linux"` (docs/tcp.md, "Profiles": what it
+# lacks, the ATO's adaptation and quick-ACK mode among it, is listed there).
 
 
 def variant(spec: dict[str, Any], cc: str, duration: str, linux: bool) -> dict[str, Any]:

@@ -6,9 +6,9 @@ Kernel TCP honours a scenario flow through: `cc` → TCP_CONGESTION (only what
 TCP_MAXSEG, `tcp.rwnd` and `tcp.rcvbuf` → SO_RCVBUF, `tcp.sndbuf` → SO_SNDBUF,
 `tcp.write_size` → the sender's write() size, `tcp.nagle = false` → TCP_NODELAY,
 `tcp.initial_window` → the route's `initcwnd`, and `tcp.timestamps`, `tcp.sack`,
-`tcp.dsack`, `tcp.frto` → the per-namespace sysctls of both hosts;
-`tcp.delayed_ack = true` is what the kernel always does, and so is `tcp.dsack_undo`
-equal to `tcp.dsack`. `tcp.profile` is "linux" (the kernel's own options); "rfc"
+`tcp.dsack`, `tcp.frto`, `tcp.rack` → the per-namespace sysctls of both hosts;
+`tcp.delayed_ack = true` and `tcp.prr = true` are what the kernel always does, and so
+is `tcp.dsack_undo` equal to `tcp.dsack`. `tcp.profile` is "linux" (the kernel's own options); "rfc"
 and "ns2" are refused. Any other TCP option written in the scenario is refused: the
 kernel has no per-socket switch for it.
 """
@@ -28,12 +28,16 @@ AVAILABLE_CC = Path("/proc/sys/net/ipv4/tcp_available_congestion_control")
 TUN_DEVICE = Path("/dev/net/tun")
 # CAP_NET_ADMIN (include/uapi/linux/capability.h).
 CAP_NET_ADMIN = 12
-# TCP options that map to a per-namespace sysctl (net.ipv4.tcp_<name>).
+# TCP options that map to per-namespace sysctls (net.ipv4.<name>): their values
+# for the option off and on.
 SYSCTL_OPTIONS = {
-    "timestamps": "tcp_timestamps",
-    "sack": "tcp_sack",
-    "dsack": "tcp_dsack",
-    "frto": "tcp_frto",
+    "timestamps": {"tcp_timestamps": (0, 1)},
+    "sack": {"tcp_sack": (0, 1)},
+    "dsack": {"tcp_dsack": (0, 1)},
+    "frto": {"tcp_frto": (0, 1)},
+    # RACK: tcp_recovery's TCP_RACK_LOSS_DETECTION bit (tcp_recovery.c); TLP:
+    # tcp_early_retrans 3, which tcp_schedule_loss_probe (tcp_output.c) requires.
+    "rack": {"tcp_recovery": (0, 1), "tcp_early_retrans": (0, 3)},
 }
 SOCKET_OPTIONS = {"mss", "rwnd", "rcvbuf", "sndbuf", "write_size", "nagle", "initial_window"}
 # cwnd's default "newreno" is the kernel's "reno" module: Linux's Reno congestion
@@ -77,7 +81,9 @@ def sctp_in_kernel() -> bool:
     return True
 
 
-IDENTITY = ("name", "from", "to", "transport", "cc")
+# Kept as written; the rest of a flow is compared with a default flow of the same
+# controller and recovery.
+IDENTITY = ("name", "from", "to", "transport", "cc", "recovery")
 
 
 def asked(spec: dict[str, Any]) -> dict[str, Any]:
@@ -85,12 +91,12 @@ def asked(spec: dict[str, Any]) -> dict[str, Any]:
     (`recovery = null`, every TCP option, every controller parameter), and live mode
     refuses what the kernel cannot honour only when it was asked for. Drops empty
     values everywhere, and each flow's fields equal to a default flow's of its
-    controller."""
+    controller and recovery (a recovery without SACK's drops the profile's RACK)."""
     out: dict[str, Any] = _without_none(copy.deepcopy(spec))
     for i, flow in enumerate(out.get("flows", [])):
         if flow.get("transport", "tcp") != "tcp":
             continue
-        default = _default_flow(kernel_cc(flow))
+        default = _default_flow(kernel_cc(flow), flow.get("recovery"))
         kept = {k: v for k, v in flow.items() if k in IDENTITY or v != default.get(k)}
         if isinstance(flow.get("tcp"), dict):
             tcp = {k: v for k, v in flow["tcp"].items() if v != default.get("tcp", {}).get(k)}
@@ -105,11 +111,12 @@ def asked(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 @functools.cache
-def _default_flow(cc: str) -> dict[str, Any]:
+def _default_flow(cc: str, recovery: str | None) -> dict[str, Any]:
+    written = {"from": "a", "to": "b", "cc": cc, "recovery": recovery}
     minimal = {
         "duration": "1s",
         "links": [{"between": ["a", "b"], "bandwidth": "1Mbps", "delay": "1ms"}],
-        "flows": [{"from": "a", "to": "b", "cc": cc}],
+        "flows": [_without_none(written)],
     }
     flow: dict[str, Any] = _without_none(json.loads(_cwnd.load(json.dumps(minimal)))["flows"][0])
     return flow
@@ -180,11 +187,16 @@ def check_flow(name: str, flow: dict[str, Any], cc_list: list[str]) -> None:
             f"flow {name!r}: tcp.dsack_undo = {tcp['dsack_undo']}: the kernel undoes on "
             "D-SACK whenever it has D-SACK (tcp_try_undo_dsack); set it equal to tcp.dsack"
         )
-    allowed = SOCKET_OPTIONS | set(SYSCTL_OPTIONS) | {"delayed_ack", "dsack_undo", "profile"}
+    allowed = SOCKET_OPTIONS | set(SYSCTL_OPTIONS) | {"delayed_ack", "dsack_undo", "profile", "prr"}
     if tcp.get("delayed_ack") is False:
         raise LiveRefused(
             f"flow {name!r}: tcp.delayed_ack = false: the kernel always delays ACKs "
             "(with its own quick-ack heuristics); only true can run live"
+        )
+    if tcp.get("prr") is False:
+        raise LiveRefused(
+            f"flow {name!r}: tcp.prr = false: the kernel always reduces cwnd in fast "
+            "recovery with PRR (tcp_cwnd_reduction); only true can run live"
         )
     for key in tcp:
         if key not in allowed:
@@ -207,15 +219,17 @@ def namespace_sysctls(spec: dict[str, Any]) -> dict[str, dict[str, int]]:
     wanted: dict[str, dict[str, int]] = {}
     for i, flow in enumerate(spec["flows"]):
         name = flow.get("name", f"flow{i}")
-        for key, sysctl in SYSCTL_OPTIONS.items():
+        for key, sysctls in SYSCTL_OPTIONS.items():
             if key not in flow.get("tcp", {}):
                 continue
-            value = int(bool(flow["tcp"][key]))
-            for node in (flow["from"], flow["to"]):
-                have = wanted.setdefault(node, {}).setdefault(sysctl, value)
-                if have != value:
-                    raise LiveRefused(
-                        f"flow {name!r}: tcp.{key} = {bool(value)} conflicts with another "
-                        f"flow of host {node!r}: net.ipv4.{sysctl} is one per namespace"
-                    )
+            on = bool(flow["tcp"][key])
+            for sysctl, values in sysctls.items():
+                value = values[on]
+                for node in (flow["from"], flow["to"]):
+                    have = wanted.setdefault(node, {}).setdefault(sysctl, value)
+                    if have != value:
+                        raise LiveRefused(
+                            f"flow {name!r}: tcp.{key} = {on} conflicts with another "
+                            f"flow of host {node!r}: net.ipv4.{sysctl} is one per namespace"
+                        )
     return wanted

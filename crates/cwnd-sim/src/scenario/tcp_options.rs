@@ -133,6 +133,7 @@ impl TcpOptions {
         let undo = own(t.dsack_undo, p.dsack_undo);
         let dsack_undo = flag(undo.or(p.dsack_undo.filter(|_| sack && dsack)));
         let eifel = flag(own(t.eifel, p.eifel).or(p.eifel.filter(|_| timestamps)));
+        let rack = flag(own(t.rack, p.rack).or(p.rack.filter(|_| sack)));
         let rto = RtoConfig::default();
         let mut o = TcpOptions {
             profile,
@@ -158,7 +159,7 @@ impl TcpOptions {
             pef_step: m.pef_step.unwrap_or(0.1),
             eifel,
             frto: flag(m.frto),
-            rack: flag(m.rack),
+            rack,
             ssthresh_on_repeated_timeout: m.ssthresh_on_repeated_timeout.unwrap_or_default(),
             delayed_ack: flag(m.delayed_ack),
             delayed_ack_timeout: m
@@ -444,8 +445,11 @@ mod tests {
             o.timestamps,
             o.frto,
             o.limited_transmit,
+            // PRR always (tcp_cwnd_reduction), RACK-TLP by tcp_recovery = 1.
+            o.prr,
+            o.rack,
         ];
-        assert_eq!(on, [true; 6]);
+        assert_eq!(on, [true; 8]);
         assert!(!o.eifel && !o.adapt_dupthresh && !o.handshake);
         // TCP_INIT_CWND = 10; no per-ACK limit in slow start.
         assert_eq!((o.initial_window, o.abc_limit), (10, 1 << 20));
@@ -523,13 +527,16 @@ mod tests {
     }
 
     #[test]
-    fn turning_sack_off_takes_the_profiles_d_sack_with_it() {
+    fn turning_sack_off_takes_the_profiles_d_sack_and_rack_with_it() {
         let o = options("", "sack = false").unwrap();
         assert!(!o.sack && !o.dsack && !o.dsack_undo);
         assert!(o.timestamps && o.frto, "the rest of the profile stays");
+        // RACK-TLP needs SACK blocks: it goes with them; PRR does not need them.
+        assert!(!o.rack && o.prr);
         // So does the profile's value written out (a canonical table, swept).
-        let o = options("", "sack = false, dsack = true, dsack_undo = true").unwrap();
-        assert!(!o.sack && !o.dsack && !o.dsack_undo);
+        let canonical = "sack = false, dsack = true, dsack_undo = true, rack = true";
+        let o = options("", canonical).unwrap();
+        assert!(!o.sack && !o.dsack && !o.dsack_undo && !o.rack);
         // Asked for in the flow beyond its profile, the dependency is an error.
         let rfc = "tcp.profile = \"rfc\"";
         assert_eq!(

@@ -12,7 +12,11 @@
 //!   3465's per-ACK limit (`tcp_slow_start`), delayed ACKs of every second
 //!   segment after at most `TCP_ATO_MIN` = 40 ms (the quick-ACK mode and the
 //!   adaptive `ato` up to 200 ms are not modelled), RTO min 200 ms on the
-//!   variance term (`TCP_RTO_MIN`, `RtoRule::Linux`), max 120 s (`TCP_RTO_MAX`).
+//!   variance term (`TCP_RTO_MIN`, `RtoRule::Linux`), max 120 s (`TCP_RTO_MAX`),
+//!   PRR in fast recovery (RFC 6937, `tcp_cwnd_reduction`, always on since
+//!   Linux 3.2), RACK-TLP loss detection (RFC 8985, `tcp_recovery` = 1, the
+//!   default since 4.18), and CUBIC's slow start ended by HyStart
+//!   (`tcp_cubic.c`, `hystart` = 1: `cubic.hystart = "linux"`, `cc_params`).
 //!   Linux mechanisms cwnd has not got yet are listed in docs/tcp.md.
 //! - "rfc": the standards-track defaults (RFC 5681, RFC 6298, RFC 3390): no
 //!   option that an RFC leaves optional; delayed ACKs off although RFC 1122
@@ -58,6 +62,8 @@ impl TcpProfile {
                 timestamps: Some(true),
                 frto: Some(true),
                 limited_transmit: Some(true),
+                prr: Some(true),
+                rack: Some(true),
                 initial_window: Some(10),
                 abc_limit: Some(LINUX_ABC_LIMIT),
                 delayed_ack: Some(true),
@@ -93,12 +99,20 @@ impl TcpProfile {
     /// the two ACKs of new data after a retransmission (`v_worried_`):
     /// `fine_grained_retransmission`; and on a segment's first retransmission keeps
     /// 3/4 of the window (`win -= win >> 2`; halves on a later one and on a
-    /// timeout): `loss_reduction = "vegas"` (cc/vegas.rs).
+    /// timeout): `loss_reduction = "vegas"` (cc/vegas.rs). Linux's CUBIC ends slow
+    /// start with HyStart (`tcp_cubic.c`, module parameter `hystart` = 1 by
+    /// default): `hystart = "linux"` (cc/hystart.rs).
     pub fn cc_params(self, cc: &str) -> Map<String, Value> {
         let mut params = Map::new();
-        if self == TcpProfile::Ns2 && cc == "vegas" {
-            params.insert("fine_grained_retransmission".into(), Value::Bool(true));
-            params.insert("loss_reduction".into(), Value::from("vegas"));
+        match (self, cc) {
+            (TcpProfile::Ns2, "vegas") => {
+                params.insert("fine_grained_retransmission".into(), Value::Bool(true));
+                params.insert("loss_reduction".into(), Value::from("vegas"));
+            }
+            (TcpProfile::Linux, "cubic") => {
+                params.insert("hystart".into(), Value::from("linux"));
+            }
+            _ => {}
         }
         params
     }
@@ -122,7 +136,60 @@ pub const LINUX_ABC_LIMIT: u32 = 1 << 20;
 mod tests {
     use crate::scenario::load;
     use crate::scenario::plan::FlowPlan;
-    use crate::transport::tcp::cc::{CcConfig, LossReduction};
+    use crate::transport::tcp::cc::{CcConfig, HystartMode, LossReduction};
+    use crate::transport::tcp::recovery::Recovery;
+
+    /// The one TCP flow of a scenario: its controller, recovery and whether it
+    /// runs RACK-TLP, with `top` at the scenario's top and `flow` in the flow.
+    fn flow(top: &str, flow: &str) -> (CcConfig, Recovery, bool) {
+        let text = format!(
+            "duration = \"1s\"\n{top}\n[[links]]\nbetween = [\"a\", \"b\"]\n\
+             bandwidth = \"1Mbps\"\ndelay = \"5ms\"\n[[flows]]\nfrom = \"a\"\nto = \"b\"\n{flow}\n"
+        );
+        match &load(&text, None).unwrap().flows[0] {
+            FlowPlan::Tcp { tcp, .. } => (tcp.cc.clone(), tcp.recovery, tcp.options.rack),
+            _ => panic!("not TCP"),
+        }
+    }
+
+    fn hystart(top: &str, cc: &str) -> HystartMode {
+        match flow(top, &format!("cc = {cc}")).0 {
+            CcConfig::Cubic(c) => c.hystart,
+            other => panic!("not CUBIC: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn linuxs_cubic_ends_slow_start_with_hystart_unless_the_flow_says_not() {
+        // tcp_cubic.c: module parameter hystart = 1.
+        assert_eq!(hystart("", "\"cubic\""), HystartMode::Linux);
+        let off = "{ name = \"cubic\", hystart = \"off\" }";
+        assert_eq!(hystart("", off), HystartMode::Off);
+        let rfc9406 = "{ name = \"cubic\", hystart = \"rfc9406\" }";
+        assert_eq!(hystart("", rfc9406), HystartMode::Rfc9406);
+        // The RFCs' and ns-2's CUBIC: standard slow start (RFC 9438 §4.10).
+        assert_eq!(
+            hystart("tcp.profile = \"rfc\"", "\"cubic\""),
+            HystartMode::Off
+        );
+        assert_eq!(
+            hystart("tcp.profile = \"ns2\"", "\"cubic\""),
+            HystartMode::Off
+        );
+    }
+
+    #[test]
+    fn linuxs_rack_goes_with_a_recovery_the_flow_chose_without_sack() {
+        // "linux": SACK recovery (SACK on, no recovery written) with RACK-TLP.
+        assert_eq!(flow("", "").1, Recovery::Sack);
+        assert!(flow("", "").2);
+        // recovery = "newreno" uses no SACK blocks: the profile's RACK is dropped.
+        let newreno = flow("", "recovery = \"newreno\"");
+        assert_eq!((newreno.1, newreno.2), (Recovery::NewReno, false));
+        // The flow turning RACK off keeps SACK recovery without it.
+        let off = flow("", "tcp = { rack = false }");
+        assert_eq!((off.1, off.2), (Recovery::Sack, false));
+    }
 
     /// Whether the one Vegas flow of a scenario retransmits on its fine-grained timer
     /// and keeps 3/4 of its window after a fast retransmit.

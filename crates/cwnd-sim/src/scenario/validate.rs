@@ -655,18 +655,28 @@ pub(super) fn tcp_controller(
         };
         ScenarioError::new(field_path, message)
     })?;
-    let options = TcpOptions::resolve(path, tcp, Some(profile))?;
+    let mut options = TcpOptions::resolve(path, tcp, Some(profile))?;
     if recovery == Some(RecoverySpec::Sack) && !options.sack {
         return Err(ScenarioError::new(
             at("recovery"),
             "\"sack\" needs SACK blocks; set tcp.sack = true",
         ));
     }
+    // The profile's RACK goes with a recovery the flow chose without SACK's (as
+    // its D-SACK goes with `sack = false`); RACK the flow asks for is checked.
     if options.rack && recovery.is_some_and(|r| r != RecoverySpec::Sack) {
-        return Err(ScenarioError::new(
-            format!("{path}.tcp.rack"),
-            "RACK-TLP detects losses for SACK recovery; set recovery = \"sack\" or leave it unset",
-        ));
+        if tcp
+            .rack
+            .filter(|&v| Some(v) != profile.table().rack)
+            .is_none()
+        {
+            options.rack = false;
+        } else {
+            return Err(ScenarioError::new(
+                format!("{path}.tcp.rack"),
+                "RACK-TLP detects losses for SACK recovery; set recovery = \"sack\" or leave it unset",
+            ));
+        }
     }
     let recovery = match recovery {
         Some(RecoverySpec::Tahoe) => Recovery::Tahoe,

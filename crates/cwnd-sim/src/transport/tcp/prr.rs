@@ -130,7 +130,8 @@ impl TcpSender {
         let ack = PrrAck {
             delivered: (self.tcb.delivered - self.delivered_at_ack) as u32,
             pipe,
-            safe: self.tcb.snd_una > self.una_at_ack && self.marked_lost == self.lost_at_ack,
+            safe: self.tcb.snd_una > self.una_at_ack
+                && self.scoreboard.marked_lost() == self.lost_at_ack,
         };
         let ssthresh = self.tcb.ssthresh;
         if let Some(prr) = &mut self.prr {
@@ -150,7 +151,7 @@ impl TcpSender {
     /// Window flavours: resends the first unacknowledged segment, marked lost and not
     /// yet resent, if pipe < cwnd (Linux `tcp_xmit_retransmit_queue`).
     pub(super) fn prr_retransmit_head(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        let Some(&head) = self.sent.front() else {
+        let Some(&head) = self.scoreboard.segments().front() else {
             return;
         };
         if head.lost && !head.rexmit && self.packets_in_flight() < self.tcb.cwnd {

@@ -38,8 +38,6 @@
 //! Simplified: RACK.min_RTT is the minimum over the whole connection (Linux uses a
 //! windowed minimum filter); the RFC leaves the filter to the implementation.
 
-use std::collections::VecDeque;
-
 use super::sender::SentSegment;
 use crate::time::SimTime;
 
@@ -199,15 +197,15 @@ impl Rack {
 
     /// §6.3: on a timeout, the first unacknowledged segment and every segment whose
     /// RACK deadline has passed are lost. Returns how many were newly marked.
-    pub(super) fn mark_losses_on_rto(
+    pub(super) fn mark_losses_on_rto<'a>(
         &mut self,
         now: SimTime,
         reo_wnd: SimTime,
-        sent: &mut VecDeque<SentSegment>,
+        segments: impl IntoIterator<Item = &'a mut SentSegment>,
     ) -> u64 {
         self.deadline = SimTime::MAX;
         let mut marked = 0;
-        for (i, s) in sent.iter_mut().enumerate() {
+        for (i, s) in segments.into_iter().enumerate() {
             if s.sacked {
                 continue;
             }
@@ -225,6 +223,7 @@ impl Rack {
 mod tests {
     use super::*;
     use crate::transport::tcp::rate::TxStamp;
+    use std::collections::VecDeque;
 
     fn ms(t: u64) -> SimTime {
         SimTime::from_millis(t)

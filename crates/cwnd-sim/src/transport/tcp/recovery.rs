@@ -246,17 +246,9 @@ impl TcpSender {
     /// Resends the first unacknowledged segment, presumed lost (Linux marks the head
     /// lost for a sender without SACK: `tcp_mark_head_lost`).
     pub(super) fn retransmit_first_unacked(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        self.mark_head_lost();
-        if let Some(&head) = self.sent.front() {
+        self.scoreboard.mark_head_lost();
+        if let Some(&head) = self.scoreboard.segments().front() {
             self.send_segment(now, head.seq, head.len, out);
-        }
-    }
-
-    /// Marks the first unacknowledged segment lost.
-    pub(super) fn mark_head_lost(&mut self) {
-        if let Some(head) = self.sent.front_mut() {
-            self.marked_lost += u64::from(!head.lost);
-            head.lost = true;
         }
     }
 
@@ -292,7 +284,7 @@ impl TcpSender {
             // a timeout has marked everything lost (`tcp_limit_reno_sacked`), and
             // the duplicates go-back-N provokes are copies of segments the receiver
             // already held, delivered before.
-            let most = (self.sent.len() as u32).saturating_sub(1);
+            let most = (self.scoreboard.segments().len() as u32).saturating_sub(1);
             if self.reno_sacked < most {
                 self.reno_sacked += 1;
             }
@@ -390,7 +382,7 @@ impl TcpSender {
                 self.reduce_ssthresh(now);
                 self.set_ca_state(now, CaState::Recovery);
                 if self.prr_start() {
-                    self.mark_head_lost();
+                    self.scoreboard.mark_head_lost();
                     self.prr_update();
                     self.prr_retransmit_head(now, out);
                 } else {
@@ -408,7 +400,7 @@ impl TcpSender {
                 self.reduce_ssthresh(now);
                 self.set_ca_state(now, CaState::Recovery);
                 if self.prr_start() {
-                    self.mark_head_lost();
+                    self.scoreboard.mark_head_lost();
                     self.prr_update();
                 } else if !self.model_based {
                     self.tcb.cwnd = self.tcb.ssthresh.min(self.tcb.prior_cwnd);
@@ -441,7 +433,7 @@ impl TcpSender {
                 if self.cfg.recovery == Recovery::NewReno && !full {
                     // RFC 6582 step 5: partial ACK.
                     if self.prr_active() {
-                        self.mark_head_lost();
+                        self.scoreboard.mark_head_lost();
                         self.prr_update();
                         self.prr_retransmit_head(now, out);
                     } else {
@@ -484,7 +476,7 @@ impl TcpSender {
     /// `CongestionControl::fine_grained_expired`) says the oldest unacknowledged
     /// segment is to be resent now.
     fn fine_grained_expired(&mut self, now: SimTime, ack: AckKind) -> bool {
-        let Some(sent) = self.sent.front().map(|s| s.sent) else {
+        let Some(sent) = self.scoreboard.segments().front().map(|s| s.sent) else {
             return false;
         };
         self.cc.fine_grained_expired(now, sent, ack)

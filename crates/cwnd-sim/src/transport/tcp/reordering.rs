@@ -67,10 +67,15 @@ impl TcpSender {
         let Some(r) = &mut self.reordering else {
             return;
         };
-        let Some(head) = self.sent.front().filter(|h| h.end() <= ack && !h.sacked) else {
+        let Some(head) = self
+            .scoreboard
+            .segments()
+            .front()
+            .filter(|h| h.end() <= ack && !h.sacked)
+        else {
             return;
         };
-        let extent = self.sent.iter().filter(|s| s.sacked).count() as u32;
+        let extent = self.scoreboard.sacked_count();
         if extent == 0 {
             return;
         }

@@ -6,7 +6,10 @@
 
 use super::cc::Reno;
 use super::recovery::{Recovery, RepeatedTimeout};
+use std::collections::VecDeque;
+
 use super::rto::RtoConfig;
+use super::sack::Scoreboard;
 use super::sender::{SenderConfig, SentSegment, TcpSender};
 use super::tcb::{CaState, INFINITE_SSTHRESH};
 use crate::packet::{SackBlocks, TcpAck, TcpData};
@@ -167,8 +170,9 @@ fn sack_repairs_every_hole_of_a_window_in_one_round_trip_newreno_one_per_round_t
 fn scoreboard(entries: &[(u32, bool)]) -> TcpSender {
     let mut s = sender(Recovery::Sack, 10, |_| {});
     let mut seq = 0;
+    let mut segments = VecDeque::new();
     for &(len, sacked) in entries {
-        s.sent.push_back(SentSegment {
+        segments.push_back(SentSegment {
             seq,
             len,
             sent: SimTime::ZERO,
@@ -180,13 +184,17 @@ fn scoreboard(entries: &[(u32, bool)]) -> TcpSender {
         });
         seq += u64::from(len);
     }
+    s.scoreboard = Scoreboard::from_segments(segments);
     s
 }
 
 /// IsLost of every segment, and pipe, after the scoreboard pass.
 fn lost_and_pipe(s: &mut TcpSender) -> (Vec<bool>, u64) {
     let (pipe, _) = s.update_lost();
-    (s.sent.iter().map(|x| x.lost).collect(), pipe)
+    (
+        s.scoreboard.segments().iter().map(|x| x.lost).collect(),
+        pipe,
+    )
 }
 
 #[test]
@@ -206,7 +214,8 @@ fn islost_and_pipe_by_hand() {
         lost_and_pipe(&mut s),
         (vec![true, false, false, false, false], 1)
     );
-    s.sent[0].rexmit = true;
+    s.scoreboard
+        .on_retransmitted(SimTime::ZERO, 0, Default::default());
     assert_eq!(lost_and_pipe(&mut s).1, 2);
     // "DupThresh discontiguous SACKed sequences": three SACKed runs of 300-byte
     // segments above the first (900 bytes, under the byte rule) make it lost; the

@@ -1,7 +1,9 @@
 //! Packet-script tests of the sender's loss recovery: segments out, ACKs in, at
 //! chosen times, with the expected windows worked out by hand from the RFCs.
 
-use super::cc::{CongestionControl, Reno, Vegas, VegasConfig};
+use std::sync::{Arc, Mutex};
+
+use super::cc::{AckSample, CongestionControl, Reno, Vegas, VegasConfig};
 use super::recovery::{Recovery, RepeatedTimeout};
 use super::rto::RtoConfig;
 use super::sender::{SenderConfig, TcpSender};
@@ -404,10 +406,21 @@ fn a_real_loss_is_not_undone() {
 }
 
 fn eifel_sender() -> TcpSender {
-    let cfg = SenderConfig {
+    TcpSender::new(
+        SenderConfig {
+            eifel: true,
+            ..timestamps_config(10)
+        },
+        Box::new(Reno),
+    )
+}
+
+/// NewReno without SACK, with RFC 7323 timestamps.
+fn timestamps_config(initial_window: u32) -> SenderConfig {
+    SenderConfig {
         mss: MSS as u32,
         header: 40,
-        initial_window: 10,
+        initial_window,
         dupthresh: 3,
         limited_transmit: false,
         prr: false,
@@ -417,7 +430,7 @@ fn eifel_sender() -> TcpSender {
         timestamps: true,
         sack: false,
         dsack_undo: false,
-        eifel: true,
+        eifel: false,
         frto: false,
         rto: RtoConfig::default(),
         app_bytes: None,
@@ -426,8 +439,7 @@ fn eifel_sender() -> TcpSender {
         nagle: true,
         adapt_dupthresh: None,
         rack: false,
-    };
-    TcpSender::new(cfg, Box::new(Reno))
+    }
 }
 
 fn ts_ack(s: &mut TcpSender, t: SimTime, seg: u64, echo: SimTime) -> Vec<TcpData> {
@@ -440,6 +452,50 @@ fn ts_ack(s: &mut TcpSender, t: SimTime, seg: u64, echo: SimTime) -> Vec<TcpData
     };
     s.on_ack(t, &a, &mut out);
     out
+}
+
+/// Reno that records the RTT sample the sender hands the controller on each ACK.
+struct RttRecorder(Arc<Mutex<Vec<Option<SimTime>>>>);
+
+impl CongestionControl for RttRecorder {
+    fn name(&self) -> &'static str {
+        "rtt-recorder"
+    }
+
+    fn ssthresh(&mut self, tcb: &Tcb, now: SimTime) -> u32 {
+        Reno.ssthresh(tcb, now)
+    }
+
+    fn cong_avoid(&mut self, tcb: &mut Tcb, now: SimTime, acked: u32) {
+        Reno.cong_avoid(tcb, now, acked);
+    }
+
+    fn pkts_acked(&mut self, _tcb: &Tcb, _now: SimTime, sample: &AckSample) {
+        self.0.lock().expect("not poisoned").push(sample.rtt);
+    }
+}
+
+#[test]
+fn controller_rtt_with_timestamps_is_the_newest_segments_age_not_the_echo() {
+    // Linux `tcp_ack_update_rtt` prefers ACK timing to TS-ECR; the controller gets
+    // the age of the newest segment acknowledged (`ca_rtt_us`, `rs->rtt_us`), as
+    // without timestamps. IW 2: segments 0, 1 at 0 ms. The ACK of 0 at 100 ms
+    // (echo 0) gives 100 ms for both estimators; cwnd 3, so 2 and 3 leave at 100 ms.
+    // A delayed ACK of 1..3 at 240 ms echoes TS.Recent = 0 ms (segment 1's TSval,
+    // RFC 7323 §4.3): the RTO takes 240 − 0 = 240 ms (as Linux's `seq_rtt_us`, the
+    // oldest, sent at 0), the controller 240 − 100 = 140 ms (segment 3).
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let mut s = TcpSender::new(timestamps_config(2), Box::new(RttRecorder(seen.clone())));
+    assert_eq!(segs(&start(&mut s)), vec![0, 1]);
+    assert_eq!(segs(&ts_ack(&mut s, ms(100), 1, ms(0))), vec![2, 3]);
+    ts_ack(&mut s, ms(240), 4, ms(0));
+    assert_eq!(
+        *seen.lock().expect("not poisoned"),
+        vec![Some(ms(100)), Some(ms(140))]
+    );
+    assert_eq!(s.tcb.min_rtt, ms(100));
+    // RFC 6298 (2.3) on R = 240 ms after SRTT 100 ms: SRTT = 7/8·100 + 1/8·240 = 117.5 ms.
+    assert_eq!(s.tcb.srtt, Some(SimTime::from_micros(117_500)));
 }
 
 #[test]

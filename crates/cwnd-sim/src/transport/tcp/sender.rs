@@ -11,7 +11,9 @@
 //! Linux, the RTO estimator takes the age of the oldest newly acknowledged segment
 //! and the congestion controller the age of the newest (the one that triggered
 //! the ACK, free of delayed-ACK wait). With timestamps, the echoed TSval gives the
-//! sample for both, retransmissions included (RFC 7323 §4).
+//! RTO's sample, retransmissions included (RFC 7323 §4); the controller's stays
+//! the newest segment's age and takes the echo only under Karn's rule (Linux
+//! `tcp_ack_update_rtt`: ACK timing before TS-ECR).
 //!
 //! Every transmission is stamped for delivery-rate estimation (`rate.rs`); a
 //! controller with `cong_control` (BBR) gets a rate sample on every ACK, owns cwnd
@@ -24,8 +26,6 @@
 //! Nagle's algorithm (`nagle.rs`). By default everything is written at once and
 //! only a finite transfer's last segment is short (sent with the FIN, unheld).
 
-use std::collections::VecDeque;
-
 use super::cc::{AckEvent, AckSample, CaEvent, CongestionControl, RateSample};
 use super::handshake::{Opened, RTO_AFTER_LOST_SYN};
 use super::nagle::Nagle;
@@ -36,12 +36,12 @@ use super::rate::{mark_app_limited, RateEstimator, TxStamp};
 use super::recovery::{LossEpisode, Recovery, RepeatedTimeout};
 use super::reordering::Reordering;
 use super::rto::{RtoConfig, RtoEstimator};
-use super::sack::SackUpdate;
+use super::sack::{SackUpdate, Scoreboard};
 use super::send_buffer::{SendBuffer, WriteStep};
 use super::spurious::UndoState;
 use super::tcb::{CaState, Tcb};
 use super::tlp::{pto_deadline, Tlp, TlpVerdict};
-use crate::packet::{SackBlocks, TcpAck, TcpData};
+use crate::packet::{TcpAck, TcpData};
 use crate::time::SimTime;
 
 /// Parameters of a sender, from the scenario.
@@ -158,16 +158,12 @@ pub struct TcpSender {
     pub tcb: Tcb,
     pub(super) cc: Box<dyn CongestionControl>,
     pub(super) rto: RtoEstimator,
-    /// Segments in [snd_una, high_water), in sequence order.
-    pub(super) sent: VecDeque<SentSegment>,
-    /// One past the highest byte ever sent (snd_max).
-    pub(super) high_water: u64,
+    /// The RFC 6675 scoreboard: segments outstanding, HighData, losses (`sack.rs`).
+    pub(super) scoreboard: Scoreboard,
     /// Duplicate ACKs, `recover`, consecutive timeouts (`recovery.rs`).
     pub(super) episode: LossEpisode,
     /// The undo marker and the spurious-retransmission detectors (`spurious.rs`).
     pub(super) undo: UndoState,
-    /// The SACK blocks of the previous ACK (D-SACK block excluded), already applied.
-    pub(super) sack_cache: SackBlocks,
     /// The controller owns cwnd through `cong_control` (see `cc/mod.rs`).
     pub(super) model_based: bool,
     /// RR-TCP's dupthresh adaptation, when on (`reordering.rs`).
@@ -178,8 +174,6 @@ pub struct TcpSender {
     /// Delivery-rate estimator (`rate.rs`).
     pub(super) rate: RateEstimator,
     pub(super) pacer: Pacer,
-    /// Segments ever marked lost (Linux `tp->lost`), for the rate sample's losses.
-    pub(super) marked_lost: u64,
     /// Without SACK, the segments duplicate ACKs report as having left the network
     /// (Linux's Reno `sacked_out` emulation): counted delivered, and out of the
     /// in-flight count that model-based controllers are given.
@@ -192,13 +186,13 @@ pub struct TcpSender {
     pub(super) dup_delivered: u32,
     /// Segments limited transmit sent since the sender was last `Open`.
     pub(super) limited_sent: u32,
-    /// `marked_lost` and the in-flight count when the ACK being processed arrived.
+    /// Segments ever marked lost and the in-flight count when the ACK being processed arrived.
     ack_start: (u64, u32),
     /// `tcb.delivered` when the ACK being processed arrived: with SACK, what the ACK
     /// delivers (newly SACKed, or cumulatively acknowledged and not SACKed before)
     /// is the growth it earns (Linux `acked_sacked`).
     pub(super) delivered_at_ack: u64,
-    /// snd_una and `marked_lost` when the ACK being processed arrived (PRR's "safe
+    /// snd_una and the segments ever marked lost when the ACK being processed arrived (PRR's "safe
     /// ACK").
     pub(super) una_at_ack: u64,
     pub(super) lost_at_ack: u64,
@@ -233,7 +227,6 @@ impl TcpSender {
             tlp: cfg.rack.then(Tlp::default),
             rate: RateEstimator::default(),
             pacer: Pacer::default(),
-            marked_lost: 0,
             reno_sacked: 0,
             dup_delivered: 0,
             limited_sent: 0,
@@ -247,11 +240,9 @@ impl TcpSender {
             nagle: Nagle::default(),
             tcb,
             cc,
-            sent: VecDeque::new(),
-            high_water: 0,
+            scoreboard: Scoreboard::default(),
             episode: LossEpisode::default(),
             undo: UndoState::default(),
-            sack_cache: SackBlocks::default(),
             peer_window: u64::MAX,
             rto_deadline: SimTime::MAX,
             finished_at: None,
@@ -326,7 +317,7 @@ impl TcpSender {
 
     /// The application stops: no new data beyond what was already sent.
     pub fn stop(&mut self) {
-        self.app.stop(self.high_water);
+        self.app.stop(self.high_water());
     }
 
     /// `write()` calls the application completed.
@@ -340,7 +331,7 @@ impl TcpSender {
         loop {
             match self
                 .app
-                .step(self.tcb.snd_una, self.high_water, self.cfg.mss)
+                .step(self.tcb.snd_una, self.high_water(), self.cfg.mss)
             {
                 WriteStep::Completed => self.transmit(now, out),
                 WriteStep::Blocked { push } => {
@@ -361,7 +352,7 @@ impl TcpSender {
             && !self.app.all_written()
             && self
                 .nagle
-                .holds(len, self.cfg.mss, self.tcb.snd_una, self.high_water)
+                .holds(len, self.cfg.mss, self.tcb.snd_una, self.high_water())
     }
 
     /// Sends what the windows allow: new data, or after a timeout the segments
@@ -393,7 +384,7 @@ impl TcpSender {
         // Under PRR, cwnd counts pipe: nothing that has left the network or is
         // presumed lost holds new data back.
         let left = if self.prr_active() {
-            (self.sent.len() as u32).saturating_sub(self.packets_in_flight())
+            (self.scoreboard.segments().len() as u32).saturating_sub(self.packets_in_flight())
         } else if self.model_based && !self.cfg.sack {
             self.reno_sacked
         } else {
@@ -401,8 +392,8 @@ impl TcpSender {
         };
         loop {
             let seq = self.tcb.snd_nxt;
-            let len = if seq < self.high_water {
-                match self.segment_at(seq) {
+            let len = if seq < self.high_water() {
+                match self.scoreboard.segment_at(seq) {
                     Some(s) if s.sacked => {
                         // Go-back-N skips what the receiver reported holding
                         // (RFC 6675 §5.1).
@@ -415,14 +406,14 @@ impl TcpSender {
             } else {
                 mss.min(self.app.written().saturating_sub(seq))
             };
-            if len == 0 || (seq >= self.high_water && self.nagle_holds(len as u32)) {
+            if len == 0 || (seq >= self.high_water() && self.nagle_holds(len as u32)) {
                 self.tcb.cwnd_limited = false;
                 break;
             }
             // cwnd counts segments, whatever their size (Linux `tcp_cwnd_test`);
             // the peer's window counts bytes (`tcp_snd_wnd_test`). With full
             // segments this is the byte rule flight + len <= cwnd × MSS.
-            let in_flight = self.segments_below(seq);
+            let in_flight = self.scoreboard.segments_below(seq);
             if in_flight >= self.tcb.cwnd + left || self.tcb.flight_bytes() + len > self.peer_window
             {
                 self.tcb.cwnd_limited = (self.tcb.cwnd as u64 * mss) <= self.peer_window;
@@ -448,12 +439,16 @@ impl TcpSender {
     /// Rate estimation §3.4 (Linux `tcp_rate_check_app_limited`): less than a segment
     /// of new data, cwnd not filled and every lost segment resent.
     fn check_app_limited(&mut self) {
-        let unsent = self.app.written().saturating_sub(self.high_water);
+        let unsent = self.app.written().saturating_sub(self.high_water());
         if unsent >= u64::from(self.cfg.mss) {
             return;
         }
         let in_flight = self.packets_in_flight();
-        let repaired = self.sent.iter().all(|s| !s.lost || s.rexmit || s.sacked);
+        let repaired = self
+            .scoreboard
+            .segments()
+            .iter()
+            .all(|s| !s.lost || s.rexmit || s.sacked);
         if in_flight < self.tcb.cwnd && repaired {
             mark_app_limited(&mut self.tcb, in_flight);
         }
@@ -465,13 +460,14 @@ impl TcpSender {
     /// this is RFC 6675's pipe (same definition).
     pub(super) fn packets_in_flight(&mut self) -> u32 {
         if self.tcb.ca_state == CaState::Open {
-            return self.sent.len() as u32;
+            return self.scoreboard.segments().len() as u32;
         }
         if self.cfg.recovery == Recovery::Sack {
             return self.update_lost().0 as u32;
         }
         let counted: u32 = self
-            .sent
+            .scoreboard
+            .segments()
             .iter()
             .map(|s| u32::from(!s.sacked && !s.lost) + u32::from(s.rexmit))
             .sum();
@@ -482,26 +478,10 @@ impl TcpSender {
     /// Length of the next new segment, if the application, the receive window
     /// and Nagle's algorithm allow one.
     pub(super) fn new_data_len(&self) -> Option<u32> {
-        let seq = self.high_water;
+        let seq = self.high_water();
         let len = (self.cfg.mss as u64).min(self.app.written().saturating_sub(seq));
         let fits = seq + len - self.tcb.snd_una <= self.peer_window;
         (len > 0 && fits && !self.nagle_holds(len as u32)).then_some(len as u32)
-    }
-
-    /// Segments sent below `seq`. Sending new data (`seq` at the high-water mark)
-    /// counts them all without a binary search per segment sent (which made a
-    /// 10-flow run 7 % slower).
-    fn segments_below(&self, seq: u64) -> u32 {
-        if seq >= self.high_water {
-            self.sent.len() as u32
-        } else {
-            self.sent.partition_point(|s| s.seq < seq) as u32
-        }
-    }
-
-    pub(super) fn segment_at(&self, seq: u64) -> Option<&SentSegment> {
-        let i = self.sent.partition_point(|s| s.end() <= seq);
-        self.sent.get(i).filter(|s| s.seq == seq)
     }
 
     /// Emits one segment starting at `seq` (a retransmission if below high_water).
@@ -512,35 +492,21 @@ impl TcpSender {
         len: u32,
         out: &mut Vec<TcpData>,
     ) {
-        let retransmission = seq < self.high_water;
-        let tx = self.rate.on_send(&mut self.tcb, now, self.sent.is_empty());
+        let retransmission = seq < self.high_water();
+        let tx = self
+            .rate
+            .on_send(&mut self.tcb, now, self.scoreboard.segments().is_empty());
         self.prr_on_sent();
         if let Some(rate) = self.cc.metrics().pacing_rate {
             self.pacer.on_sent(now, len + self.cfg.header, rate);
         }
         if retransmission {
-            let i = self.sent.partition_point(|s| s.end() <= seq);
-            if let Some(s) = self.sent.get_mut(i) {
-                s.sent = now;
-                s.retransmitted = true;
-                s.rexmit = true;
-                s.tx = tx;
-            }
+            self.scoreboard.on_retransmitted(now, seq, tx);
             self.count_retransmission(now, seq);
             self.stats.segments_retransmitted += 1;
             self.stats.bytes_retransmitted += len as u64;
         } else {
-            self.sent.push_back(SentSegment {
-                seq,
-                len,
-                sent: now,
-                retransmitted: false,
-                sacked: false,
-                lost: false,
-                rexmit: false,
-                tx,
-            });
-            self.high_water = seq + len as u64;
+            self.scoreboard.on_new_data(now, seq, len, tx);
             self.nagle.on_sent(seq, len, self.cfg.mss);
         }
         self.stats.segments_sent += 1;
@@ -563,15 +529,15 @@ impl TcpSender {
     /// Processes an ACK from the receiver.
     pub fn on_ack(&mut self, now: SimTime, ack: &TcpAck, out: &mut Vec<TcpData>) {
         self.stats.acks_received += 1;
-        if ack.ack > self.high_water {
+        if ack.ack > self.high_water() {
             return; // acknowledges data never sent: not from this connection
         }
         if self.model_based {
-            self.ack_start = (self.marked_lost, self.packets_in_flight());
+            self.ack_start = (self.scoreboard.marked_lost(), self.packets_in_flight());
         }
         self.delivered_at_ack = self.tcb.delivered;
         self.una_at_ack = self.tcb.snd_una;
-        self.lost_at_ack = self.marked_lost;
+        self.lost_at_ack = self.scoreboard.marked_lost();
         let window_changed = ack.window != self.peer_window;
         self.peer_window = ack.window;
         if let Some(r) = &mut self.rack {
@@ -593,7 +559,7 @@ impl TcpSender {
         if ack.ack > self.tcb.snd_una {
             self.on_new_ack(now, ack, sack_dupack, out);
         } else if ack.ack == self.tcb.snd_una
-            && self.high_water > self.tcb.snd_una
+            && self.high_water() > self.tcb.snd_una
             && !window_changed
         {
             // RFC 5681 §2 "duplicate acknowledgment": outstanding data, no new
@@ -632,13 +598,22 @@ impl TcpSender {
         let Some(rack) = &mut self.rack else {
             return false;
         };
-        let acked = self.sent.partition_point(|s| s.end() <= ack.ack);
-        for s in self.sent.iter().take(acked).filter(|s| !s.sacked) {
+        let acked = self
+            .scoreboard
+            .segments()
+            .partition_point(|s| s.end() <= ack.ack);
+        for s in self
+            .scoreboard
+            .segments()
+            .iter()
+            .take(acked)
+            .filter(|s| !s.sacked)
+        {
             rack.on_delivered(now, s, ack.ts_ecr);
         }
         rack.on_ack_dsack(
             ack.ack.max(self.tcb.snd_una),
-            self.high_water,
+            self.scoreboard.high_water(),
             sack.dsack_end.is_some(),
         );
         let marked = self.rack_detect_loss(now, acked);
@@ -649,15 +624,14 @@ impl TcpSender {
     /// being acknowledged): marks losses and arms the reordering timer.
     fn rack_detect_loss(&mut self, now: SimTime, first: usize) -> u64 {
         let recovering = matches!(self.tcb.ca_state, CaState::Recovery | CaState::Loss);
-        let segs_sacked = self.sent.iter().filter(|s| s.sacked).count() as u32;
+        let segs_sacked = self.scoreboard.sacked_count();
         let dupthresh = self.dupthresh();
         let Some(rack) = &mut self.rack else {
             return 0;
         };
         let reo_wnd = rack.reo_wnd(recovering, segs_sacked, dupthresh, self.tcb.srtt);
-        let marked = rack.detect_loss(now, reo_wnd, self.sent.range_mut(first..));
-        self.marked_lost += marked;
-        marked
+        self.scoreboard
+            .mark_lost_by(first, |segments| rack.detect_loss(now, reo_wnd, segments))
     }
 
     /// RACK's reordering timer fired (RFC 8985 §6.2 `RACK_detect_loss_and_arm_timer`;
@@ -677,7 +651,7 @@ impl TcpSender {
     /// RFC 8985 §7.4.2 on every ACK: whether it ends the probe episode, and whether
     /// the probe repaired a loss (then the window is reduced once).
     fn tlp_on_ack(&mut self, now: SimTime, ack: &TcpAck, sack: SackUpdate, window_changed: bool) {
-        let (snd_una, high_water) = (self.tcb.snd_una, self.high_water);
+        let (snd_una, high_water) = (self.tcb.snd_una, self.high_water());
         let Some(tlp) = &mut self.tlp else {
             return;
         };
@@ -696,8 +670,9 @@ impl TcpSender {
         let Some(tlp) = &mut self.tlp else {
             return;
         };
-        let armable = self.tcb.ca_state == CaState::Open && self.high_water > self.tcb.snd_una;
-        let one_segment = self.sent.len() == 1;
+        let armable =
+            self.tcb.ca_state == CaState::Open && self.scoreboard.high_water() > self.tcb.snd_una;
+        let one_segment = self.scoreboard.segments().len() == 1;
         tlp.deadline = if armable && self.rto_deadline != SimTime::MAX {
             pto_deadline(now, self.tcb.srtt, one_segment, self.rto_deadline)
         } else {
@@ -717,20 +692,20 @@ impl TcpSender {
         };
         tlp.deadline = SimTime::MAX;
         let may_probe = tlp.may_probe();
-        if self.high_water == self.tcb.snd_una
+        if self.high_water() == self.tcb.snd_una
             || self.tcb.ca_state != CaState::Open
-            || self.sent.iter().any(|s| s.sacked)
+            || self.scoreboard.segments().iter().any(|s| s.sacked)
         {
             return;
         }
         if may_probe {
             let is_retrans = if let Some(len) = self.new_data_len() {
-                let seq = self.high_water;
+                let seq = self.high_water();
                 self.send_segment(now, seq, len, out);
-                self.tcb.snd_nxt = self.high_water;
+                self.tcb.snd_nxt = self.high_water();
                 false
             } else {
-                let last = self.sent.back().map(|s| (s.seq, s.len));
+                let last = self.scoreboard.segments().back().map(|s| (s.seq, s.len));
                 if let Some((seq, len)) = last {
                     self.send_segment(now, seq, len, out);
                 }
@@ -738,7 +713,7 @@ impl TcpSender {
             };
             self.stats.loss_probes += 1;
             if let Some(tlp) = &mut self.tlp {
-                tlp.on_probe(self.high_water, is_retrans);
+                tlp.on_probe(self.scoreboard.high_water(), is_retrans);
                 tlp.deadline = SimTime::MAX;
             }
         }
@@ -755,7 +730,7 @@ impl TcpSender {
         let rs = RateSample {
             delivery: self.rate.take_sample(&mut self.tcb, now),
             rtt,
-            losses: (self.marked_lost - lost_before) as u32,
+            losses: (self.scoreboard.marked_lost() - lost_before) as u32,
             prior_in_flight,
             in_flight: self.packets_in_flight(),
         };
@@ -789,10 +764,19 @@ impl TcpSender {
             self.dup_delivered -= self.dup_delivered.min(acked - 1);
         }
 
-        let (rto_rtt, cc_rtt) = match ack.ts_ecr {
-            Some(echo) if self.cfg.timestamps => (Some(now - echo), Some(now - echo)),
-            _ if any_retransmitted => (None, None),
-            _ => (oldest_sent.map(|t| now - t), newest_sent.map(|t| now - t)),
+        // Linux `tcp_ack_update_rtt` prefers the ACK's own timing to TS-ECR and
+        // falls back on the echo only where Karn's rule forbids it. The echo is
+        // TS.Recent, the TSval of the *oldest* segment a delayed ACK covers (RFC
+        // 7323 §4.3), so taking it for the controller's sample would add the
+        // receiver's wait (one bottleneck serialization per held segment) to
+        // BBR's RTprop and to every delay-based controller's base RTT.
+        let echo_rtt = ack.ts_ecr.filter(|_| self.cfg.timestamps).map(|e| now - e);
+        let newest_rtt = newest_sent.map(|t| now - t);
+        let (rto_rtt, cc_rtt) = match echo_rtt {
+            Some(echo) if any_retransmitted => (Some(echo), Some(echo)),
+            Some(echo) => (Some(echo), newest_rtt.or(Some(echo))),
+            None if any_retransmitted => (None, None),
+            None => (oldest_sent.map(|t| now - t), newest_rtt),
         };
         if let Some(r) = rto_rtt {
             self.rto.sample(r);
@@ -824,7 +808,7 @@ impl TcpSender {
         // ends fast recovery sets cwnd to ssthresh and does not grow it further.
         let was_recovering = self.tcb.ca_state == CaState::Recovery;
         let restart_timer = self.on_recovery_ack(now, ack.ack, acked, out);
-        if self.tcb.snd_una == self.high_water {
+        if self.tcb.snd_una == self.high_water() {
             self.rto_deadline = SimTime::MAX;
         } else if restart_timer {
             self.rto_deadline = now + self.rto.rto();
@@ -880,27 +864,16 @@ impl TcpSender {
         ack: u64,
     ) -> (u32, Option<SimTime>, Option<SimTime>, bool) {
         let (mut count, mut oldest, mut newest, mut retx) = (0u32, None, None, false);
-        while let Some(front) = self.sent.front_mut() {
-            if front.end() <= ack {
-                let s = self.sent.pop_front().unwrap_or_else(|| unreachable!());
-                if !self.cfg.sack {
-                    self.rate.sample(&s.tx, s.sent); // counted by the caller
-                } else if !s.sacked {
-                    self.rate.on_delivered(&mut self.tcb, now, &s.tx, s.sent);
-                }
-                count += 1;
-                oldest = oldest.or(Some(s.sent));
-                newest = Some(newest.map_or(s.sent, |n: SimTime| n.max(s.sent)));
-                retx |= s.retransmitted;
-            } else {
-                if front.seq < ack {
-                    // Partially acknowledged: keep the rest as its own segment.
-                    let cut = (ack - front.seq) as u32;
-                    front.seq = ack;
-                    front.len -= cut;
-                }
-                break;
+        while let Some(s) = self.scoreboard.pop_acked(ack) {
+            if !self.cfg.sack {
+                self.rate.sample(&s.tx, s.sent); // counted by the caller
+            } else if !s.sacked {
+                self.rate.on_delivered(&mut self.tcb, now, &s.tx, s.sent);
             }
+            count += 1;
+            oldest = oldest.or(Some(s.sent));
+            newest = Some(newest.map_or(s.sent, |n: SimTime| n.max(s.sent)));
+            retx |= s.retransmitted;
         }
         (count, oldest, newest, retx)
     }
@@ -920,7 +893,7 @@ impl TcpSender {
             return;
         }
         self.rto_deadline = SimTime::MAX;
-        if self.tcb.snd_una == self.high_water {
+        if self.tcb.snd_una == self.high_water() {
             return;
         }
         self.on_retransmission_timeout(now, out);
@@ -933,6 +906,6 @@ impl TcpSender {
     }
 
     pub fn high_water(&self) -> u64 {
-        self.high_water
+        self.scoreboard.high_water()
     }
 }

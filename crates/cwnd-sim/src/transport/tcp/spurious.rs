@@ -150,7 +150,12 @@ impl TcpSender {
     /// flight (Linux `tcp_init_undo`: `undo_retrans = retrans_out ?: -1`).
     pub(super) fn init_undo(&mut self) {
         self.undo.marker = Some(self.tcb.snd_una);
-        let in_flight = self.sent.iter().filter(|s| s.rexmit && !s.sacked).count() as u32;
+        let in_flight = self
+            .scoreboard
+            .segments()
+            .iter()
+            .filter(|s| s.rexmit && !s.sacked)
+            .count() as u32;
         self.undo.retrans = (in_flight > 0).then_some(in_flight);
     }
 
@@ -183,17 +188,7 @@ impl TcpSender {
                 shown = (end - start).div_ceil(u64::from(self.cfg.mss)).max(1) as u32;
             }
         } else {
-            let first = self.sent.partition_point(|s| s.seq + s.len as u64 <= start);
-            for s in self.sent.iter_mut().skip(first) {
-                let s_end = s.seq + s.len as u64;
-                if s.seq >= end {
-                    break;
-                }
-                if s.seq >= start && s_end <= end && s.retransmitted && s_end > marker {
-                    s.rexmit = false;
-                    shown += 1;
-                }
-            }
+            shown = self.scoreboard.on_dsack_above_una(start, end, marker);
         }
         let left = pending.saturating_sub(shown);
         self.undo.retrans = Some(left);
@@ -244,9 +239,7 @@ impl TcpSender {
         self.undo.eifel = Eifel::Idle;
         self.undo.frto = Frto::Off;
         if recovering {
-            for s in &mut self.sent {
-                s.lost = false;
-            }
+            self.scoreboard.clear_lost();
             self.tcb.snd_nxt = self.high_water();
             self.episode.on_undo();
             self.set_ca_state(now, CaState::Open);
@@ -256,7 +249,7 @@ impl TcpSender {
     /// F-RTO step 1 (RFC 5682 §2.1/§3.1): only the first unacknowledged segment is
     /// resent; nothing else goes until the next ACKs decide.
     pub(super) fn start_frto(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        let head_end = self.sent.front().map_or(0, |s| s.end());
+        let head_end = self.scoreboard.segments().front().map_or(0, |s| s.end());
         self.undo.frto = Frto::FirstAck {
             rexmit_end: head_end,
         };
@@ -345,7 +338,7 @@ impl TcpSender {
     fn frto_conventional(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         self.undo.frto = Frto::Off;
         if self.cfg.recovery != Recovery::Sack {
-            self.tcb.snd_nxt = match self.sent.front() {
+            self.tcb.snd_nxt = match self.scoreboard.segments().front() {
                 Some(head) if head.rexmit => head.seq + head.len as u64,
                 _ => self.tcb.snd_una,
             };
