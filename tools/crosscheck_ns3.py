@@ -12,14 +12,22 @@ between simulations in one process). Usage (from the project venv):
 
     python tools/crosscheck_ns3.py --ns3-python /work/ns3venv/bin/python
 
-Settings matched in both: MSS 1460, no SACK (BBR, and every variant with --sack: SACK on
+Settings matched in both: cwnd's `tcp.profile = "rfc"` (so the default "linux" profile's
+options do not apply) with MSS 1460, no SACK (BBR, and every variant with --sack: SACK on
 in both), no timestamps, no delayed ACKs, RFC 6298 RTO with a 1 s minimum, initial
-window 3, NewReno-style recovery with window inflation (ns-3 `TcpClassicRecovery`; with
-SACK, cwnd's RFC 6675 recovery and ns-3's PRR), no limited transmit, no pacing (BBR
-paces in both), 64 MiB buffers. In ns-3 the traffic-control layer's default queue disc is
-removed, so the 100-packet DropTail device queue is the bottleneck queue, as in cwnd; and
-the variants' parameters are set to cwnd's defaults where ns-3's differ (CUBIC without
-HyStart, Hybla RTT0 25 ms, Scalable a = 1/100).
+window 3, no pacing (BBR paces in both), 64 MiB buffers. Where ns-3 has a mechanism cwnd
+turns it on too, so that like is compared with like:
+- the connection handshake: ns-3 always opens with SYN and SYN-ACK, so cwnd runs with
+  `tcp.handshake = true`;
+- limited transmit (RFC 3042): ns-3's `TcpSocketBase::LimitedTransmit` (default true) is
+  left on, and cwnd runs with `tcp.limited_transmit = true`;
+- loss recovery: without SACK, NewReno-style window inflation in both (ns-3
+  `TcpClassicRecovery`); with SACK, PRR (RFC 6937) in both: cwnd's `tcp.prr = true` on its
+  RFC 6675 recovery against ns-3's `TcpPrrRecovery`.
+In ns-3 the traffic-control layer's default queue disc is removed, so the 100-packet
+DropTail device queue is the bottleneck queue, as in cwnd; and the variants' parameters
+are set to cwnd's defaults where ns-3's differ (CUBIC without HyStart, Hybla RTT0 25 ms,
+Scalable a = 1/100).
 """
 
 from __future__ import annotations
@@ -50,9 +58,9 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
 # it; docs/tcp.md).
 WITH_SACK = {"bbr"}
 # ns-3's loss recovery: without SACK the classic window inflation, as cwnd's NewReno;
-# with SACK, PRR (RFC 6937), whose pipe-based sending is the closest ns-3 has to cwnd's
-# RFC 6675 recovery (ns-3's classic recovery with SACK inflates cwnd on top of a pipe
-# that already discounts SACKed segments, and so sends more).
+# with SACK, PRR (RFC 6937), as cwnd's `tcp.prr` (ns-3's classic recovery with SACK
+# inflates cwnd on top of a pipe that already discounts SACKed segments, and so sends
+# more).
 NS3_RECOVERY = {False: "ns3::TcpClassicRecovery", True: "ns3::TcpPrrRecovery"}
 
 
@@ -73,7 +81,18 @@ def cwnd_run(cc: str, p: float, seconds: int, seed: int, sack: bool) -> dict[str
                 {"kind": "bernoulli", "p": p, "direction": "forward", "applies_to": "data"}
             ],
         )
-        .flow("h1", "h2", cc=cc, name="f", rwnd="64MiB", sack=sack)
+        .flow(
+            "h1",
+            "h2",
+            cc=cc,
+            name="f",
+            rwnd="64MiB",
+            profile="rfc",
+            sack=sack,
+            prr=sack,
+            limited_transmit=True,
+            handshake=True,
+        )
     )
     row = cwnd.run(s, seed=seed).summary.iloc[0]
     reached = row["segments_sent"] - row["drops_queue"]
@@ -115,7 +134,7 @@ def ns3_job(job: dict[str, Any]) -> dict[str, float]:
     cfg("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(64 << 20))
     cfg("ns3::TcpSocketBase::Sack", ns.BooleanValue(job["sack"]))
     cfg("ns3::TcpSocketBase::Timestamp", ns.BooleanValue(False))
-    cfg("ns3::TcpSocketBase::LimitedTransmit", ns.BooleanValue(False))
+    cfg("ns3::TcpSocketBase::LimitedTransmit", ns.BooleanValue(job["limited_transmit"]))
     cfg("ns3::TcpSocketBase::MinRto", ns.TimeValue(ns.Seconds(1)))
     for name, value in job["attributes"].items():
         if isinstance(value, bool):
@@ -211,6 +230,7 @@ def main() -> int:
             "attributes": VARIANTS[v][1],
             "sack": sack[v],
             "recovery": NS3_RECOVERY[sack[v]],
+            "limited_transmit": True,
             "p": p,
             "seed": s,
             "seconds": args.seconds,
