@@ -496,7 +496,8 @@ def bench_dumbbell(flows: int = 10, seconds: int = 60) -> dict[str, Any]:
         s.link(f"h{i}", "r0", bandwidth="1Gbps", delay="1ms")
         s.link("r1", f"d{i}", bandwidth="1Gbps", delay="1ms")
         s.flow(f"h{i}", f"d{i}", cc="newreno", name=f"f{i}", start=f"{10 * i}ms")
-    return s.to_dict()
+    # The RFCs' TCP, as BENCHMARKS.md's figures: not the default "linux" profile.
+    return {**s.to_dict(), "tcp": {"profile": "rfc"}}
 
 
 def cmd_bench(args: argparse.Namespace) -> int:

@@ -13,6 +13,9 @@ pub fn dumbbell(flows: usize, seconds: u64, sampling: &str) -> String {
     let mut s = format!(
         "name = \"bench_dumbbell\"\nduration = \"{seconds}s\"\n[trace]\nsampling = \"{sampling}\"\ninterval = \"100ms\"\n"
     );
+    // The RFCs' TCP (no SACK, no timestamps, no delayed ACKs), as every figure in
+    // BENCHMARKS.md and the ns-3 comparison: not the default "linux" profile.
+    s.push_str("[tcp]\nprofile = \"rfc\"\n");
     // Bottleneck RTT ≈ 2·(1 + 10 + 1) ms = 24 ms; BDP = 100e6·0.024/8/1500 = 200 packets.
     s.push_str(
         "[[links]]\nbetween = [\"r0\", \"r1\"]\nbandwidth = \"100Mbps\"\ndelay = \"10ms\"\nqueue = { packets = 200 }\n",

@@ -45,6 +45,8 @@ fn dumbbell(flows: usize, seconds: f64) -> String {
         "name": "many_flows",
         "duration": format!("{}us", (seconds * 1e6).round() as u64),
         "trace": { "sampling": "interval", "interval": "100ms" },
+        // The RFCs' TCP, as BENCHMARKS.md's figures and ns-3's side: not "linux".
+        "tcp": { "profile": "rfc" },
         "links": links,
         "flows": specs,
     })
