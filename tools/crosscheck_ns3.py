@@ -6,11 +6,22 @@ packets with probability p — for each congestion-control variant both have, an
 goodput (median over seeds, with its range) and the loss rate each simulator actually
 applied, side by side.
 
-ns-3 comes from PyPI (`pip install ns3`) in its own virtual environment; the project never
-depends on it. Every ns-3 simulation runs in a fresh process (ns-3 keeps global state
-between simulations in one process). Usage (from the project venv):
+ns-3 comes from PyPI (`pip install ns3==3.44.post0`) in its own virtual environment; the
+project never depends on it. The ns-3 interpreter is `--ns3-python`, else
+`$CWND_NS3_PYTHON`, else /tmp/ns3venv/bin/python (where it is installed on the shared
+machine). ns-3 results are cached by job in `--ns3-cache`, by default
+`crosscheck_cache.json` in that venv's directory (/tmp/ns3venv/crosscheck_cache.json), so
+that a cache belongs to one ns-3 build. Every ns-3 simulation runs in a fresh process (ns-3
+keeps global state between simulations in one process). Usage (from the project venv):
 
-    python tools/crosscheck_ns3.py --ns3-python /work/ns3venv/bin/python
+    python -m venv /tmp/ns3venv && /tmp/ns3venv/bin/pip install ns3==3.44.post0
+    .venv/bin/python tools/crosscheck_ns3.py --seconds 60 --losses 0.01
+
+`--trace DIR` also writes, for each ns-3 simulation, the sender's trace sources as
+`time_s,source,value` lines (DIR/ns3_<variant>_<p>_<seed>.csv; windows in bytes, RTTs in
+seconds), and for each cwnd run its series and controller metrics
+(DIR/cwnd_<variant>_<p>_<seed>_{series,cc}.csv), for side-by-side comparison; traced
+ns-3 runs are not taken from the cache.
 
 Settings matched in both: cwnd's `tcp.profile = "rfc"` (so the default "linux" profile's
 options do not apply) with MSS 1460, no SACK (BBR, and every variant with --sack: SACK on
@@ -34,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import pathlib
 import statistics
 import subprocess
@@ -64,12 +76,29 @@ WITH_SACK = {"bbr"}
 NS3_RECOVERY = {False: "ns3::TcpClassicRecovery", True: "ns3::TcpPrrRecovery"}
 
 
-def cwnd_run(cc: str, p: float, seconds: int, seed: int, sack: bool) -> dict[str, float]:
-    """One cwnd run: goodput (bit/s) and the loss rate the Bernoulli stage applied."""
+# The sender socket's trace sources written with --trace, and the variant's own state
+# where ns-3 exposes it (Hybla's ρ; Vegas and Veno keep their RTTs private, but they are
+# the smoothed RTTs `TcpSocketBase` passes to `PktsAcked`, which the `RTT` trace gives).
+NS3_TRACE_SOURCES = ["CongestionWindow", "SlowStartThreshold", "CongState", "RTT", "LastRTT"]
+NS3_VARIANT_TRACE_SOURCES = {"ns3::TcpHybla": ["CongestionOps/$ns3::TcpHybla/Rho"]}
+NS3_TRACE_TYPES = {"RTT": "ns3::Time", "LastRTT": "ns3::Time", "Rho": "double"}
+
+
+def trace_name(side: str, variant: str, p: float, seed: int) -> str:
+    """The stem of one run's trace files in the --trace directory."""
+    return f"{side}_{variant}_{p}_{seed}"
+
+
+def cwnd_run(
+    cc: str, p: float, seconds: int, seed: int, sack: bool, trace: pathlib.Path | None
+) -> dict[str, float]:
+    """One cwnd run: goodput (bit/s) and the loss rate the Bernoulli stage applied; with
+    `trace` (a file stem), its series and controller metrics are written beside it."""
     import cwnd
 
+    tracing = {"sampling": "change", "cc_metrics": True} if trace else {}
     s = (
-        cwnd.Scenario(duration=f"{seconds}s", name="crosscheck")
+        cwnd.Scenario(duration=f"{seconds}s", name="crosscheck", **tracing)
         .link("h1", "r", bandwidth="100Mbps", delay="1ms", queue_packets=100)
         .link(
             "r",
@@ -94,7 +123,11 @@ def cwnd_run(cc: str, p: float, seconds: int, seed: int, sack: bool) -> dict[str
             handshake=True,
         )
     )
-    row = cwnd.run(s, seed=seed).summary.iloc[0]
+    results = cwnd.run(s, seed=seed)
+    if trace:
+        results.flow_series("f").to_csv(f"{trace}_series.csv", index=False)
+        results.flow_cc_metrics("f").to_csv(f"{trace}_cc.csv", index=False)
+    row = results.summary.iloc[0]
     reached = row["segments_sent"] - row["drops_queue"]
     return {
         "goodput": float(row["goodput_bps"]),
@@ -177,12 +210,53 @@ def ns3_job(job: dict[str, Any]) -> dict[str, float]:
     any_addr = ns.InetSocketAddress(ns.Ipv4Address.GetAny(), 9).ConvertTo()
     sink = ns.PacketSinkHelper("ns3::TcpSocketFactory", any_addr).Install(nodes.Get(2))
     sink.Start(ns.Seconds(0))
+    if job.get("trace"):
+        trace_ns3_sender(cppyy, job["trace"], job["type"])
     ns.Simulator.Stop(ns.Seconds(job["seconds"]))
     ns.Simulator.Run()
     received = ns.DynamicCast[ns.PacketSink](sink.Get(0)).GetTotalRx()
     ns.Simulator.Destroy()
     drops, passed = int(cppyy.gbl.crosscheck.drops), int(cppyy.gbl.crosscheck.received)
     return {"goodput": received * 8 / job["seconds"], "loss": drops / max(drops + passed, 1)}
+
+
+def trace_ns3_sender(cppyy: Any, path: str, variant: str) -> None:
+    """Writes `time_s,source,value` lines for the sender socket's trace sources to `path`,
+    connected 1 ns after the start, once BulkSend has created the socket."""
+    connections = "\n".join(
+        f"""ns3::Config::ConnectWithoutContext(socket + "/{source}", ns3::MakeBoundCallback(
+                &Write<{NS3_TRACE_TYPES.get(source.split("/")[-1], "uint32_t")}>,
+                std::string("{source.split("/")[-1]}")));"""
+        for source in NS3_TRACE_SOURCES + NS3_VARIANT_TRACE_SOURCES.get(variant, [])
+        if source != "CongState"
+    )
+    cppyy.cppdef(
+        f"""
+        namespace crosscheck_trace {{
+        std::ofstream out;
+        double Value(uint32_t v) {{ return v; }}
+        double Value(double v) {{ return v; }}
+        double Value(ns3::Time v) {{ return v.GetSeconds(); }}
+        template <typename T> void Write(std::string name, T, T now) {{
+            out << ns3::Simulator::Now().GetSeconds() << "," << name << "," << Value(now)
+                << "\\n";
+        }}
+        void State(ns3::TcpSocketState::TcpCongState_t, ns3::TcpSocketState::TcpCongState_t now) {{
+            out << ns3::Simulator::Now().GetSeconds() << ",CongState," << int(now) << "\\n";
+        }}
+        void Connect() {{
+            std::string socket = "/NodeList/0/$ns3::TcpL4Protocol/SocketList/0";
+            ns3::Config::ConnectWithoutContext(socket + "/CongState", ns3::MakeCallback(&State));
+            {connections}
+        }}
+        void Start(std::string path) {{
+            out.open(path);
+            ns3::Simulator::Schedule(ns3::NanoSeconds(1), &Connect);
+        }}
+        }}
+        """
+    )
+    cppyy.gbl.crosscheck_trace.Start(path)
 
 
 def run_ns3(python: str, job: dict[str, Any]) -> dict[str, float]:
@@ -196,6 +270,22 @@ def run_ns3(python: str, job: dict[str, Any]) -> dict[str, float]:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def cached_ns3_runs(
+    python: str, cache_path: pathlib.Path, jobs: list[dict[str, Any]], parallel: int
+) -> list[dict[str, float]]:
+    """The ns-3 results of `jobs`, running only those not in the cache at `cache_path`,
+    which is rewritten after each run (an interrupted batch keeps what it finished)."""
+    cache: dict[str, dict[str, float]] = {}
+    if cache_path.exists():
+        cache = json.loads(cache_path.read_text())
+    todo = [job for job in jobs if json.dumps(job, sort_keys=True) not in cache]
+    with ThreadPoolExecutor(parallel) as pool:
+        for job, result in zip(todo, pool.map(lambda j: run_ns3(python, j), todo), strict=True):
+            cache[json.dumps(job, sort_keys=True)] = result
+            cache_path.write_text(json.dumps(cache, indent=1))
+    return [cache[json.dumps(job, sort_keys=True)] for job in jobs]
+
+
 def median_range(values: list[float]) -> str:
     """The median over seeds, with the smallest and largest value."""
     return f"{statistics.median(values):6.2f} [{min(values):5.2f}, {max(values):5.2f}]"
@@ -203,7 +293,13 @@ def median_range(values: list[float]) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--ns3-python", help="python of a venv with `pip install ns3`")
+    ap.add_argument(
+        "--ns3-python",
+        type=pathlib.Path,
+        default=pathlib.Path(os.environ.get("CWND_NS3_PYTHON", "/tmp/ns3venv/bin/python")),
+        help="python of a venv with `pip install ns3` (default: $CWND_NS3_PYTHON, "
+        "else /tmp/ns3venv/bin/python)",
+    )
     ap.add_argument("--seconds", type=int, default=120)
     ap.add_argument("--losses", type=float, nargs="+", default=[0.001, 0.01, 0.02])
     ap.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=list(VARIANTS))
@@ -213,15 +309,24 @@ def main() -> int:
     ap.add_argument(
         "--ns3-cache",
         type=pathlib.Path,
-        help="JSON file of ns-3 results by job: read if present, written after the runs",
+        help="JSON file of ns-3 results by job: read if present, written after each run "
+        "(default: crosscheck_cache.json in the ns-3 venv's directory)",
+    )
+    ap.add_argument(
+        "--trace",
+        type=pathlib.Path,
+        help="directory for both simulators' traces of every run (ns-3 runs then bypass the cache)",
     )
     ap.add_argument("--ns3-job", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.ns3_job:
         print(json.dumps(ns3_job(json.loads(args.ns3_job))))
         return 0
-    if not args.ns3_python:
-        ap.error("--ns3-python is required")
+    if not args.ns3_python.exists():
+        ap.error(f"--ns3-python: {args.ns3_python} does not exist; install ns-3 in a venv there")
+    cache_path = args.ns3_cache or args.ns3_python.parent.parent / "crosscheck_cache.json"
+    if args.trace:
+        args.trace.mkdir(parents=True, exist_ok=True)
     points = [(v, p, s) for v in args.variants for p in args.losses for s in range(args.seeds)]
     sack = {v: args.sack or v in WITH_SACK for v in args.variants}
     jobs = [
@@ -237,19 +342,21 @@ def main() -> int:
         }
         for v, p, s in points
     ]
-    cache: dict[str, dict[str, float]] = {}
-    if args.ns3_cache and args.ns3_cache.exists():
-        cache = json.loads(args.ns3_cache.read_text())
-    todo = [job for job in jobs if json.dumps(job, sort_keys=True) not in cache]
-    with ThreadPoolExecutor(args.parallel) as pool:
-        for job, result in zip(
-            todo, pool.map(lambda j: run_ns3(args.ns3_python, j), todo), strict=True
-        ):
-            cache[json.dumps(job, sort_keys=True)] = result
-            if args.ns3_cache:
-                args.ns3_cache.write_text(json.dumps(cache, indent=1))
-    ns3 = [cache[json.dumps(job, sort_keys=True)] for job in jobs]
-    mine = [cwnd_run(v, p, args.seconds, s, sack[v]) for v, p, s in points]
+    traces = [
+        args.trace / trace_name(side, v, p, s) if args.trace else None
+        for side in ("ns3", "cwnd")
+        for v, p, s in points
+    ]
+    if args.trace:
+        traced = [dict(job, trace=f"{stem}.csv") for job, stem in zip(jobs, traces, strict=False)]
+        with ThreadPoolExecutor(args.parallel) as pool:
+            ns3 = list(pool.map(lambda j: run_ns3(str(args.ns3_python), j), traced))
+    else:
+        ns3 = cached_ns3_runs(str(args.ns3_python), cache_path, jobs, args.parallel)
+    mine = [
+        cwnd_run(v, p, args.seconds, s, sack[v], trace)
+        for (v, p, s), trace in zip(points, traces[len(points) :], strict=True)
+    ]
     print(
         f"{'variant':<14} {'p':>6} {'cwnd Mb/s, median [min, max]':>28}"
         f" {'ns-3 Mb/s, median [min, max]':>28} {'ratio':>6} {'cwnd loss':>9} {'ns-3 loss':>9}"
