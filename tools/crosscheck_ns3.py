@@ -76,12 +76,29 @@ WITH_SACK = {"bbr"}
 NS3_RECOVERY = {False: "ns3::TcpClassicRecovery", True: "ns3::TcpPrrRecovery"}
 
 
-# The sender socket's trace sources written with --trace, and the variant's own state
+# The sender socket's trace sources written with --trace (BytesInFlight: the pipe
+# ns-3 passes to `GetSsThresh` as FlightSize; HighestSequence − HighestRxAck: the data
+# actually outstanding), and the variant's own state
 # where ns-3 exposes it (Hybla's ρ; Vegas and Veno keep their RTTs private, but they are
 # the smoothed RTTs `TcpSocketBase` passes to `PktsAcked`, which the `RTT` trace gives).
-NS3_TRACE_SOURCES = ["CongestionWindow", "SlowStartThreshold", "CongState", "RTT", "LastRTT"]
+NS3_TRACE_SOURCES = [
+    "CongestionWindow",
+    "SlowStartThreshold",
+    "BytesInFlight",
+    "HighestSequence",
+    "HighestRxAck",
+    "CongState",
+    "RTT",
+    "LastRTT",
+]
 NS3_VARIANT_TRACE_SOURCES = {"ns3::TcpHybla": ["CongestionOps/$ns3::TcpHybla/Rho"]}
-NS3_TRACE_TYPES = {"RTT": "ns3::Time", "LastRTT": "ns3::Time", "Rho": "double"}
+NS3_TRACE_TYPES = {
+    "RTT": "ns3::Time",
+    "LastRTT": "ns3::Time",
+    "Rho": "double",
+    "HighestSequence": "ns3::SequenceNumber32",
+    "HighestRxAck": "ns3::SequenceNumber32",
+}
 
 
 def trace_name(side: str, variant: str, p: float, seed: int) -> str:
@@ -237,6 +254,7 @@ def trace_ns3_sender(cppyy: Any, path: str, variant: str) -> None:
         double Value(uint32_t v) {{ return v; }}
         double Value(double v) {{ return v; }}
         double Value(ns3::Time v) {{ return v.GetSeconds(); }}
+        double Value(ns3::SequenceNumber32 v) {{ return v.GetValue(); }}
         template <typename T> void Write(std::string name, T, T now) {{
             out << ns3::Simulator::Now().GetSeconds() << "," << name << "," << Value(now)
                 << "\\n";
