@@ -4,7 +4,9 @@ Runs the same path in both simulators — a 100 Mb/s, 1 ms access link and a 10 
 24 ms bottleneck (50 ms RTT, 100-packet DropTail queue) whose data direction loses
 packets with probability p — for each congestion-control variant both have, and prints
 goodput (median over seeds, with its range) and the loss rate each simulator actually
-applied, side by side.
+applied, side by side, with the AIMD model's goodput (`AIMD` below: Mathis's formula
+generalised to a variant's increase and decrease, at the nominal p and cwnd's mean RTT)
+and each simulator's ratio to it, for the variants that have one.
 
 ns-3 comes from PyPI (`pip install ns3==3.44.post0`) in its own virtual environment; the
 project never depends on it. The ns-3 interpreter is `--ns3-python`, else
@@ -66,6 +68,36 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "hybla": ("ns3::TcpHybla", {"ns3::TcpHybla::RRTT": "25ms"}),
     "bbr": ("ns3::TcpBbr", {}),
 }
+# The AIMD model of a Reno-like flow under random loss p (Mathis et al. 1997,
+# generalised to AIMD(a, β) by Floyd, Handley & Padhye 2000): goodput =
+# √(a(1 + β) / (2(1 − β))) · MSS / (RTT · √p), a segments added per RTT, β the fraction
+# of the window kept after a loss; no timeouts, so an upper estimate without SACK.
+# (a, β) at the windows of this path (5–30 segments), for the variants that have them:
+AIMD: dict[str, tuple[float, float]] = {
+    "newreno": (1.0, 0.5),
+    # RFC 3649: a(w) = 1, b(w) = 1/2 below Low_Window = 38.
+    "highspeed": (1.0, 0.5),
+    # RFC 9438 §4.3: the Reno-friendly region, a = 3(1 − β)/(1 + β) with β = 0.7.
+    "cubic": (3 * 0.3 / 1.7, 0.7),
+    # Linux tcp_scalable: Reno's increase below 1/a = 100 segments, β = 7/8.
+    "scalable": (1.0, 7 / 8),
+    # Hybla: a = ρ² with ρ = RTT/RTT0 ≈ 2 on this path (RTT0 25 ms), Reno's halving.
+    "hybla": (4.0, 0.5),
+    # Veno when every loss is taken as random (an upper bound): β = 4/5.
+    "veno": (1.0, 0.8),
+}
+MSS_BITS = 1460 * 8
+
+
+def aimd_model_bps(variant: str, p: float, rtt: float) -> float:
+    """The AIMD model's goodput (bit/s) for `variant` at loss rate p and RTT (s); NaN for
+    the variants without one (Vegas, Westwood+, BIC, BBR)."""
+    if variant not in AIMD:
+        return float("nan")
+    a, beta = AIMD[variant]
+    return (a * (1 + beta) / (2 * (1 - beta))) ** 0.5 * MSS_BITS / (rtt * p**0.5)
+
+
 # Variants run with SACK in both simulators even without --sack (BBR is deployed with
 # it; docs/tcp.md).
 WITH_SACK = {"bbr"}
@@ -149,6 +181,7 @@ def cwnd_run(
     return {
         "goodput": float(row["goodput_bps"]),
         "loss": float(row["drops_impairment"]) / float(reached),
+        "rtt": float(row["mean_rtt"]),
     }
 
 
@@ -378,6 +411,7 @@ def main() -> int:
     print(
         f"{'variant':<14} {'p':>6} {'cwnd Mb/s, median [min, max]':>28}"
         f" {'ns-3 Mb/s, median [min, max]':>28} {'ratio':>6} {'cwnd loss':>9} {'ns-3 loss':>9}"
+        f" {'model':>6} {'cwnd/m':>6} {'ns-3/m':>6}"
     )
     for i in range(0, len(points), args.seeds):
         v, p, _ = points[i]
@@ -386,9 +420,13 @@ def main() -> int:
         la = statistics.median(r["loss"] for r in mine[i : i + args.seeds])
         lb = statistics.median(r["loss"] for r in ns3[i : i + args.seeds])
         ratio = statistics.median(a) / statistics.median(b)
+        # The model at the nominal p and cwnd's mean RTT (ns-3's is not measured here).
+        rtt = statistics.median(r["rtt"] for r in mine[i : i + args.seeds])
+        model = aimd_model_bps(v, p, rtt) / 1e6
         print(
             f"{v:<14} {p:>6} {median_range(a):>28} {median_range(b):>28} {ratio:>6.2f}"
-            f" {la:>9.4f} {lb:>9.4f}"
+            f" {la:>9.4f} {lb:>9.4f} {model:>6.2f} {statistics.median(a) / model:>6.2f}"
+            f" {statistics.median(b) / model:>6.2f}"
         )
     return 0
 
