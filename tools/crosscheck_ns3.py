@@ -393,20 +393,25 @@ def main() -> int:
         }
         for v, p, s in points
     ]
-    traces = [
-        args.trace / trace_name(side, v, p, s) if args.trace else None
-        for side in ("ns3", "cwnd")
-        for v, p, s in points
-    ]
     if args.trace:
-        traced = [dict(job, trace=f"{stem}.csv") for job, stem in zip(jobs, traces, strict=False)]
+        traced = [
+            dict(job, trace=str(args.trace / f"{trace_name('ns3', v, p, s)}.csv"))
+            for job, (v, p, s) in zip(jobs, points, strict=True)
+        ]
         with ThreadPoolExecutor(args.parallel) as pool:
             ns3 = list(pool.map(lambda j: run_ns3(str(args.ns3_python), j), traced))
     else:
         ns3 = cached_ns3_runs(str(args.ns3_python), cache_path, jobs, args.parallel)
     mine = [
-        cwnd_run(v, p, args.seconds, s, sack[v], trace)
-        for (v, p, s), trace in zip(points, traces[len(points) :], strict=True)
+        cwnd_run(
+            v,
+            p,
+            args.seconds,
+            s,
+            sack[v],
+            args.trace / trace_name("cwnd", v, p, s) if args.trace else None,
+        )
+        for v, p, s in points
     ]
     print(
         f"{'variant':<14} {'p':>6} {'cwnd Mb/s, median [min, max]':>28}"
