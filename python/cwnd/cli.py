@@ -127,10 +127,8 @@ def _import_writers() -> None:
     forks its figure drawer (issue 17)."""
     import importlib
 
-    import matplotlib
-
-    matplotlib.use("Agg")
-    for module in ("pandas", "pyarrow.parquet", "matplotlib.pyplot"):
+    for module in ("pandas", "pyarrow.parquet", "matplotlib.figure",
+                   "matplotlib.backends.backend_agg"):  # fmt: skip
         importlib.import_module(module)
 
 

@@ -1,7 +1,8 @@
 """Paper-style figures of one run: windows, sequence numbers, throughput, queues.
 
-matplotlib is imported here only, with the non-interactive Agg backend, so that
-`import cwnd` and the CLI stay fast when no figure is drawn.
+matplotlib is imported here only, so that `import cwnd` and the CLI stay fast when no
+figure is drawn. Figures are drawn on an Agg canvas of their own, without pyplot:
+no backend is selected, no figure manager kept, nothing to close (issue 17).
 """
 
 from __future__ import annotations
@@ -62,29 +63,24 @@ def panels(
     for a legend inside) one legend under them all. `legend_title` (e.g. what the
     error bars are) heads that legend, or the first panel's."""
     import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    with plt.rc_context(STYLE):
-        fig: Figure
-        fig, axes = plt.subplots(
-            nrows, ncols, figsize=size, sharex=sharex, sharey=sharey, squeeze=False
-        )
-        try:
-            yield fig, axes
-            if legend_below:
-                handles, labels = axes.flat[0].get_legend_handles_labels()
-                fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0),
-                           ncols=min(len(labels), 3), title=legend_title)  # fmt: skip
-            for i, ax in enumerate([] if legend_below else axes.flat):
-                if ax.get_legend() is None and ax.get_legend_handles_labels()[0]:
-                    _legend(ax, legend_title if i == 0 else None)
-            for target in [path, path.with_suffix(".svg")] if svg else [path]:
-                with replacing(target) as tmp:
-                    fig.savefig(tmp, format=target.suffix[1:])
-        finally:
-            plt.close(fig)
+    with matplotlib.rc_context(STYLE):
+        fig = Figure(figsize=size)
+        FigureCanvasAgg(fig)
+        axes = fig.subplots(nrows, ncols, sharex=sharex, sharey=sharey, squeeze=False)
+        yield fig, axes
+        if legend_below:
+            handles, labels = axes.flat[0].get_legend_handles_labels()
+            fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0),
+                       ncols=min(len(labels), 3), title=legend_title)  # fmt: skip
+        for i, ax in enumerate([] if legend_below else axes.flat):
+            if ax.get_legend() is None and ax.get_legend_handles_labels()[0]:
+                _legend(ax, legend_title if i == 0 else None)
+        for target in [path, path.with_suffix(".svg")] if svg else [path]:
+            with replacing(target) as tmp:
+                fig.savefig(tmp, format=target.suffix[1:])
 
 
 MAX_LEGEND_ENTRIES = 16
