@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import cwnd
 from cwnd import atomic
 from cwnd.executors import ClusterError
+from cwnd.results import FIGURES
 from cwnd.scenario import Scenario
 
 if TYPE_CHECKING:
@@ -104,38 +105,44 @@ PER_FLOW_FILES = (
 )
 
 
-def _run_one(path: str, seed: int, out: Path) -> tuple[cwnd.Results, list[str]]:
-    """Runs a scenario file into `out`; returns its results and the `PER_FLOW_FILES`
-    it skipped, empty."""
+def _run_one(
+    path: str, seed: int, out: Path, figures: Sequence[str] = FIGURES
+) -> tuple[cwnd.Results, list[str]]:
+    """Runs a scenario file into `out`, with the `figures` named (`cwnd.plot.FIGURES`);
+    returns its results and the `PER_FLOW_FILES` it skipped, empty (of the figures,
+    those asked for only)."""
     spec = _load(path)
-    importing = threading.Thread(target=_import_writers, daemon=True)
+    importing = threading.Thread(target=_import_writers, args=(bool(figures),), daemon=True)
     importing.start()
     results = cwnd.run(spec, seed=seed)
     importing.join()
-    written = {p.name for p in results.write(out)}
-    return results, [name for name in PER_FLOW_FILES if name not in written]
+    written = {p.name for p in results.write(out, figures)}
+    expected = [n for n in PER_FLOW_FILES if not n.endswith(".png") or n[:-4] in figures]
+    return results, [name for name in expected if name not in written]
 
 
 def _skipped_text(skipped: list[str]) -> str:
     return f"skipped, nothing to show: {', '.join(skipped)}"
 
 
-def _import_writers() -> None:
-    """Imports what writing a run's files and figures needs (0.45–0.5 s of CPU, more
-    than the simulation of a 100-flow dumbbell: BENCHMARKS.md), on a thread while the
-    simulation runs without the GIL on another core; joined before `Results.write`
-    forks its figure drawer (issue 17)."""
+def _import_writers(figures: bool) -> None:
+    """Imports what writing a run's files (and, with `figures`, its figures) needs
+    (0.45–0.5 s of CPU, more than the simulation of a 100-flow dumbbell:
+    BENCHMARKS.md), on a thread while the simulation runs without the GIL on another
+    core; joined before `Results.write` forks its figure drawer (issue 17)."""
     import importlib
 
-    for module in ("pandas", "pyarrow.parquet", "matplotlib.figure",
-                   "matplotlib.backends.backend_agg"):  # fmt: skip
+    modules = ["pandas", "pyarrow.parquet"]
+    if figures:
+        modules += ["matplotlib.figure", "matplotlib.backends.backend_agg"]
+    for module in modules:
         importlib.import_module(module)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path("results") / Path(args.scenario).stem
     _writable("--out", out)
-    results, skipped = _run_one(args.scenario, args.seed, out)
+    results, skipped = _run_one(args.scenario, args.seed, out, args.figures)
     print(f"{results.name} (seed {results.seed}, fingerprint {results.fingerprint:016x})")
     if len(results.summary):
         print(_format_summary(results))
@@ -553,6 +560,21 @@ def _positive(text: str) -> int:
     return count
 
 
+def _figures(text: str) -> tuple[str, ...]:
+    """The figures `cwnd run --figures` names: "all", "none" or a comma-separated list
+    of `FIGURES`."""
+    if text in ("all", "none"):
+        return FIGURES if text == "all" else ()
+    names = tuple(dict.fromkeys(n.strip() for n in text.split(",")))
+    unknown = [n for n in names if n not in FIGURES]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"{unknown[0]!r} is not a figure; use all, none, or a comma-separated list "
+            f"of {', '.join(FIGURES)}"
+        )
+    return names
+
+
 def parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="cwnd",
@@ -568,6 +590,13 @@ def parser() -> argparse.ArgumentParser:
         "--out",
         metavar="DIR",
         help="output folder (default results/SCENARIO: the file name less .toml)",
+    )
+    run.add_argument(
+        "--figures",
+        type=_figures,
+        default=FIGURES,
+        metavar="WHICH",
+        help=f"figures to draw: all (default), none, or some of {','.join(FIGURES)}",
     )
     run.set_defaults(handler=cmd_run)
 

@@ -7,7 +7,7 @@ no backend is selected, no figure manager kept, nothing to close (issue 17).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -17,6 +17,7 @@ import numpy as np
 
 from cwnd.atomic import replacing
 from cwnd.impairment_windows import seconds, shade
+from cwnd.results import FIGURES
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -352,20 +353,22 @@ def cc_metrics(results: Results, flow: str, path: Path) -> Path:
     return path
 
 
-def figures(results: Results, out: Path) -> list[Callable[[], Path | None]]:
-    """Every figure of one run, each as a function that draws it into `out` and
-    returns its path (None when the run has nothing to show in it);
-    `cc_metrics_<flow>.png` for each flow whose controller reports numbers when
-    `trace.cc_metrics` is on."""
+def figures(
+    results: Results, out: Path, names: Collection[str] = FIGURES
+) -> list[Callable[[], Path | None]]:
+    """The figures of one run named in `names` (`FIGURES`), each as a function that
+    draws it into `out` and returns its path (None when the run has nothing to show
+    in it); "cc_metrics" is one figure per flow whose controller reports numbers
+    when `trace.cc_metrics` is on."""
+    one_each = {"cwnd": cwnd, "sequence": sequence, "throughput": throughput, "queue": queues}
     drawers: list[Callable[[], Path | None]] = [
-        partial(cwnd, results, out / "cwnd.png"),
-        partial(sequence, results, out / "sequence.png"),
-        partial(throughput, results, out / "throughput.png"),
-        partial(queues, results, out / "queue.png"),
+        partial(one_each[name], results, out / f"{name}.png")
+        for name in FIGURES[:-1]
+        if name in names
     ]
-    traced = results.cc_metrics["flow"].unique() if len(results.cc_metrics) else []
-    drawers += [partial(cc_metrics, results, flow, out / f"cc_metrics_{flow}.png")
-                for flow in traced]  # fmt: skip
+    if "cc_metrics" in names and len(results.cc_metrics):
+        drawers += [partial(cc_metrics, results, flow, out / f"cc_metrics_{flow}.png")
+                    for flow in results.cc_metrics["flow"].unique()]  # fmt: skip
     return drawers
 
 

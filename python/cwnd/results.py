@@ -5,6 +5,7 @@ pandas is imported on first use, so that `import cwnd` stays fast.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,6 +16,11 @@ if TYPE_CHECKING:
     import pandas as pd
 
 SERIES_METRICS = ("cwnd", "ssthresh", "srtt", "rto", "snd_una", "snd_nxt", "delivered")
+
+#: The figures of one run, by the name `cwnd run --figures` takes: each is drawn into
+#: `<name>.png` (`cwnd.plot`), and "cc_metrics" into one `cc_metrics_<flow>.png` per
+#: traced flow. Here, not in `cwnd.plot`, so that the CLI names them without numpy.
+FIGURES = ("cwnd", "sequence", "throughput", "queue", "cc_metrics")
 
 
 class Results:
@@ -223,14 +229,15 @@ class Results:
         """pcap files of the nodes named in `trace.pcap`, by node (file contents)."""
         return dict(self._raw["pcaps"])
 
-    def write(self, out: str | Path, figures: bool = True) -> list[Path]:
+    def write(self, out: str | Path, figures: bool | Collection[str] = True) -> list[Path]:
         """Writes links.csv; summary.csv, series.parquet, throughput.parquet when the
         scenario has flows (generators' connections alone have none of them);
         channels.csv when it has shared media, segments/queues/cc_metrics when traced,
         the SCTP tables when there are associations, generators.csv and
         connections.parquet when there are traffic generators, `<node>.pcap` for
-        captured nodes; and, with `figures`, the PNG figures that have something to
-        show. Returns the paths written. Each file is written whole or not at all
+        captured nodes; and the PNG figures that have something to show: all of them
+        with `figures` true, none with false, or those named (`cwnd.plot.FIGURES`).
+        Returns the paths written. Each file is written whole or not at all
         (`cwnd.atomic`)."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
@@ -256,7 +263,8 @@ class Results:
         }
         tables = {name: frame for name, frame in tables.items() if len(frame)}
         # Every frame is built by now: a child forked here inherits them.
-        drawing = _FigureDrawing(self, out) if figures else None
+        names = FIGURES if figures is True else () if figures is False else figures
+        drawing = _FigureDrawing(self, out, names) if names else None
         try:
             written = []
             for name, frame in csvs.items():
@@ -287,11 +295,11 @@ class _FigureDrawing:
     figures cost about half their serial time (issue 17; `cwnd.beside`). One core,
     or no `fork`: all are drawn here."""
 
-    def __init__(self, results: Results, out: Path) -> None:
+    def __init__(self, results: Results, out: Path, names: Collection[str]) -> None:
         from cwnd import plot
         from cwnd.beside import Beside, can_fork
 
-        self._drawers = plot.figures(results, out)
+        self._drawers = plot.figures(results, out, names)
         theirs = self._drawers[::2]
         parallel = len(self._drawers) > 1 and can_fork()
         self._child = Beside(partial(plot.draw, theirs)) if parallel else None
