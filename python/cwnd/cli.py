@@ -126,15 +126,18 @@ def _skipped_text(skipped: list[str]) -> str:
 
 
 def _import_writers(figures: bool) -> None:
-    """Imports what writing a run's files (and, with `figures`, its figures) needs
-    (0.45–0.5 s of CPU, more than the simulation of a 100-flow dumbbell:
-    BENCHMARKS.md), on a thread while the simulation runs without the GIL on another
-    core; joined before `Results.write` forks its figure drawer (issue 17)."""
+    """Imports, on a thread while the simulation runs without the GIL on another core,
+    what comes next: matplotlib (0.25 s of CPU, about the simulation of a 100-flow
+    dumbbell) when figures are drawn, since their child is forked as soon as the
+    simulation ends and this process imports pandas while the child draws; else
+    pandas and pyarrow, for the tables (issue 17; BENCHMARKS.md). Joined before
+    `Results.write` forks: a fork during an import would leave the child waiting
+    for a lock nobody holds any more."""
     import importlib
 
     modules = ["pandas", "pyarrow.parquet"]
     if figures:
-        modules += ["matplotlib.figure", "matplotlib.backends.backend_agg"]
+        modules = ["matplotlib.figure", "matplotlib.backends.backend_agg"]
     for module in modules:
         importlib.import_module(module)
 

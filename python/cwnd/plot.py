@@ -20,6 +20,8 @@ from cwnd.impairment_windows import seconds, shade
 from cwnd.results import FIGURES
 
 if TYPE_CHECKING:
+    from multiprocessing.sharedctypes import Synchronized
+
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
     from matplotlib.typing import RcKeyType
@@ -127,10 +129,22 @@ def thin(time: Any, *values: Any, bins: int = 2000) -> tuple[np.ndarray, ...]:
     return (t[rows], *(v[rows] for v in cols))
 
 
-def by_flow(frame: Any, names: list[str]) -> dict[str, Any]:
-    """The rows of each flow of a long frame (one pass, not one filter per flow)."""
-    groups = {str(k): g for k, g in frame.groupby("flow", observed=True, sort=False)}
-    return {name: groups[name] for name in names if name in groups}
+def by_flow(
+    columns: dict[str, np.ndarray], names: list[str], index: str = "flow"
+) -> dict[str, dict[str, np.ndarray]]:
+    """The rows of each flow (link, association) of a table's numpy columns
+    (`Results.columns`), by name, for those that have rows: `index` holds codes into
+    `names`. One stable sort, and no pandas: the figures are drawn in a process that
+    need not import it."""
+    codes = columns[index]
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(names) + 1))
+    rows = {}
+    for code, name in enumerate(names):
+        mine = order[bounds[code] : bounds[code + 1]]
+        if len(mine):
+            rows[name] = {column: values[mine] for column, values in columns.items()}
+    return rows
 
 
 @contextmanager
@@ -165,11 +179,10 @@ def colors(n: int) -> list[tuple[float, float, float, float]]:
 def cwnd(results: Results, path: Path) -> Path | None:
     """Congestion window (solid) and slow-start threshold (dashed) per TCP flow, and
     each SCTP path's window; None, drawing nothing, when there is no window."""
-    wide = results.series_wide
     sctp = set(results.association_names)
     names = [n for n in results.flow_names if n not in sctp]
-    rows = by_flow(wide, names)
-    if not rows and not len(results.path_series):
+    rows = by_flow(results.columns("series"), results.flow_names)
+    if not any(n in rows for n in names) and not len(results.columns("path_series")["time"]):
         return None
     with figure(path, f"{results.name}: congestion window", "time (s)", "segments") as ax:
         shade(ax, results)
@@ -181,7 +194,8 @@ def cwnd(results: Results, path: Path) -> Path | None:
             ax.step(t, window, where="post", color=color, label=f"{name} cwnd")
             if np.isfinite(ss.astype(float)).any():
                 ax.step(t, ss, where="post", color=color, linestyle="--", label=f"{name} ssthresh")
-        _sctp_windows(results, ax)
+        if sctp:
+            _sctp_windows(results, ax)
         ax.set_xlim(0, results.duration)
         ax.set_ylim(bottom=0)
     return path
@@ -222,19 +236,21 @@ def sequence(results: Results, path: Path) -> Path | None:
     sender's snd_nxt/snd_una when no segment trace was recorded; None, drawing
     nothing, when there is neither."""
     names = results.flow_names
-    segs = results.segments
+    segments = by_flow(results.columns("segments"), names)
+    chunks = len(results.columns("chunks")["time"])
     title = f"{results.name}: sequence numbers"
-    if len(segs) or len(results.chunks):
+    if segments or chunks:
         with figure(path, title, "time (s)", "segment number (SCTP: TSN)") as ax:
             shade(ax, results)
-            _sctp_tsns(results, ax)
+            if chunks:
+                _sctp_tsns(results, ax)
             for name, color in zip(names, colors(len(names)), strict=True):
-                s = segs[segs["flow"] == name]
-                if not len(s):
+                s = segments.get(name)
+                if s is None:
                     continue
                 mss = float(s["len"].max())
-                number = s["seq"].to_numpy() / mss
-                retx = s["retransmission"].to_numpy()
+                number = s["seq"] / mss
+                retx = s["retransmission"]
                 ax.plot(s["time"][~retx], number[~retx], ".", ms=1.5, color=color, label=name)
                 if retx.any():
                     ax.plot(
@@ -247,7 +263,7 @@ def sequence(results: Results, path: Path) -> Path | None:
                     )
             ax.set_xlim(0, results.duration)
         return path
-    rows = by_flow(results.series_wide, names)
+    rows = by_flow(results.columns("series"), names)
     if not rows:
         return None
     with figure(path, title, "time (s)", "sequence number (kB)") as ax:
@@ -273,9 +289,8 @@ def sequence(results: Results, path: Path) -> Path | None:
 
 def throughput(results: Results, path: Path) -> Path | None:
     """Goodput per flow over time, in bins; None, drawing nothing, without flows."""
-    tp = results.throughput
     names = results.flow_names
-    rows = by_flow(tp, names)
+    rows = by_flow(results.columns("throughput"), names)
     if not rows:
         return None
     with figure(path, f"{results.name}: goodput", "time (s)", "goodput (Mb/s)") as ax:
@@ -307,11 +322,11 @@ def slowest_link_note(ax: Axes, results: Results) -> bool:
     says why: data that waited at the receiver behind a hole (out of order) is
     delivered at once when the retransmission fills the hole. Returns whether it drew."""
     rate = slowest_rate(results)
-    tp = results.throughput
-    if rate is None or not len(tp):
+    goodput = results.columns("throughput")["goodput_bps"]
+    if rate is None or not len(goodput):
         return False
     bin_seconds = seconds(results.spec["trace"]["throughput_bin"])
-    if tp["goodput_bps"].max() <= rate + 1500 * 8 / bin_seconds:
+    if goodput.max() <= rate + 1500 * 8 / bin_seconds:
         return False
     label = f"slowest link ({rate / 1e6:g} Mb/s): bins above it deliver data held out of order"
     ax.axhline(rate / 1e6, color="0.3", ls="--", lw=0.8, label=label)
@@ -320,16 +335,14 @@ def slowest_link_note(ax: Axes, results: Results) -> bool:
 
 def queues(results: Results, path: Path) -> Path | None:
     """Occupancy of every output queue that ever held a packet."""
-    q = results.queues
-    if not len(q):
-        return None
-    busy = [name for name, g in q.groupby("link", observed=True) if g["packets"].max() > 0]
+    rows = by_flow(results.columns("queues"), results.link_names, index="link")
+    busy = [name for name, g in rows.items() if g["packets"].max() > 0]
     if not busy:
         return None
     with figure(path, f"{results.name}: queues", "time (s)", "packets waiting") as ax:
         shade(ax, results)
         for name, color in zip(busy, colors(len(busy)), strict=True):
-            g = q[q["link"] == name]
+            g = rows[name]
             ax.step(g["time"], g["packets"], where="post", color=color, label=name)
         ax.set_xlim(0, results.duration)
         ax.set_ylim(bottom=0)
@@ -366,17 +379,34 @@ def figures(
         for name in FIGURES[:-1]
         if name in names
     ]
-    if "cc_metrics" in names and len(results.cc_metrics):
+    if "cc_metrics" in names:
+        codes = np.unique(results.columns("cc_metrics")["flow"])
+        traced = [results.flow_names[code] for code in codes]
         drawers += [partial(cc_metrics, results, flow, out / f"cc_metrics_{flow}.png")
-                    for flow in results.cc_metrics["flow"].unique()]  # fmt: skip
+                    for flow in traced]  # fmt: skip
     return drawers
 
 
-def draw(drawers: Sequence[Callable[[], Path | None]]) -> list[Path | None]:
-    """Draws each figure, in order; what each returned."""
-    return [d() for d in drawers]
+def draw(
+    drawers: Sequence[Callable[[], Path | None]], taken: Synchronized[int] | None = None
+) -> list[tuple[int, Path | None]]:
+    """Draws figures, in order, and returns each one's index and what it returned:
+    every figure, or with `taken` (a counter shared with other processes drawing
+    the same `drawers`) each figure that no other process has taken yet, until none
+    is left, so that two processes share the work whatever each figure costs."""
+    drawn: list[tuple[int, Path | None]] = []
+    while True:
+        if taken is None:
+            index = len(drawn)
+        else:
+            with taken.get_lock():
+                index = taken.value
+                taken.value = index + 1
+        if index >= len(drawers):
+            return drawn
+        drawn.append((index, drawers[index]()))
 
 
 def draw_all(results: Results, out: Path) -> list[Path]:
     """Every figure of one run (`figures`), as PNG files in `out`."""
-    return [p for p in draw(figures(results, out)) if p is not None]
+    return [p for _, p in draw(figures(results, out)) if p is not None]
