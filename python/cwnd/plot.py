@@ -87,17 +87,54 @@ def panels(
 
 
 MAX_LEGEND_ENTRIES = 16
+#: The attribute of a `steps` collection that counts its curves, for `_legend`.
+CURVES = "cwnd_curves"
 
 
 def _legend(ax: Axes, title: str | None = None) -> None:
     """A legend where it can be read; beyond `MAX_LEGEND_ENTRIES` curves a note instead
     (a hundred flows' names help no reader, and laying them out costs seconds)."""
-    labels = ax.get_legend_handles_labels()[1]
-    if len(labels) <= MAX_LEGEND_ENTRIES:
+    handles = ax.get_legend_handles_labels()[0]
+    curves = sum(getattr(h, CURVES, 1) for h in handles)
+    if curves <= MAX_LEGEND_ENTRIES:
         ax.legend(loc="best", ncols=2 if len(ax.get_lines()) > 6 else 1, title=title)
         return
-    ax.text(0.99, 0.98, f"{len(labels)} curves: too many to name, one colour each",
+    ax.text(0.99, 0.98, f"{curves} curves: too many to name, one colour each",
             transform=ax.transAxes, ha="right", va="top", fontsize=7, color="0.3")  # fmt: skip
+
+
+#: A step curve for `steps`: time, value, label, style (`Line2D` keywords).
+Curve = tuple[Any, Any, str, dict[str, Any]]
+
+
+def steps(ax: Axes, curves: Sequence[Curve]) -> None:
+    """Step curves ("post": a value holds until the next sample), each `(time, value,
+    label, style)`, the style a colour and optionally a linestyle and an alpha. Up to
+    `MAX_LEGEND_ENTRIES` curves, one labelled `Line2D` each, for the legend; beyond,
+    where the legend gives way to a note (`_legend`), one `LineCollection` of them
+    all, in the same order, colours and styles: a hundred flows' `Line2D`s cost more
+    CPU to create and draw than their pixels to rasterise (issue 17, BENCHMARKS.md)."""
+    from matplotlib.collections import LineCollection
+    from matplotlib.colors import to_rgba
+
+    if len(curves) <= MAX_LEGEND_ENTRIES:
+        for t, y, label, style in curves:
+            ax.step(t, y, where="post", label=label, **style)
+        return
+    collection = LineCollection(
+        [_post_steps(np.asarray(t, float), np.asarray(y, float)) for t, y, _, _ in curves],
+        colors=[to_rgba(style["color"], style.get("alpha")) for _, _, _, style in curves],
+        linestyles=[style.get("linestyle", "-") for _, _, _, style in curves],
+        label="curves",
+    )
+    setattr(collection, CURVES, len(curves))
+    ax.add_collection(collection)
+
+
+def _post_steps(t: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The vertices of a "post" step curve through (t, y): (t0, y0), (t1, y0),
+    (t1, y1), (t2, y1)…, as `drawstyle="steps-post"` draws it."""
+    return np.column_stack([np.repeat(t, 2)[1:], np.repeat(y, 2)[:-1]])
 
 
 def thin(time: Any, *values: Any, bins: int = 2000) -> tuple[np.ndarray, ...]:
@@ -186,14 +223,16 @@ def cwnd(results: Results, path: Path) -> Path | None:
         return None
     with figure(path, f"{results.name}: congestion window", "time (s)", "segments") as ax:
         shade(ax, results)
+        curves: list[Curve] = []
         for name, color in zip(names, colors(len(names)), strict=True):
             if name not in rows:
                 continue
             f = rows[name]
             t, window, ss = thin(f["time"], f["cwnd"], f["ssthresh"])
-            ax.step(t, window, where="post", color=color, label=f"{name} cwnd")
+            curves.append((t, window, f"{name} cwnd", {"color": color}))
             if np.isfinite(ss.astype(float)).any():
-                ax.step(t, ss, where="post", color=color, linestyle="--", label=f"{name} ssthresh")
+                curves.append((t, ss, f"{name} ssthresh", {"color": color, "linestyle": "--"}))
+        steps(ax, curves)
         if sctp:
             _sctp_windows(results, ax)
         ax.set_xlim(0, results.duration)
@@ -268,21 +307,16 @@ def sequence(results: Results, path: Path) -> Path | None:
         return None
     with figure(path, title, "time (s)", "sequence number (kB)") as ax:
         shade(ax, results)
+        curves: list[Curve] = []
         for name, color in zip(names, colors(len(names)), strict=True):
             if name not in rows:
                 continue
             t, snd_nxt, snd_una = thin(rows[name]["time"], rows[name]["snd_nxt"],
                                        rows[name]["snd_una"])  # fmt: skip
-            ax.step(t, snd_nxt / 1e3, where="post", color=color, label=f"{name} snd_nxt")
-            ax.step(
-                t,
-                snd_una / 1e3,
-                where="post",
-                color=color,
-                alpha=0.5,
-                linestyle=":",
-                label=f"{name} snd_una",
-            )
+            una = {"color": color, "alpha": 0.5, "linestyle": ":"}
+            curves.append((t, snd_nxt / 1e3, f"{name} snd_nxt", {"color": color}))
+            curves.append((t, snd_una / 1e3, f"{name} snd_una", una))
+        steps(ax, curves)
         ax.set_xlim(0, results.duration)
     return path
 
@@ -295,10 +329,12 @@ def throughput(results: Results, path: Path) -> Path | None:
         return None
     with figure(path, f"{results.name}: goodput", "time (s)", "goodput (Mb/s)") as ax:
         shade(ax, results)
+        curves: list[Curve] = []
         for name, color in zip(names, colors(len(names)), strict=True):
             if name in rows:
                 t, goodput = thin(rows[name]["time"], rows[name]["goodput_bps"])
-                ax.step(t, goodput / 1e6, where="post", color=color, label=name)
+                curves.append((t, goodput / 1e6, name, {"color": color}))
+        steps(ax, curves)
         slowest_link_note(ax, results)
         ax.set_xlim(0, results.duration)
         ax.set_ylim(bottom=0)
