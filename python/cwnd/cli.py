@@ -18,17 +18,20 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import cwnd
 from cwnd import atomic
+from cwnd.beside import Beside, can_fork
 from cwnd.executors import ClusterError
 from cwnd.results import FIGURES
 from cwnd.scenario import Scenario
 
 if TYPE_CHECKING:
     from cwnd import _cwnd
+    from cwnd.studies.study import StudyReport
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -448,7 +451,8 @@ def _summarize_sweep(
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from cwnd.report import write_index
-    from cwnd.studies import STUDIES, reproduce
+    from cwnd.studies import STUDIES
+    from cwnd.studies.study import Swept, finish, post_process, run_sweeps
     from cwnd.sweep import default_cache_dir
 
     if args.study == "all":
@@ -463,34 +467,51 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     _writable("--out", out)
     _writable("--cache", Path(args.cache) if args.cache else default_cache_dir())
     _quiet_dask(args.cluster)
-    reports = []
-    for name in names:
-        print(f"{name}: running ({'quick' if args.quick else 'full'} grid)")
-        report = reproduce(
-            STUDIES[name],
-            out,
-            quick=args.quick,
-            cache=args.cache,
-            fresh=args.fresh,
-            workers=args.workers,
-            cluster=args.cluster,
-        )
-        reports.append(report)
-        tally = ", ".join(
-            f"{sum(c.measured.verdict.value == v for c in report.claims)} {v}"
-            for v in ("agree", "disagree", "not measurable")
-        )
-        cached = report.runs - report.computed
-        print(
-            f"{name}: {report.runs} runs ({report.computed} computed, {cached} from cache) "
-            f"in {report.seconds:.0f} s; claims: {tally}"
-        )
-        print(f"{name}: written to {report.folder}/ (claims.md, figures, Parquet)")
-        for f in report.failures:
-            print(f"cwnd: failed: {name}: {f.point} seed {f.seed}: {f.error}", file=sys.stderr)
+    reports: list[StudyReport] = []
+
+    def report(swept: Swept, done: Any) -> None:
+        reports.append(_print_report(finish(swept, done)))
+
+    # Each study's post-processing runs in a child beside the next study's sweeps
+    # (issue 17: alone, it left the workers idle); the last one's here.
+    pending: tuple[Swept, Beside] | None = None
+    try:
+        for i, name in enumerate(names):
+            print(f"{name}: running ({'quick' if args.quick else 'full'} grid)")
+            swept = run_sweeps(STUDIES[name], out, quick=args.quick, cache=args.cache,
+                               fresh=args.fresh, workers=args.workers,
+                               cluster=args.cluster)  # fmt: skip
+            if pending is not None:
+                report(pending[0], pending[1].result())
+                pending = None
+            if i + 1 < len(names) and can_fork():
+                pending = (swept, Beside(partial(post_process, swept)))
+            else:
+                report(swept, post_process(swept))
+    finally:
+        if pending is not None:
+            pending[1].close()
     index = write_index(reports, out)
     print(f"report: {index}")
     return EXIT_INTERNAL if any(r.failures for r in reports) else EXIT_OK
+
+
+def _print_report(report: StudyReport) -> StudyReport:
+    """Prints a reproduced study's tally, folder and failures; returns it."""
+    name = report.study.name
+    tally = ", ".join(
+        f"{sum(c.measured.verdict.value == v for c in report.claims)} {v}"
+        for v in ("agree", "disagree", "not measurable")
+    )
+    cached = report.runs - report.computed
+    print(
+        f"{name}: {report.runs} runs ({report.computed} computed, {cached} from cache) "
+        f"in {report.seconds:.0f} s; claims: {tally}"
+    )
+    print(f"{name}: written to {report.folder}/ (claims.md, figures, Parquet)")
+    for f in report.failures:
+        print(f"cwnd: failed: {name}: {f.point} seed {f.seed}: {f.error}", file=sys.stderr)
+    return report
 
 
 def bench_dumbbell(flows: int = 10, seconds: int = 60) -> dict[str, Any]:
