@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 
+use super::generator_spec::GeneratorPlan;
 use super::impairment_spec::StageSpec;
 use super::link_plan::LinkPlan;
 use super::sctp_plan::SctpPlan;
@@ -17,7 +18,7 @@ use super::spec::{Direction, Scenario};
 use super::tcp_options::TcpOptions;
 use super::trace_plan::TracePlan;
 use super::udp_spec::SourcePlan;
-use super::validate::{CheckedFlow, ScenarioError, TcpPlan};
+use super::validate::{CheckedFlow, CheckedTransport, ScenarioError, TcpPlan};
 use crate::net::impair::AppliesTo;
 use crate::net::routing::RoutingTable;
 use crate::net::wifi::channel::ChannelConfig;
@@ -31,6 +32,12 @@ use crate::world::Hop;
 pub struct Plan {
     /// The canonical spec (defaults written out, file contents in place of names).
     spec: Scenario,
+    /// The run's name (`scenario` when the file gives none).
+    pub(super) name: String,
+    /// When the run ends (`duration`).
+    pub(super) end: SimTime,
+    /// The memory the run may hold (`memory_budget`, default `budget::DEFAULT_BUDGET`).
+    pub(super) memory_budget: u64,
     /// Per link, its ends, parameters, queue discipline and stages.
     pub(super) links: Vec<LinkPlan>,
     pub(super) wireless: Vec<WirelessPlan>,
@@ -41,16 +48,6 @@ pub struct Plan {
     pub(super) generators: Vec<GeneratorPlan>,
     pub(super) topology: Topology,
     pub(super) trace: TracePlan,
-}
-
-/// A traffic generator's connections: their controller and recovery, their two
-/// nodes (routes checked both ways), and the capacity its load is a fraction of.
-#[derive(Clone, Debug)]
-pub struct GeneratorPlan {
-    pub tcp: TcpPlan,
-    pub src: NodeId,
-    pub dst: NodeId,
-    pub capacity_bps: f64,
 }
 
 /// One impairment stage of a link or a wireless channel, checked.
@@ -97,15 +94,28 @@ pub struct CellPlan {
     pub params: CellParams,
 }
 
-/// A flow's transport-specific plan.
+/// A flow: its name, when its application runs, and its transport's plan.
 #[derive(Clone, Debug)]
-pub enum FlowPlan {
+pub struct FlowPlan {
+    pub name: String,
+    pub start: SimTime,
+    /// When the application stops sending: its `stop`, never after the end of the
+    /// run (`None`: it sends to the end).
+    pub stop: Option<SimTime>,
+    pub transport: TransportPlan,
+}
+
+/// A flow's transport-specific plan, with its nodes (routes checked). TCP's and
+/// SCTP's plans are boxed: they are much larger than UDP's.
+#[derive(Clone, Debug)]
+pub enum TransportPlan {
     Tcp {
-        tcp: TcpPlan,
+        tcp: Box<TcpPlan>,
+        /// The bytes a transfer sends (`None`: bulk).
+        app_bytes: Option<u64>,
         src: NodeId,
         dst: NodeId,
     },
-    /// Boxed: it is much larger than the others.
     Sctp(Box<SctpPlan>),
     Udp {
         source: SourcePlan,
@@ -135,29 +145,20 @@ impl Plan {
         let checked = spec.check()?;
         let topology = Topology::new(&spec)?;
         let mut flows = Vec::with_capacity(spec.flows.len());
-        for (i, transport) in checked.flows.into_iter().enumerate() {
-            flows.push(topology.flow(&spec, i, transport)?);
+        for (i, flow) in checked.flows.into_iter().enumerate() {
+            flows.push(topology.flow(&spec, i, flow)?);
         }
-        let mut generators = Vec::with_capacity(spec.generators.len());
-        for (g, tcp) in checked.generators.into_iter().enumerate() {
-            let s = &spec.generators[g];
-            let (src, dst) = (topology.id(&s.from), topology.id(&s.to));
+        for (g, p) in checked.generators.iter().enumerate() {
             let path = format!("generators[{g}]");
-            topology.check_route(&path, src, dst, "data")?;
-            topology.check_route(&path, dst, src, "ACKs")?;
-            let link = (0..spec.links.len())
-                .find(|&i| spec.link_name(i) == s.link)
-                .expect("checked: the link exists");
-            generators.push(GeneratorPlan {
-                tcp,
-                src,
-                dst,
-                capacity_bps: spec.links[link].bandwidth.0 as f64,
-            });
+            topology.check_route(&path, p.src, p.dst, "data")?;
+            topology.check_route(&path, p.dst, p.src, "ACKs")?;
         }
-        spec.write_tcp_options(&flows, &generators);
+        spec.write_tcp_options(&flows, &checked.generators);
         Ok(Plan {
-            generators,
+            name: checked.name,
+            end: checked.end,
+            memory_budget: checked.memory_budget,
+            generators: checked.generators,
             links: checked.links,
             trace: checked.trace,
             wireless: checked.wireless,
@@ -170,9 +171,9 @@ impl Plan {
 
     /// The resolved TCP options of flow `i` (`None`: not a TCP flow).
     pub fn tcp_options(&self, i: usize) -> Option<&TcpOptions> {
-        match self.flows.get(i)? {
-            FlowPlan::Tcp { tcp, .. } => Some(&tcp.options),
-            FlowPlan::Sctp { .. } | FlowPlan::Udp { .. } => None,
+        match &self.flows.get(i)?.transport {
+            TransportPlan::Tcp { tcp, .. } => Some(&tcp.options),
+            TransportPlan::Sctp(_) | TransportPlan::Udp { .. } => None,
         }
     }
 
@@ -197,7 +198,7 @@ impl Scenario {
     fn write_tcp_options(&mut self, flows: &[FlowPlan], generators: &[GeneratorPlan]) {
         self.tcp.profile = Some(self.tcp.profile.unwrap_or_default());
         for (f, plan) in self.flows.iter_mut().zip(flows) {
-            if let FlowPlan::Tcp { tcp, .. } = plan {
+            if let TransportPlan::Tcp { tcp, .. } = &plan.transport {
                 f.tcp = tcp.options.table();
             }
         }
@@ -278,34 +279,43 @@ impl Topology {
         self.routes.path(b, a, link_to).map(|_| forth.len())
     }
 
-    /// Flow `i`'s plan: its route checked (both ways for TCP, whose ACKs come
-    /// back; one way for UDP).
+    /// Flow `i`'s plan: its nodes, its route checked (both ways for TCP, whose
+    /// ACKs come back; one way for UDP; per address for SCTP).
     fn flow(
         &self,
         spec: &Scenario,
         i: usize,
-        transport: CheckedFlow,
+        flow: CheckedFlow,
     ) -> Result<FlowPlan, ScenarioError> {
         let f = &spec.flows[i];
         let (src, dst) = (self.id(f.from.primary()), self.id(f.to.primary()));
-        match transport {
-            CheckedFlow::Tcp(tcp) => {
+        let transport = match flow.transport {
+            CheckedTransport::Tcp { tcp, app_bytes } => {
                 self.check_route(&format!("flows[{i}]"), src, dst, "data")?;
                 self.check_route(&format!("flows[{i}]"), dst, src, "ACKs")?;
-                Ok(FlowPlan::Tcp { tcp, src, dst })
+                TransportPlan::Tcp {
+                    tcp: Box::new(tcp),
+                    app_bytes,
+                    src,
+                    dst,
+                }
             }
-            CheckedFlow::Udp(source) => {
+            CheckedTransport::Udp(source) => {
                 self.check_route(&format!("flows[{i}]"), src, dst, "datagrams")?;
-                Ok(FlowPlan::Udp { source, src, dst })
+                TransportPlan::Udp { source, src, dst }
             }
-            CheckedFlow::Sctp(configs) => {
+            CheckedTransport::Sctp(configs) => {
                 let local: Vec<NodeId> = f.from.addresses().iter().map(|a| self.id(a)).collect();
                 let paths = self.sctp_paths(spec, i, &local)?;
-                Ok(FlowPlan::Sctp(Box::new(
-                    spec.sctp_plan(i, configs, local, paths),
-                )))
+                TransportPlan::Sctp(Box::new(spec.sctp_plan(i, configs, local, paths)))
             }
-        }
+        };
+        Ok(FlowPlan {
+            name: flow.name,
+            start: flow.start,
+            stop: flow.stop,
+            transport,
+        })
     }
 
     /// The `what` of `path` (a flow, a generator's connections) can go from `a` to `b`.
@@ -454,28 +464,56 @@ mod tests {
         assert_eq!(cell.subscribers, vec![3, 4]);
     }
 
+    /// The code of a source file, without its test module.
+    fn code(source: &'static str) -> &'static str {
+        &source[..source.find("#[cfg(test)]").unwrap_or(source.len())]
+    }
+
+    /// What reading the spec looks like: its accessor, a binding of it, its type,
+    /// and the types of its entries (the typed plans hold what was checked).
+    const SPEC_READS: [&str; 13] = [
+        "spec.",
+        "spec()",
+        "Scenario",
+        "FlowSpec",
+        "GeneratorSpec",
+        "LinkSpec",
+        "WirelessSpec",
+        "WimaxSpec",
+        "SourceSpec",
+        "TraceSpec",
+        "AppSpec",
+        "TcpSpec",
+        "SctpSpec",
+    ];
+
+    /// The first spec read in `code`, if any.
+    fn spec_read(code: &str) -> Option<&'static str> {
+        SPEC_READS.into_iter().find(|read| code.contains(read))
+    }
+
     #[test]
-    fn build_reads_media_sctp_and_trace_from_their_plans_only() {
-        // Each topic is checked into its plan (`link_plan.rs`, `WirelessPlan`,
-        // `CellPlan`, `sctp_plan.rs`, `trace_plan.rs`); the builders never go back
-        // to the spec for them.
-        let build = include_str!("build.rs");
-        let code = &build[..build.find("#[cfg(test)]").unwrap_or(build.len())];
-        for read in [
-            "spec.links",
-            "l.queue",
-            "l.between",
-            "spec.trace",
-            ".sctp",
-            "spec.wireless",
-            "spec.wimax",
-        ] {
-            assert!(!code.contains(read), "build.rs reads {read}");
+    fn the_builders_read_typed_plans_never_the_spec() {
+        // Every topic is checked into its plan when the scenario is loaded (links,
+        // stages, 802.11, 802.16, flows, generators, UDP sources, trace, the run's
+        // name, end and memory budget); building goes back to the spec for nothing.
+        let builders = [
+            ("build.rs", code(include_str!("build.rs"))),
+            (
+                "generator_build.rs",
+                code(include_str!("generator_build.rs")),
+            ),
+            ("udp_build.rs", code(include_str!("udp_build.rs"))),
+            ("sctp_build.rs", code(include_str!("sctp_build.rs"))),
+        ];
+        for (file, code) in builders {
+            assert_eq!(spec_read(code), None, "{file} reads the spec");
         }
-        let sctp = include_str!("sctp_build.rs");
-        assert!(!sctp.contains("spec"), "sctp_build.rs reads the spec");
-        let udp = include_str!("udp_build.rs");
-        assert!(!udp.contains("spec.trace"), "udp_build.rs reads spec.trace");
+        // The check sees one read put back (what `build` did before the plans).
+        let build = code(include_str!("build.rs"));
+        let reintroduced = build.replace("name: plan.name.clone()", "name: spec.name.clone()");
+        assert_ne!(reintroduced, build, "the line the check is tried on moved");
+        assert_eq!(spec_read(&reintroduced), Some("spec."));
     }
 
     #[test]

@@ -4,8 +4,7 @@
 //! and why it has no effect.
 
 use super::impairment_spec::ImpairmentSpec;
-use super::plan::FlowPlan;
-use super::plan::Plan;
+use super::plan::{Plan, TransportPlan};
 use super::spec::{AppSpec, TcpProfile};
 use super::validate::TcpPlan;
 use crate::time::SimTime;
@@ -26,9 +25,10 @@ impl Plan {
                 self.stage_warnings(&format!("{at}.impairments[{j}]"), imp, &mut out);
             }
         }
-        let flows = self.flows.iter().enumerate().filter_map(|(i, f)| match f {
-            FlowPlan::Tcp { tcp, .. } => Some((format!("flows[{i}]"), tcp)),
-            FlowPlan::Sctp { .. } | FlowPlan::Udp { .. } => None,
+        let flows = self.flows.iter().enumerate();
+        let flows = flows.filter_map(|(i, f)| match &f.transport {
+            TransportPlan::Tcp { tcp, .. } => Some((format!("flows[{i}]"), &**tcp)),
+            TransportPlan::Sctp(_) | TransportPlan::Udp { .. } => None,
         });
         let generators = self.generators.iter().enumerate();
         let generators = generators.map(|(g, p)| (format!("generators[{g}]"), &p.tcp));
