@@ -379,6 +379,7 @@ impl Topology {
 mod tests {
     use super::super::{build, load};
     use crate::net::wifi::channel::FrameErrors;
+    use crate::scenario::impairment_spec::StageSpec;
     use crate::world::World;
 
     #[test]
@@ -516,8 +517,33 @@ mod tests {
         assert_eq!(spec_read(&reintroduced), Some("spec."));
     }
 
+    /// Everything a plan holds but its spec, in a form two plans can be compared
+    /// by: its typed parts in `Debug` form (floats printed exactly), and its routes
+    /// as the path between every pair of nodes (the table itself keeps its
+    /// overrides in a hash map, whose order is not the same twice).
+    fn typed_parts(plan: &super::Plan) -> String {
+        let t = &plan.topology;
+        let link_to = |e: u32| t.edges[e as usize].1;
+        let nodes = t.node_names.len() as u32;
+        let routes: Vec<_> = (0..nodes)
+            .flat_map(|a| (0..nodes).map(move |b| (a, b)))
+            .map(|(a, b)| t.routes.path(a, b, link_to))
+            .collect();
+        format!(
+            "{:?}",
+            (
+                (&plan.name, plan.end, plan.memory_budget, &plan.trace),
+                (&plan.links, &plan.wireless, &plan.cells),
+                (&plan.flows, &plan.generators),
+                (&t.node_names, &t.edges, &t.hops, routes),
+            )
+        )
+    }
+
     #[test]
-    fn the_canonical_plan_of_every_example_loads_into_itself() {
+    fn the_canonical_plan_of_every_example_loads_into_the_same_plan() {
+        // Canonical JSON → load → the same plan → the same canonical JSON, reading
+        // no file the second time.
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios");
         let mut seen = 0;
         for entry in std::fs::read_dir(dir).unwrap() {
@@ -526,11 +552,55 @@ mod tests {
                 continue;
             }
             let text = std::fs::read_to_string(&path).unwrap();
-            let json = load(&text, path.parent()).unwrap().to_json().unwrap();
-            let again = load(&json, None).unwrap().to_json().unwrap();
-            assert_eq!(again, json, "{}", path.display());
+            let plan = load(&text, path.parent()).unwrap();
+            let json = plan.to_json().unwrap();
+            let again = load(&json, None).unwrap();
+            assert_eq!(
+                typed_parts(&again),
+                typed_parts(&plan),
+                "{}",
+                path.display()
+            );
+            assert_eq!(again.to_json().unwrap(), json, "{}", path.display());
             seen += 1;
         }
         assert!(seen >= 15, "{seen} example scenarios");
+    }
+
+    #[test]
+    fn a_loss_trace_is_read_once_when_loading_and_never_when_building() {
+        // The trace's steps are in the plan: with the file gone, the plan still
+        // builds, runs and serializes the same; its JSON holds the steps, not the
+        // file's name.
+        let dir = std::env::temp_dir().join(format!("cwnd-plan-trace-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("loss.csv"), "0, 0.5\n0.5, 0\n").unwrap();
+        let text = r#"
+            duration = "1s"
+            [[links]]
+            between = ["a", "b"]
+            bandwidth = "10Mbps"
+            delay = "5ms"
+            impairments = [{ kind = "bernoulli", p_file = "loss.csv", applies_to = "data" }]
+            [[flows]]
+            from = "a"
+            to = "b"
+        "#;
+        let plan = load(text, Some(&dir)).unwrap();
+        let json = plan.to_json().unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(!json.contains("loss.csv"), "{json}");
+        // The steps (time, p): 0 s → 0.5, 0.5 s → 0.
+        let steps = r#""schedule":[["0ns",0.5],["500000000ns",0.0]]"#;
+        assert!(json.contains(steps), "{json}");
+        let StageSpec::Bernoulli { schedule } = &plan.links[0].stages[0].stage else {
+            panic!("a Bernoulli stage");
+        };
+        assert_eq!(schedule.len(), 2);
+        let first = build(&plan, 3).run();
+        let again = load(&json, None).unwrap();
+        assert_eq!(build(&again, 3).run().fingerprint, first.fingerprint);
+        // The trace reached the run: p = 0.5 on data for the first half second.
+        assert!(first.flows[0].summary.drops_impairment > 0);
     }
 }
