@@ -36,11 +36,15 @@ class BadInput(Exception):
     """Input the user must fix; reported in one line with exit code 2."""
 
 
-def _load(path: str) -> dict[str, Any]:
+def _scenario_file(path: str) -> Path:
     p = Path(path)
     if not p.is_file():
         raise BadInput(f"{path}: no such scenario file")
-    return cwnd.load_scenario(p)
+    return p
+
+
+def _load(path: str) -> dict[str, Any]:
+    return cwnd.load_scenario(_scenario_file(path))
 
 
 def _format_summary(results: cwnd.Results) -> str:
@@ -107,10 +111,10 @@ PER_FLOW_FILES = (
 def _run_one(path: str, seed: int, out: Path) -> tuple[cwnd.Results, list[str]]:
     """Runs a scenario file into `out`; returns its results and the `PER_FLOW_FILES`
     it skipped, empty."""
-    spec = _load(path)
+    scenario = _scenario_file(path)
     importing = threading.Thread(target=_import_writers, daemon=True)
     importing.start()
-    results = cwnd.run(spec, seed=seed)
+    results = cwnd.run(scenario, seed=seed)
     importing.join()
     written = {p.name for p in results.write(out)}
     return results, [name for name in PER_FLOW_FILES if name not in written]
@@ -209,7 +213,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    cwnd.check(_load(args.scenario))
+    cwnd.check(_scenario_file(args.scenario))
     print(f"{args.scenario}: ok")
     return EXIT_OK
 
