@@ -7,6 +7,12 @@
 //! names. That spec is the plan's serialized form (`to_json`): loading it again
 //! gives the same plan without reading any file, so a plan can be hashed (the
 //! sweep cache key: contents, not paths) and shipped to workers that have no files.
+//!
+//! The typed parts are not serialized themselves: they are a function of the
+//! canonical spec (node ids, routes and kernel configurations derived from it), so
+//! the spec identifies them as well; it stays the format users and sweeps edit
+//! (field paths are the scenario's), and its hash does not move when the kernel's
+//! types change shape.
 
 use std::collections::HashMap;
 
@@ -182,9 +188,11 @@ impl Plan {
         &self.spec
     }
 
-    /// The plan in canonical JSON: its spec, defaults written out, tables' keys
-    /// sorted, durations in nanoseconds, file contents in place of file names.
-    /// `load` turns it back into the same plan, reading no file.
+    /// The plan in canonical JSON (docs/scenarios.md, "Loading"): its spec on one
+    /// line, every field written in the order of the spec's types (`null` when
+    /// unset), an impairment stage's keys in alphabetical order, quantities in base
+    /// units, TCP options resolved, file contents in place of file names. `load`
+    /// turns it back into the same plan, reading no file.
     pub fn to_json(&self) -> Result<String, ScenarioError> {
         serde_json::to_string(&self.spec)
             .map_err(|e| ScenarioError::new("", format!("the plan cannot be written as JSON: {e}")))
