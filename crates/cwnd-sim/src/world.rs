@@ -340,25 +340,26 @@ impl World {
     /// Medium `m`'s event: what it lost is counted, what it delivered is received
     /// (one packet at a time: `net::medium`), and its next event scheduled.
     fn on_medium(&mut self, now: SimTime, m: usize) {
-        let mut lost = std::mem::take(&mut self.medium_lost);
-        if !self.media[m].on_event(now, &mut lost) {
-            self.medium_lost = lost;
+        if !self.media[m].on_event(now, &mut self.medium_lost) {
             return;
         }
-        self.count_losses(&mut lost);
+        if !self.medium_lost.is_empty() {
+            self.count_medium_losses();
+        }
         while let Some((at, packet)) = self.media[m].next_delivery(now) {
             self.receive(now, at, packet);
         }
         self.schedule_medium(m);
     }
 
-    /// Counts every packet in `lost` against its flow; leaves the buffer empty for
-    /// reuse.
-    fn count_losses(&mut self, lost: &mut Vec<(Packet, Loss)>) {
+    /// Counts every packet a medium lost against its flow.
+    fn count_medium_losses(&mut self) {
+        let mut lost = std::mem::take(&mut self.medium_lost);
         for (packet, why) in lost.drain(..) {
             self.count_drop(&packet, why == Loss::Queue);
         }
-        self.medium_lost = std::mem::take(lost);
+        // Back, empty, for the next event to reuse.
+        self.medium_lost = lost;
     }
 
     fn schedule_medium(&mut self, m: usize) {
@@ -474,9 +475,8 @@ impl World {
                 continue;
             }
             self.triggers.swap_remove(i);
-            let mut lost = std::mem::take(&mut self.medium_lost);
-            self.media[t.medium].trigger(t.stage, now, &mut lost);
-            self.count_losses(&mut lost);
+            self.media[t.medium].trigger(t.stage, now, &mut self.medium_lost);
+            self.count_medium_losses();
             // What the medium carries may have changed: re-arm its event.
             self.schedule_medium(t.medium);
         }

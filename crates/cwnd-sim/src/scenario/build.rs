@@ -90,18 +90,18 @@ pub fn build(plan: &Plan, seed: u64) -> World {
             rng::stream(seed, &format!("wireless[{c}].errors")),
         );
         channel.impairments = chain;
-        media.push(AnyMedium::Wifi(channel));
+        media.push(AnyMedium::Wifi(Box::new(channel)));
     }
     // 802.16 cells: each subscriber reaches the base station and back in one hop.
     for (c, cell) in plan.cells.iter().enumerate() {
-        media.push(AnyMedium::Wimax(WimaxCell::new(
+        media.push(AnyMedium::Wimax(Box::new(WimaxCell::new(
             cell.name.clone(),
             cell.base_station,
             cell.subscribers.clone(),
             cell.params,
             rng::stream(seed, &format!("wimax[{c}].fading")),
             rng::stream(seed, &format!("wimax[{c}].errors")),
-        )));
+        ))));
     }
 
     let mut flows = Vec::with_capacity(spec.flows.len());
