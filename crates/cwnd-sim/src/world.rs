@@ -362,6 +362,10 @@ impl World {
         self.medium_lost = lost;
     }
 
+    /// Arms medium `m`'s next event. Inlined: called after every packet a medium
+    /// accepts and every medium event, its call frame cost more than its body
+    /// (callgrind, BENCHMARKS.md).
+    #[inline(always)]
     fn schedule_medium(&mut self, m: usize) {
         if let Some(t) = self.media[m].event_to_schedule() {
             self.queue.schedule(t, Event::Medium(m as u32));

@@ -15,6 +15,7 @@ use crate::time::SimTime;
 /// that they do not widen every link's slot (456 B instead of 624 B). Boxing the
 /// link too, as clippy would have it, would put a pointer chase on every hop.
 #[allow(clippy::large_enum_variant)]
+#[repr(u8)]
 pub enum AnyMedium {
     Link(LinkDirection),
     Wifi(Box<WifiChannel>),
