@@ -17,6 +17,7 @@ use crate::net::impair::{
     ImpairmentChain, ImpairmentStage, Outage, Reorder, Schedule, Window,
 };
 use crate::net::link::LinkDirection;
+use crate::net::medium::AnyMedium;
 use crate::net::red::Red;
 use crate::net::wifi::channel::WifiChannel;
 use crate::net::wimax::cell::WimaxCell;
@@ -29,7 +30,7 @@ use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
 use crate::transport::tcp::recovery::{Recovery, RepeatedTimeout};
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};
 use crate::transport::tcp::socket_options::kernel_sndbuf;
-use crate::world::{Flow, LinkInfo, Trigger, TriggerTarget, World, WorldParts};
+use crate::world::{Flow, LinkInfo, Trigger, World, WorldParts};
 
 /// Builds the world for one run of `plan` with `seed`. Everything that could be
 /// wrong was found when the plan was made, so this cannot fail.
@@ -38,7 +39,10 @@ pub fn build(plan: &Plan, seed: u64) -> World {
     let trace = &plan.trace;
     let node_count = topology.node_names.len();
 
-    let mut links = Vec::with_capacity(2 * plan.links.len());
+    // The media table in the order `Topology` numbers hops: link directions, then
+    // 802.11 channels, then 802.16 cells.
+    let mut media =
+        Vec::with_capacity(2 * plan.links.len() + plan.wireless.len() + plan.cells.len());
     let mut link_info = Vec::with_capacity(2 * plan.links.len());
     let mut triggers = Vec::new();
     for (i, l) in plan.links.iter().enumerate() {
@@ -49,11 +53,11 @@ pub fn build(plan: &Plan, seed: u64) -> World {
                 triggers.push(Trigger {
                     flow,
                     segment,
-                    target: TriggerTarget::Link(links.len()),
+                    medium: media.len(),
                     stage,
                 });
             }
-            links.push(link);
+            media.push(AnyMedium::Link(link));
             link_info.push(LinkInfo {
                 name: l.name.clone(),
                 direction: if dir == Direction::Forward {
@@ -65,7 +69,6 @@ pub fn build(plan: &Plan, seed: u64) -> World {
         }
     }
 
-    let mut channels = Vec::with_capacity(plan.wireless.len());
     for (c, w) in plan.wireless.iter().enumerate() {
         let (chain, channel_triggers) =
             build_stages(seed, &w.stages, &format!("wireless[{c}]"), None);
@@ -73,7 +76,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
             triggers.push(Trigger {
                 flow,
                 segment,
-                target: TriggerTarget::Channel(c),
+                medium: media.len(),
                 stage,
             });
         }
@@ -85,19 +88,18 @@ pub fn build(plan: &Plan, seed: u64) -> World {
             rng::stream(seed, &format!("wireless[{c}].errors")),
         );
         channel.impairments = chain;
-        channels.push(channel);
+        media.push(AnyMedium::Wifi(Box::new(channel)));
     }
     // 802.16 cells: each subscriber reaches the base station and back in one hop.
-    let mut cells = Vec::with_capacity(plan.cells.len());
     for (c, cell) in plan.cells.iter().enumerate() {
-        cells.push(WimaxCell::new(
+        media.push(AnyMedium::Wimax(Box::new(WimaxCell::new(
             cell.name.clone(),
             cell.base_station,
             cell.subscribers.clone(),
             cell.params,
             rng::stream(seed, &format!("wimax[{c}].fading")),
             rng::stream(seed, &format!("wimax[{c}].errors")),
-        ));
+        ))));
     }
 
     let mut flows = Vec::with_capacity(plan.flows.len());
@@ -131,12 +133,10 @@ pub fn build(plan: &Plan, seed: u64) -> World {
         seed,
         end: plan.end,
         node_names: topology.node_names.clone(),
-        links,
+        media,
         link_info,
         routes: topology.routes.clone(),
         hops: topology.hops.clone(),
-        channels,
-        cells,
         flows,
         associations,
         udp,

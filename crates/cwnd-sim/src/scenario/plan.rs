@@ -26,12 +26,12 @@ use super::trace_plan::TracePlan;
 use super::udp_spec::SourcePlan;
 use super::validate::{CheckedFlow, CheckedTransport, ScenarioError, TcpPlan};
 use crate::net::impair::AppliesTo;
+use crate::net::medium::Hop;
 use crate::net::routing::RoutingTable;
 use crate::net::wifi::channel::ChannelConfig;
 use crate::net::wimax::cell::CellParams;
 use crate::packet::{FlowId, NodeId};
 use crate::time::SimTime;
-use crate::world::Hop;
 
 /// A checked scenario, ready to build with any seed.
 #[derive(Debug)]
@@ -140,6 +140,8 @@ pub struct Topology {
     /// Route edges (from, to, hop index): every link direction (link `i` gives `2i`
     /// forward and `2i + 1` reverse), then every ordered pair of stations of each
     /// wireless channel, then each 802.16 subscriber to its base station and back.
+    /// A hop names its medium by its index in the world's media table, which
+    /// `build` fills in the same order: link directions, channels, cells.
     pub edges: Vec<(NodeId, NodeId, u32)>,
     pub hops: Vec<Hop>,
     pub routes: RoutingTable,
@@ -226,36 +228,34 @@ impl Topology {
             .collect();
         let mut edges: Vec<(NodeId, NodeId, u32)> = Vec::new();
         let mut hops = Vec::new();
+        let mut medium = 0u32;
         for l in &spec.links {
             let (a, b) = (ids[l.between[0].as_str()], ids[l.between[1].as_str()]);
             for (from, to) in [(a, b), (b, a)] {
                 edges.push((from, to, hops.len() as u32));
-                hops.push(Hop::Link(hops.len() as u32));
+                hops.push(Hop { medium, to });
+                medium += 1;
             }
         }
-        for (c, w) in spec.wireless.iter().enumerate() {
+        for w in &spec.wireless {
             let stations: Vec<NodeId> = w.stations.iter().map(|s| ids[s.as_str()]).collect();
             for &a in &stations {
                 for &b in stations.iter().filter(|&&b| b != a) {
                     edges.push((a, b, hops.len() as u32));
-                    hops.push(Hop::Air {
-                        channel: c as u32,
-                        to: b,
-                    });
+                    hops.push(Hop { medium, to: b });
                 }
             }
+            medium += 1;
         }
-        for (c, w) in spec.wimax.iter().enumerate() {
+        for w in &spec.wimax {
             let bs = ids[w.base_station.as_str()];
             for ss in w.subscribers.iter().map(|s| ids[s.as_str()]) {
                 for (a, b) in [(bs, ss), (ss, bs)] {
                     edges.push((a, b, hops.len() as u32));
-                    hops.push(Hop::Wimax {
-                        cell: c as u32,
-                        to: b,
-                    });
+                    hops.push(Hop { medium, to: b });
                 }
             }
+            medium += 1;
         }
         let mut routes = RoutingTable::shortest_paths(node_names.len(), &edges);
         for (k, r) in spec.routes.iter().enumerate() {
