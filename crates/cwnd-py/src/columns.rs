@@ -15,7 +15,8 @@ use serde::ser::{self, Impossible, Serialize, Serializer};
 
 use crate::rows::{refuse, refuse_compounds, Error};
 
-/// A dict of columns, one per field of `R`, holding every record's value.
+/// A dict of columns, one per field of `R`, holding every record's value; the
+/// columns are allocated for as many records as `records` says it has at least.
 pub fn columns<'py, R: Serialize + Default>(
     py: Python<'py>,
     records: impl IntoIterator<Item = R>,
@@ -28,6 +29,8 @@ pub fn columns<'py, R: Serialize + Default>(
             defining: true,
         })
         .map_err(to_py)?;
+    let records = records.into_iter();
+    table.reserve(records.size_hint().0);
     for record in records {
         record
             .serialize(Fields {
@@ -51,6 +54,19 @@ struct Table {
 }
 
 impl Table {
+    fn reserve(&mut self, rows: usize) {
+        for (_, column) in &mut self.columns {
+            match column {
+                Column::U8(v) => v.reserve(rows),
+                Column::U32(v) => v.reserve(rows),
+                Column::U64(v) => v.reserve(rows),
+                Column::F64(v) => v.reserve(rows),
+                Column::Bool(v) => v.reserve(rows),
+                Column::Str(v) => v.reserve(rows),
+            }
+        }
+    }
+
     fn into_dict(self, py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
         let d = PyDict::new(py);
         for (name, column) in self.columns {

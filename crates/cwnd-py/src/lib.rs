@@ -115,12 +115,9 @@ fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>>
     }
     d.set_item("flows", flows)?;
     sctp::add_sctp(py, &d, &r)?;
-    let tcp = r.flows.iter().zip(0u32..);
-    let series = tcp.clone().flat_map(|(f, i)| f.series_rows(i));
-    d.set_item("series", columns(py, series)?)?;
+    d.set_item("series", columns(py, r.series_rows())?)?;
     d.set_item("throughput", columns(py, r.throughput_rows())?)?;
-    let segments = tcp.flat_map(|(f, i)| f.segment_rows(i));
-    d.set_item("segments", columns(py, segments)?)?;
+    d.set_item("segments", columns(py, r.segment_rows())?)?;
     let metric_names = r.cc_metric_names();
     let cc_metrics = columns(py, r.cc_metric_rows(&metric_names))?;
     cc_metrics.set_item("metric_names", metric_names)?;
@@ -129,12 +126,7 @@ fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>>
     d.set_item("channels", rows::rows(py, &r.channels)?)?;
     d.set_item("connections", rows::rows(py, &r.connections)?)?;
     d.set_item("generators", rows::rows(py, &r.generators)?)?;
-    let queues = r
-        .links
-        .iter()
-        .zip(0u32..)
-        .flat_map(|(l, i)| l.queue_rows(i));
-    d.set_item("queues", columns(py, queues)?)?;
+    d.set_item("queues", columns(py, r.queue_rows())?)?;
     let pcaps = PyDict::new(py);
     for (node, bytes) in &r.pcaps {
         pcaps.set_item(node, PyBytes::new(py, bytes))?;

@@ -12,20 +12,16 @@ use crate::rows;
 
 /// Adds the SCTP tables to the results dict.
 pub fn add_sctp(py: Python<'_>, d: &Bound<'_, PyDict>, r: &RunResults) -> PyResult<()> {
-    let associations = || r.associations.iter().zip(0u32..);
     let paths = r
         .associations
         .iter()
         .enumerate()
         .flat_map(|(k, a)| a.path_rows(k));
     d.set_item("paths", rows::rows(py, paths)?)?;
-    let series = associations().flat_map(|(a, k)| a.series_rows(k));
-    d.set_item("association_series", columns(py, series)?)?;
-    let path_series = associations().flat_map(|(a, k)| a.path_series_rows(k));
-    d.set_item("path_series", columns(py, path_series)?)?;
-    let chunks = associations().flat_map(|(a, k)| a.chunk_rows(k));
-    d.set_item("chunks", columns(py, chunks)?)?;
-    let events = associations().flat_map(|(a, k)| a.event_rows(k));
-    d.set_item("sctp_events", columns(py, events)?)?;
+    let series = columns(py, r.association_series_rows())?;
+    d.set_item("association_series", series)?;
+    d.set_item("path_series", columns(py, r.path_series_rows())?)?;
+    d.set_item("chunks", columns(py, r.chunk_rows())?)?;
+    d.set_item("sctp_events", columns(py, r.sctp_event_rows())?)?;
     Ok(())
 }

@@ -167,7 +167,7 @@ pub struct SctpEventRow {
 
 impl FlowResult {
     /// The rows of this flow's series, `flow` being its index.
-    pub fn series_rows(&self, flow: u32) -> impl Iterator<Item = SeriesRow> + '_ {
+    fn series_rows(&self, flow: u32) -> impl Iterator<Item = SeriesRow> + '_ {
         let s = &self.series;
         // Columns cut to one length, so that indexing them needs no bounds checks.
         let n = s.len();
@@ -188,7 +188,7 @@ impl FlowResult {
     }
 
     /// The rows of this flow's segment trace (none without `trace.segments`).
-    pub fn segment_rows(&self, flow: u32) -> impl Iterator<Item = SegmentRow> + '_ {
+    fn segment_rows(&self, flow: u32) -> impl Iterator<Item = SegmentRow> + '_ {
         self.segments.iter().flat_map(move |s| {
             let n = s.time.len();
             let (time, seq, len) = (&s.time[..n], &s.seq[..n], &s.len[..n]);
@@ -206,7 +206,7 @@ impl FlowResult {
 
 impl LinkResult {
     /// The rows of this link direction's queue trace (none without `trace.queues`).
-    pub fn queue_rows(&self, link: u32) -> impl Iterator<Item = QueueRow> + '_ {
+    fn queue_rows(&self, link: u32) -> impl Iterator<Item = QueueRow> + '_ {
         self.queue.iter().flat_map(move |q| {
             (0..q.time.len()).map(move |i| QueueRow {
                 link,
@@ -220,7 +220,7 @@ impl LinkResult {
 
 impl AssociationResult {
     /// The rows of this association's series, `association` being its index.
-    pub fn series_rows(&self, association: u32) -> impl Iterator<Item = AssociationSeriesRow> + '_ {
+    fn series_rows(&self, association: u32) -> impl Iterator<Item = AssociationSeriesRow> + '_ {
         let s = &self.series;
         (0..s.len()).map(move |i| AssociationSeriesRow {
             association,
@@ -234,7 +234,7 @@ impl AssociationResult {
     }
 
     /// The rows of this association's path series.
-    pub fn path_series_rows(&self, association: u32) -> impl Iterator<Item = PathSeriesRow> + '_ {
+    fn path_series_rows(&self, association: u32) -> impl Iterator<Item = PathSeriesRow> + '_ {
         let s = &self.path_series;
         let chunk = self.summary.pmdcs as f64;
         (0..s.len()).map(move |i| PathSeriesRow {
@@ -254,7 +254,7 @@ impl AssociationResult {
     }
 
     /// The rows of this association's chunk trace (none without `trace.segments`).
-    pub fn chunk_rows(&self, association: u32) -> impl Iterator<Item = ChunkRow> + '_ {
+    fn chunk_rows(&self, association: u32) -> impl Iterator<Item = ChunkRow> + '_ {
         self.chunks.iter().flat_map(move |c| {
             (0..c.len()).map(move |i| ChunkRow {
                 association,
@@ -270,7 +270,7 @@ impl AssociationResult {
     }
 
     /// This association's retransmission events.
-    pub fn event_rows(&self, association: u32) -> impl Iterator<Item = SctpEventRow> + '_ {
+    fn event_rows(&self, association: u32) -> impl Iterator<Item = SctpEventRow> + '_ {
         self.events.iter().map(move |e| SctpEventRow {
             association,
             time: e.time,
@@ -284,10 +284,91 @@ impl AssociationResult {
     }
 }
 
+/// A table's rows, with their number known beforehand (`size_hint`), so that the
+/// columns they fill are allocated once.
+pub struct Rows<I> {
+    rows: I,
+    left: usize,
+}
+
+impl<I: Iterator> Rows<I> {
+    fn new(count: usize, rows: I) -> Self {
+        Rows { rows, left: count }
+    }
+}
+
+impl<I: Iterator> Iterator for Rows<I> {
+    type Item = I::Item;
+    fn next(&mut self) -> Option<I::Item> {
+        let row = self.rows.next()?;
+        self.left = self.left.saturating_sub(1);
+        Some(row)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+/// Every row of a table whose rows come per flow, association or link (`of`),
+/// each given its index; `count` is how many a part has.
+fn indexed<'a, P: 'a, R, I: Iterator<Item = R> + 'a>(
+    parts: &'a [P],
+    count: impl Fn(&P) -> usize,
+    of: impl Fn(&'a P, u32) -> I + 'a,
+) -> Rows<impl Iterator<Item = R> + 'a> {
+    let n = parts.iter().map(count).sum();
+    Rows::new(n, parts.iter().zip(0u32..).flat_map(move |(p, i)| of(p, i)))
+}
+
 impl RunResults {
+    /// The `series` table: every TCP flow's samples.
+    pub fn series_rows(&self) -> Rows<impl Iterator<Item = SeriesRow> + '_> {
+        indexed(&self.flows, |f| f.series.len(), FlowResult::series_rows)
+    }
+
+    /// The `segments` table: every TCP flow's transmissions.
+    pub fn segment_rows(&self) -> Rows<impl Iterator<Item = SegmentRow> + '_> {
+        let count = |f: &FlowResult| f.segments.as_ref().map_or(0, |s| s.time.len());
+        indexed(&self.flows, count, FlowResult::segment_rows)
+    }
+
+    /// The `queues` table: every traced link direction's queue samples.
+    pub fn queue_rows(&self) -> Rows<impl Iterator<Item = QueueRow> + '_> {
+        let count = |l: &LinkResult| l.queue.as_ref().map_or(0, |q| q.time.len());
+        indexed(&self.links, count, LinkResult::queue_rows)
+    }
+
+    /// The `association_series` table.
+    pub fn association_series_rows(&self) -> Rows<impl Iterator<Item = AssociationSeriesRow> + '_> {
+        let count = |a: &AssociationResult| a.series.len();
+        indexed(&self.associations, count, AssociationResult::series_rows)
+    }
+
+    /// The `path_series` table.
+    pub fn path_series_rows(&self) -> Rows<impl Iterator<Item = PathSeriesRow> + '_> {
+        let count = |a: &AssociationResult| a.path_series.len();
+        indexed(
+            &self.associations,
+            count,
+            AssociationResult::path_series_rows,
+        )
+    }
+
+    /// The `chunks` table.
+    pub fn chunk_rows(&self) -> Rows<impl Iterator<Item = ChunkRow> + '_> {
+        let count = |a: &AssociationResult| a.chunks.as_ref().map_or(0, |c| c.len());
+        indexed(&self.associations, count, AssociationResult::chunk_rows)
+    }
+
+    /// The `sctp_events` table.
+    pub fn sctp_event_rows(&self) -> Rows<impl Iterator<Item = SctpEventRow> + '_> {
+        let count = |a: &AssociationResult| a.events.len();
+        indexed(&self.associations, count, AssociationResult::event_rows)
+    }
+
     /// Goodput and throughput per bin of every flow (TCP, then SCTP, then UDP) over
     /// the whole run.
-    pub fn throughput_rows(&self) -> impl Iterator<Item = ThroughputRow> + '_ {
+    pub fn throughput_rows(&self) -> Rows<impl Iterator<Item = ThroughputRow> + '_> {
         let width = self.throughput_bin.as_nanos();
         let bins = self.duration.as_nanos().div_ceil(width) as usize;
         let w = self.throughput_bin.as_secs_f64();
@@ -297,18 +378,21 @@ impl RunResults {
             .iter()
             .map(|a| (&a.delivered_bins, &a.sent_bins));
         let udp = self.udp.iter().map(|u| (&u.delivered_bins, &u.sent_bins));
-        tcp.chain(sctp)
-            .chain(udp)
-            .enumerate()
-            .flat_map(move |(i, (delivered, sent))| {
-                let (delivered, sent) = (delivered.padded(bins), sent.padded(bins));
-                (0..bins).map(move |b| ThroughputRow {
-                    flow: i as u32,
-                    time: b as f64 * w,
-                    goodput_bps: delivered[b] as f64 * 8.0 / w,
-                    throughput_bps: sent[b] as f64 * 8.0 / w,
-                })
-            })
+        let flows = self.flows.len() + self.associations.len() + self.udp.len();
+        let rows =
+            tcp.chain(sctp)
+                .chain(udp)
+                .enumerate()
+                .flat_map(move |(i, (delivered, sent))| {
+                    let (delivered, sent) = (delivered.padded(bins), sent.padded(bins));
+                    (0..bins).map(move |b| ThroughputRow {
+                        flow: i as u32,
+                        time: b as f64 * w,
+                        goodput_bps: delivered[b] as f64 * 8.0 / w,
+                        throughput_bps: sent[b] as f64 * 8.0 / w,
+                    })
+                });
+        Rows::new(flows * bins, rows)
     }
 
     /// The names of the controllers' metrics, in order of first appearance: what
@@ -330,19 +414,39 @@ impl RunResults {
     pub fn cc_metric_rows<'a>(
         &'a self,
         names: &'a [&'static str],
-    ) -> impl Iterator<Item = CcMetricRow> + 'a {
-        let traced = self.flows.iter().enumerate();
-        let metrics = traced.filter_map(|(flow, f)| Some((flow as u32, f.cc_metrics.as_ref()?)));
-        metrics.flat_map(move |(flow, m)| {
-            (0..m.len()).map(move |i| CcMetricRow {
-                flow,
-                time: m.time[i],
-                metric: names
-                    .iter()
-                    .position(|&n| n == m.name[i])
-                    .expect("cc_metric_names lists every metric") as u32,
-                value: m.value[i],
+    ) -> Rows<impl Iterator<Item = CcMetricRow> + 'a> {
+        let count = |f: &FlowResult| f.cc_metrics.as_ref().map_or(0, |m| m.len());
+        let of = move |f: &'a FlowResult, flow| {
+            let m = f.cc_metrics.iter();
+            m.flat_map(move |m| {
+                (0..m.len()).map(move |i| CcMetricRow {
+                    flow,
+                    time: m.time[i],
+                    metric: names
+                        .iter()
+                        .position(|&n| n == m.name[i])
+                        .expect("cc_metric_names lists every metric")
+                        as u32,
+                    value: m.value[i],
+                })
             })
-        })
+        };
+        indexed(&self.flows, count, of)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indexed_rows_carry_their_part_index_and_announce_their_count() {
+        // Three parts of 2, 0 and 1 rows: 3 rows, indexed 0, 0 and 2.
+        let parts = [vec![10, 11], vec![], vec![12]];
+        let mut rows = indexed(&parts, Vec::len, |p, i| p.iter().map(move |&x| (i, x)));
+        assert_eq!(rows.size_hint(), (3, Some(3)));
+        assert_eq!(rows.next(), Some((0, 10)));
+        assert_eq!(rows.size_hint(), (2, Some(2)));
+        assert_eq!(rows.collect::<Vec<_>>(), vec![(0, 11), (2, 12)]);
     }
 }
