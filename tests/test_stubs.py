@@ -111,11 +111,19 @@ def test_rows_hold_scalars_only(raw: dict[str, Any]) -> None:
             assert all(isinstance(v, int | float | bool | str) for v in row.values()), table
 
 
+def _struct_fields(source: str, name: str) -> set[str]:
+    body = re.search(rf"pub struct {name} \{{(.*?)\n\}}", source, re.S)
+    assert body, name
+    return set(re.findall(r"pub (\w+):", body[1]))
+
+
 def test_the_relay_report_stub_names_what_the_binding_sets() -> None:
-    # live_relay needs root and TUN devices; its keys are read from the binding's source.
-    source = (ROOT / "crates" / "cwnd-py" / "src" / "live.rs").read_text()
-    flows = set(re.findall(r'c\.set_item\("(\w+)"', source))
-    report = set(re.findall(r'r\.set_item\("(\w+)"', source))
+    # live_relay needs root and TUN devices; its keys are the fields of the relay's
+    # records (serialized one key per field), read from their source.
+    source = (ROOT / "crates" / "cwnd-live" / "src" / "relay.rs").read_text()
+    binding = (ROOT / "crates" / "cwnd-py" / "src" / "live.rs").read_text()
+    flows = _struct_fields(source, "FlowCounts")
+    report = _struct_fields(source, "ReportRow") | set(re.findall(r'r\.set_item\("(\w+)"', binding))
     typed = _typed_dicts()
     assert flows == set(typed["RelayFlowCounts"])
     assert report == set(typed["RelayReport"])

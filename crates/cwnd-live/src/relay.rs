@@ -15,6 +15,7 @@ use cwnd_sim::packet::{ExternalRef, FlowId, NodeId};
 use cwnd_sim::results::RunResults;
 use cwnd_sim::time::SimTime;
 use cwnd_sim::world::{Injection, World};
+use serde::Serialize;
 
 use crate::clock::{self, monotonic_ns};
 use crate::ipv4;
@@ -53,15 +54,16 @@ pub struct Config {
     pub pool_slots: usize,
 }
 
-/// Packets and bytes of one flow as the relay saw them.
-#[derive(Clone, Copy, Debug, Default)]
+/// Packets and bytes of one flow as the relay saw them (a row of the bindings'
+/// `relay["flows"]`, one key per field).
+#[derive(Clone, Copy, Debug, Default, Serialize)]
 pub struct FlowCounts {
     pub injected_packets: u64,
     pub injected_bytes: u64,
-    pub delivered_packets: u64,
-    pub delivered_bytes: u64,
     /// Data-carrying packets (the class data-loss stages see).
     pub injected_data_packets: u64,
+    pub delivered_packets: u64,
+    pub delivered_bytes: u64,
     pub delivered_data_packets: u64,
 }
 
@@ -89,7 +91,46 @@ pub struct Report {
     pub stopped: bool,
 }
 
+/// The report's numbers as one record (the bindings' `relay` dict, one key per
+/// field): the counters, the lateness quantiles in seconds, the carried rate.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct ReportRow {
+    pub unmatched: u64,
+    pub overruns: u64,
+    pub uncaptured: u64,
+    pub write_errors: u64,
+    pub packets_timed: u64,
+    pub late_p50: f64,
+    pub late_p99: f64,
+    pub late_max: f64,
+    pub seconds: f64,
+    pub cpu_seconds: f64,
+    pub carried_bps: f64,
+    pub pinned: bool,
+    pub realtime: bool,
+    pub stopped: bool,
+}
+
 impl Report {
+    pub fn row(&self) -> ReportRow {
+        ReportRow {
+            unmatched: self.unmatched,
+            overruns: self.overruns,
+            uncaptured: self.uncaptured,
+            write_errors: self.write_errors,
+            packets_timed: self.lateness.samples(),
+            late_p50: self.lateness.quantile_ns(0.5) as f64 / 1e9,
+            late_p99: self.lateness.quantile_ns(0.99) as f64 / 1e9,
+            late_max: self.lateness.max_ns() as f64 / 1e9,
+            seconds: self.seconds,
+            cpu_seconds: self.cpu_seconds,
+            carried_bps: self.carried_bps(),
+            pinned: self.pinned,
+            realtime: self.realtime,
+            stopped: self.stopped,
+        }
+    }
+
     /// IP bytes per second delivered to the hosts over the run.
     pub fn carried_bps(&self) -> f64 {
         let bytes: u64 = self.flows.iter().map(|f| f.delivered_bytes).sum();

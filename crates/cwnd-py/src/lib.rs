@@ -2,21 +2,22 @@
 //! its plan as canonical JSON), columns come out (`run`: plan and seed → results).
 //!
 //! Thin on purpose: the scenario is parsed and checked by cwnd-sim, the run
-//! happens with the GIL released, and results cross as numpy arrays built from
-//! the simulator's own column vectors (no per-sample Python objects).
+//! happens with the GIL released, and results cross as numpy arrays filled from
+//! the simulator's per-sample records (`columns.rs`; no per-sample Python objects)
+//! and as rows of its summary records (`rows.rs`).
 
 mod bench;
+mod columns;
 mod live;
 mod rows;
 mod sctp;
 
 use std::path::Path;
 
+use columns::columns;
 use cwnd_sim::results::RunResults;
 use cwnd_sim::scenario::{self, ScenarioError as SimScenarioError};
-use cwnd_sim::time::SimTime;
 use cwnd_sim::world::{Stopped, World};
-use numpy::IntoPyArray;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
@@ -103,27 +104,8 @@ fn run_with_signals(py: Python<'_>, world: World) -> PyResult<RunResults> {
     })
 }
 
-pub(crate) fn secs(t: SimTime) -> f64 {
-    t.as_secs_f64()
-}
-
-/// Seconds, with `SimTime::MAX` ("not yet measured") as NaN.
-pub(crate) fn secs_or_nan(t: SimTime) -> f64 {
-    if t == SimTime::MAX {
-        f64::NAN
-    } else {
-        t.as_secs_f64()
-    }
-}
-
 fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("name", &r.name)?;
-    d.set_item("seed", r.seed)?;
-    d.set_item("fingerprint", r.fingerprint)?;
-    d.set_item("events", r.events)?;
-    d.set_item("duration", secs(r.duration))?;
-    d.set_item("throughput_bin", secs(r.throughput_bin))?;
+    let d = rows::row(py, &r.header())?;
     let flows = rows::rows(py, r.flows.iter().map(|f| f.summary.row()))?;
     for a in &r.associations {
         flows.append(rows::row(py, &a.summary.row())?)?;
@@ -133,170 +115,23 @@ fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>>
     }
     d.set_item("flows", flows)?;
     sctp::add_sctp(py, &d, &r)?;
-    d.set_item("series", series_columns(py, &r)?)?;
-    d.set_item("throughput", throughput_columns(py, &r)?)?;
-    d.set_item("segments", segment_columns(py, &r)?)?;
-    d.set_item("cc_metrics", cc_metric_columns(py, &r)?)?;
+    d.set_item("series", columns(py, r.series_rows())?)?;
+    d.set_item("throughput", columns(py, r.throughput_rows())?)?;
+    d.set_item("segments", columns(py, r.segment_rows())?)?;
+    let metric_names = r.cc_metric_names();
+    let cc_metrics = columns(py, r.cc_metric_rows(&metric_names))?;
+    cc_metrics.set_item("metric_names", metric_names)?;
+    d.set_item("cc_metrics", cc_metrics)?;
     d.set_item("links", rows::rows(py, &r.links)?)?;
     d.set_item("channels", rows::rows(py, &r.channels)?)?;
     d.set_item("connections", rows::rows(py, &r.connections)?)?;
     d.set_item("generators", rows::rows(py, &r.generators)?)?;
-    d.set_item("queues", queue_columns(py, &r)?)?;
+    d.set_item("queues", columns(py, r.queue_rows())?)?;
     let pcaps = PyDict::new(py);
     for (node, bytes) in &r.pcaps {
         pcaps.set_item(node, PyBytes::new(py, bytes))?;
     }
     d.set_item("pcaps", pcaps)?;
-    Ok(d)
-}
-
-/// Long-format state series of every flow, concatenated, with a flow index column.
-fn series_columns<'py>(py: Python<'py>, r: &RunResults) -> PyResult<Bound<'py, PyDict>> {
-    let n: usize = r.flows.iter().map(|f| f.series.len()).sum();
-    let mut flow = Vec::with_capacity(n);
-    let mut time = Vec::with_capacity(n);
-    let mut cwnd = Vec::with_capacity(n);
-    let mut ssthresh = Vec::with_capacity(n);
-    let mut srtt = Vec::with_capacity(n);
-    let mut rto = Vec::with_capacity(n);
-    let mut snd_una = Vec::with_capacity(n);
-    let mut snd_nxt = Vec::with_capacity(n);
-    let mut delivered = Vec::with_capacity(n);
-    for (i, f) in r.flows.iter().enumerate() {
-        let s = &f.series;
-        flow.extend(std::iter::repeat_n(i as u32, s.len()));
-        time.extend(s.time.iter().map(|&t| secs(t)));
-        cwnd.extend(s.cwnd.iter().map(|&c| c as f64));
-        ssthresh.extend(s.ssthresh.iter().map(|&v| {
-            if v >= cwnd_sim::transport::tcp::tcb::INFINITE_SSTHRESH {
-                f64::NAN
-            } else {
-                v as f64
-            }
-        }));
-        srtt.extend(s.srtt.iter().map(|&t| secs_or_nan(t)));
-        rto.extend(s.rto.iter().map(|&t| secs(t)));
-        snd_una.extend_from_slice(&s.snd_una);
-        snd_nxt.extend_from_slice(&s.snd_nxt);
-        delivered.extend_from_slice(&s.delivered);
-    }
-    let d = PyDict::new(py);
-    d.set_item("flow", flow.into_pyarray(py))?;
-    d.set_item("time", time.into_pyarray(py))?;
-    d.set_item("cwnd", cwnd.into_pyarray(py))?;
-    d.set_item("ssthresh", ssthresh.into_pyarray(py))?;
-    d.set_item("srtt", srtt.into_pyarray(py))?;
-    d.set_item("rto", rto.into_pyarray(py))?;
-    d.set_item("snd_una", snd_una.into_pyarray(py))?;
-    d.set_item("snd_nxt", snd_nxt.into_pyarray(py))?;
-    d.set_item("delivered", delivered.into_pyarray(py))?;
-    Ok(d)
-}
-
-/// Goodput and throughput per bin, every flow over the whole run.
-fn throughput_columns<'py>(py: Python<'py>, r: &RunResults) -> PyResult<Bound<'py, PyDict>> {
-    let width = r.throughput_bin.as_nanos();
-    let bins = r.duration.as_nanos().div_ceil(width) as usize;
-    let w = secs(r.throughput_bin);
-    let mut flow = Vec::new();
-    let mut time = Vec::new();
-    let mut goodput = Vec::new();
-    let mut throughput = Vec::new();
-    let tcp = r.flows.iter().map(|f| (&f.delivered_bins, &f.sent_bins));
-    let sctp = r
-        .associations
-        .iter()
-        .map(|a| (&a.delivered_bins, &a.sent_bins));
-    let udp = r.udp.iter().map(|u| (&u.delivered_bins, &u.sent_bins));
-    for (i, (delivered, sent)) in tcp.chain(sctp).chain(udp).enumerate() {
-        let delivered = delivered.padded(bins);
-        let sent = sent.padded(bins);
-        for b in 0..bins {
-            flow.push(i as u32);
-            time.push(b as f64 * w);
-            goodput.push(delivered[b] as f64 * 8.0 / w);
-            throughput.push(sent[b] as f64 * 8.0 / w);
-        }
-    }
-    let d = PyDict::new(py);
-    d.set_item("flow", flow.into_pyarray(py))?;
-    d.set_item("time", time.into_pyarray(py))?;
-    d.set_item("goodput_bps", goodput.into_pyarray(py))?;
-    d.set_item("throughput_bps", throughput.into_pyarray(py))?;
-    Ok(d)
-}
-
-fn segment_columns<'py>(py: Python<'py>, r: &RunResults) -> PyResult<Bound<'py, PyDict>> {
-    let mut flow = Vec::new();
-    let mut time = Vec::new();
-    let mut seq = Vec::new();
-    let mut len = Vec::new();
-    let mut retx = Vec::new();
-    for (i, f) in r.flows.iter().enumerate() {
-        if let Some(s) = &f.segments {
-            flow.extend(std::iter::repeat_n(i as u32, s.time.len()));
-            time.extend(s.time.iter().map(|&t| secs(t)));
-            seq.extend_from_slice(&s.seq);
-            len.extend_from_slice(&s.len);
-            retx.extend_from_slice(&s.retransmission);
-        }
-    }
-    let d = PyDict::new(py);
-    d.set_item("flow", flow.into_pyarray(py))?;
-    d.set_item("time", time.into_pyarray(py))?;
-    d.set_item("seq", seq.into_pyarray(py))?;
-    d.set_item("len", len.into_pyarray(py))?;
-    d.set_item("retransmission", retx.into_pyarray(py))?;
-    Ok(d)
-}
-
-/// The controllers' numbers of every flow in long form, the metric as a code into
-/// `metric_names` (a categorical: a long run's million rows need no million strings).
-fn cc_metric_columns<'py>(py: Python<'py>, r: &RunResults) -> PyResult<Bound<'py, PyDict>> {
-    let mut names: Vec<&'static str> = Vec::new();
-    let (mut flow, mut time, mut metric, mut value) = (vec![], vec![], vec![], vec![]);
-    for (i, f) in r.flows.iter().enumerate() {
-        let Some(m) = &f.cc_metrics else {
-            continue;
-        };
-        flow.extend(std::iter::repeat_n(i as u32, m.len()));
-        time.extend(m.time.iter().map(|&t| secs(t)));
-        for &name in &m.name {
-            let code = names.iter().position(|&n| n == name).unwrap_or_else(|| {
-                names.push(name);
-                names.len() - 1
-            });
-            metric.push(code as u32);
-        }
-        value.extend_from_slice(&m.value);
-    }
-    let d = PyDict::new(py);
-    d.set_item("flow", flow.into_pyarray(py))?;
-    d.set_item("time", time.into_pyarray(py))?;
-    d.set_item("metric", metric.into_pyarray(py))?;
-    d.set_item("value", value.into_pyarray(py))?;
-    d.set_item("metric_names", names)?;
-    Ok(d)
-}
-
-fn queue_columns<'py>(py: Python<'py>, r: &RunResults) -> PyResult<Bound<'py, PyDict>> {
-    let mut link = Vec::new();
-    let mut time = Vec::new();
-    let mut packets = Vec::new();
-    let mut bytes = Vec::new();
-    for (i, l) in r.links.iter().enumerate() {
-        if let Some(q) = &l.queue {
-            link.extend(std::iter::repeat_n(i as u32, q.time.len()));
-            time.extend(q.time.iter().map(|&t| secs(t)));
-            packets.extend_from_slice(&q.packets);
-            bytes.extend_from_slice(&q.bytes);
-        }
-    }
-    let d = PyDict::new(py);
-    d.set_item("link", link.into_pyarray(py))?;
-    d.set_item("time", time.into_pyarray(py))?;
-    d.set_item("packets", packets.into_pyarray(py))?;
-    d.set_item("bytes", bytes.into_pyarray(py))?;
     Ok(d)
 }
 

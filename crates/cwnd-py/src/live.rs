@@ -8,9 +8,9 @@ use cwnd_live::relay::{self, Config, FlowPorts, Host};
 use cwnd_sim::scenario;
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::PyDict;
 
-use crate::{results_to_dict, scenario_error};
+use crate::{results_to_dict, rows, scenario_error};
 
 /// Packet buffers of the relay: 65 536 × 2 KiB (see `cwnd_live::pool`).
 const POOL_SLOTS: usize = 65_536;
@@ -73,33 +73,8 @@ pub fn live_relay<'py>(
         pool_slots: POOL_SLOTS,
     };
     let report = py.detach(move || relay::run(world, &cfg));
-    let r = PyDict::new(py);
-    let counts = PyList::empty(py);
-    for f in &report.flows {
-        let c = PyDict::new(py);
-        c.set_item("injected_packets", f.injected_packets)?;
-        c.set_item("injected_bytes", f.injected_bytes)?;
-        c.set_item("injected_data_packets", f.injected_data_packets)?;
-        c.set_item("delivered_packets", f.delivered_packets)?;
-        c.set_item("delivered_bytes", f.delivered_bytes)?;
-        c.set_item("delivered_data_packets", f.delivered_data_packets)?;
-        counts.append(c)?;
-    }
-    r.set_item("flows", counts)?;
-    r.set_item("unmatched", report.unmatched)?;
-    r.set_item("overruns", report.overruns)?;
-    r.set_item("uncaptured", report.uncaptured)?;
-    r.set_item("write_errors", report.write_errors)?;
-    r.set_item("packets_timed", report.lateness.samples())?;
-    r.set_item("late_p50", report.lateness.quantile_ns(0.5) as f64 / 1e9)?;
-    r.set_item("late_p99", report.lateness.quantile_ns(0.99) as f64 / 1e9)?;
-    r.set_item("late_max", report.lateness.max_ns() as f64 / 1e9)?;
-    r.set_item("seconds", report.seconds)?;
-    r.set_item("cpu_seconds", report.cpu_seconds)?;
-    r.set_item("carried_bps", report.carried_bps())?;
-    r.set_item("pinned", report.pinned)?;
-    r.set_item("realtime", report.realtime)?;
-    r.set_item("stopped", report.stopped)?;
+    let r = rows::row(py, &report.row())?;
+    r.set_item("flows", rows::rows(py, &report.flows)?)?;
     let d = results_to_dict(py, report.results)?;
     d.set_item("relay", r)?;
     Ok(d)

@@ -36,8 +36,9 @@ pub fn row<'py, T: Serialize>(py: Python<'py>, record: &T) -> PyResult<Bound<'py
     Ok(dict)
 }
 
+/// Why a record cannot be serialized; also used by `columns.rs`.
 #[derive(Debug)]
-pub struct Error(String);
+pub struct Error(pub(crate) String);
 
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -67,6 +68,8 @@ macro_rules! refuse {
         })*
     };
 }
+
+pub(crate) use refuse;
 
 /// The compound shapes (sequences, tuples, variants, options) refused everywhere.
 macro_rules! refuse_compounds {
@@ -108,6 +111,8 @@ macro_rules! refuse_compounds {
         }
     };
 }
+
+pub(crate) use refuse_compounds;
 
 /// Fills `dict` with the fields of a struct or the entries of a map.
 struct Row<'a, 'py> {

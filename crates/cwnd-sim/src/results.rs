@@ -22,12 +22,17 @@ use crate::transport::tcp::receiver::ReceiverStats;
 use crate::transport::tcp::sender::SenderStats;
 
 mod connections;
+mod samples;
 mod sctp;
 mod serialize;
 mod udp;
 pub use connections::{ConnectionRecord, GeneratorRecord};
+pub use samples::{
+    AssociationSeriesRow, CcMetricRow, ChunkRow, PathSeriesRow, QueueRow, Rows, SctpEventRow,
+    SegmentRow, SeriesRow, ThroughputRow,
+};
 pub use sctp::{AssociationResult, AssociationSummary, EventResult, PathResult, SpuriousTruth};
-pub use serialize::{AssociationRow, FlowRow, PathRow, UdpRow};
+pub use serialize::{AssociationRow, FlowRow, PathRow, RunHeader, UdpRow};
 pub use udp::{UdpResult, UdpSummary};
 
 use serialize::{secs, secs_or_nan};

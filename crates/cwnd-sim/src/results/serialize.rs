@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::sctp::{AssociationResult, AssociationSummary, PathResult};
 use super::udp::UdpSummary;
-use super::FlowSummary;
+use super::{FlowSummary, RunResults};
 use crate::time::SimTime;
 
 pub(super) fn secs<S: Serializer>(t: &SimTime, s: S) -> Result<S::Ok, S::Error> {
@@ -38,6 +38,34 @@ pub(super) fn counters<S: Serializer>(
         map.serialize_entry(name, value)?;
     }
     map.end()
+}
+
+/// What identifies a run and its size: the keys of the results dict beside its
+/// tables.
+#[derive(Serialize)]
+pub struct RunHeader<'a> {
+    name: &'a str,
+    seed: u64,
+    /// Hash of every event (`RunResults::fingerprint`).
+    fingerprint: u64,
+    events: u64,
+    #[serde(serialize_with = "secs")]
+    duration: SimTime,
+    #[serde(serialize_with = "secs")]
+    throughput_bin: SimTime,
+}
+
+impl RunResults {
+    pub fn header(&self) -> RunHeader<'_> {
+        RunHeader {
+            name: &self.name,
+            seed: self.seed,
+            fingerprint: self.fingerprint,
+            events: self.events,
+            duration: self.duration,
+            throughput_bin: self.throughput_bin,
+        }
+    }
 }
 
 /// A TCP flow's summary row: its record and the rates and means derived from it.

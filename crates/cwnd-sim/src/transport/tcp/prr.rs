@@ -151,7 +151,7 @@ impl TcpSender {
     /// Window flavours: resends the first unacknowledged segment, marked lost and not
     /// yet resent, if pipe < cwnd (Linux `tcp_xmit_retransmit_queue`).
     pub(super) fn prr_retransmit_head(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        let Some(&head) = self.scoreboard.segments().front() else {
+        let Some(&head) = self.scoreboard.first_unacked() else {
             return;
         };
         if head.lost && !head.rexmit && self.packets_in_flight() < self.tcb.cwnd {

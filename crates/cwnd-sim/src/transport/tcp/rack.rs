@@ -38,7 +38,7 @@
 //! Simplified: RACK.min_RTT is the minimum over the whole connection (Linux uses a
 //! windowed minimum filter); the RFC leaves the filter to the implementation.
 
-use super::sender::SentSegment;
+use super::sack::SentSegment;
 use crate::time::SimTime;
 
 /// Recoveries without a D-SACK after which the multiplier returns to 1 (§6.2 step 4).

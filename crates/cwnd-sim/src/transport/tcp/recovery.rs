@@ -247,7 +247,7 @@ impl TcpSender {
     /// lost for a sender without SACK: `tcp_mark_head_lost`).
     pub(super) fn retransmit_first_unacked(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         self.scoreboard.mark_head_lost();
-        if let Some(&head) = self.scoreboard.segments().front() {
+        if let Some(&head) = self.scoreboard.first_unacked() {
             self.send_segment(now, head.seq, head.len, out);
         }
     }
@@ -284,7 +284,7 @@ impl TcpSender {
             // a timeout has marked everything lost (`tcp_limit_reno_sacked`), and
             // the duplicates go-back-N provokes are copies of segments the receiver
             // already held, delivered before.
-            let most = (self.scoreboard.segments().len() as u32).saturating_sub(1);
+            let most = self.scoreboard.outstanding().saturating_sub(1);
             if self.reno_sacked < most {
                 self.reno_sacked += 1;
             }
@@ -476,7 +476,7 @@ impl TcpSender {
     /// `CongestionControl::fine_grained_expired`) says the oldest unacknowledged
     /// segment is to be resent now.
     fn fine_grained_expired(&mut self, now: SimTime, ack: AckKind) -> bool {
-        let Some(sent) = self.scoreboard.segments().front().map(|s| s.sent) else {
+        let Some(sent) = self.scoreboard.first_unacked().map(|s| s.sent) else {
             return false;
         };
         self.cc.fine_grained_expired(now, sent, ack)

@@ -69,8 +69,7 @@ impl TcpSender {
         };
         let Some(head) = self
             .scoreboard
-            .segments()
-            .front()
+            .first_unacked()
             .filter(|h| h.end() <= ack && !h.sacked)
         else {
             return;

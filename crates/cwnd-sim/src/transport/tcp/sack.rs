@@ -59,7 +59,7 @@ use std::collections::vec_deque::IterMut;
 use std::collections::VecDeque;
 
 use super::rate::TxStamp;
-use super::sender::{SentSegment, TcpSender};
+use super::sender::TcpSender;
 use super::tcb::CaState;
 use crate::packet::{SackBlocks, TcpAck, TcpData};
 use crate::time::SimTime;
@@ -81,6 +81,32 @@ impl SackUpdate {
     }
 }
 
+/// A sent, not yet acknowledged segment.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SentSegment {
+    pub seq: u64,
+    pub len: u32,
+    /// Time of the latest transmission.
+    pub sent: SimTime,
+    pub retransmitted: bool,
+    /// Reported received by a SACK block.
+    pub sacked: bool,
+    /// Presumed lost: by the SACK scoreboard (RFC 6675 IsLost), or after a timeout.
+    pub lost: bool,
+    /// A retransmission of it is in flight (RFC 6675 "S1 <= HighRxt", per segment as
+    /// Linux's `TCPCB_SACKED_RETRANS`): set when resent, cleared by a timeout or a
+    /// D-SACK reporting the copy redundant.
+    pub rexmit: bool,
+    /// Delivery-rate stamp of the latest transmission (`rate.rs`).
+    pub tx: TxStamp,
+}
+
+impl SentSegment {
+    pub(super) fn end(&self) -> u64 {
+        self.seq + self.len as u64
+    }
+}
+
 /// The scoreboard itself: the segments sent and not cumulatively acknowledged with
 /// their SACKed / lost / retransmitted marks, HighData, and the count of segments
 /// ever marked lost. Its one owner is this file; the rest of the sender reads it
@@ -99,9 +125,24 @@ pub(super) struct Scoreboard {
 }
 
 impl Scoreboard {
-    /// The outstanding segments, in sequence order.
-    pub fn segments(&self) -> &VecDeque<SentSegment> {
-        &self.segments
+    /// Segments outstanding (Linux `packets_out`).
+    pub fn outstanding(&self) -> u32 {
+        self.segments.len() as u32
+    }
+
+    /// Nothing is outstanding.
+    pub fn is_empty(&self) -> bool {
+        self.segments.is_empty()
+    }
+
+    /// The first unacknowledged segment (at SND.UNA).
+    pub fn first_unacked(&self) -> Option<&SentSegment> {
+        self.segments.front()
+    }
+
+    /// The highest segment sent.
+    pub fn last_sent(&self) -> Option<&SentSegment> {
+        self.segments.back()
     }
 
     /// One past the highest byte ever sent.
@@ -117,6 +158,52 @@ impl Scoreboard {
     /// Outstanding segments SACKed.
     pub fn sacked_count(&self) -> u32 {
         self.segments.iter().filter(|s| s.sacked).count() as u32
+    }
+
+    /// Some outstanding segment is SACKed.
+    pub fn any_sacked(&self) -> bool {
+        self.segments.iter().any(|s| s.sacked)
+    }
+
+    /// Some outstanding segment is marked lost.
+    pub fn any_lost(&self) -> bool {
+        self.segments.iter().any(|s| s.lost)
+    }
+
+    /// Every segment marked lost has been resent or SACKed since (rate estimation's
+    /// "lost segments retransmitted", Linux `tcp_rate_check_app_limited`).
+    pub fn losses_repaired(&self) -> bool {
+        self.segments
+            .iter()
+            .all(|s| !s.lost || s.rexmit || s.sacked)
+    }
+
+    /// The first segment marked lost whose retransmission is not in flight.
+    pub fn first_lost_not_resent(&self) -> Option<&SentSegment> {
+        self.segments.iter().find(|s| s.lost && !s.rexmit)
+    }
+
+    /// Retransmissions in flight of segments not SACKed (Linux `retrans_out`).
+    pub fn retransmissions_in_flight(&self) -> u32 {
+        self.segments
+            .iter()
+            .filter(|s| s.rexmit && !s.sacked)
+            .count() as u32
+    }
+
+    /// Segments in the network by the marks alone: neither SACKed nor lost, plus
+    /// retransmissions in flight (Linux `tcp_packets_in_flight`: packets_out −
+    /// sacked_out − lost_out + retrans_out).
+    pub fn in_flight(&self) -> u32 {
+        self.segments
+            .iter()
+            .map(|s| u32::from(!s.sacked && !s.lost) + u32::from(s.rexmit))
+            .sum()
+    }
+
+    /// The segments the cumulative ACK `ack` covers wholly, in sequence order.
+    pub fn acked_by(&self, ack: u64) -> impl Iterator<Item = &SentSegment> {
+        self.segments.iter().take_while(move |s| s.end() <= ack)
     }
 
     /// The outstanding segment starting at `seq`.
@@ -248,8 +335,9 @@ impl Scoreboard {
 
     /// IsLost for every segment and SetPipe (RFC 6675 §4), in one pass from the top
     /// of the window; `dupthresh` `u64::MAX` leaves the marking to RACK. Returns
-    /// pipe (in segments) and the index of the highest SACKed segment.
-    pub fn mark_lost_and_pipe(&mut self, dupthresh: u64, mss: u32) -> (u64, Option<usize>) {
+    /// pipe (in segments) and a NextSeg round over the marks just set (the same pass
+    /// finds the highest SACKed segment, rule (3)'s bound).
+    pub fn mark_lost_and_pipe(&mut self, dupthresh: u64, mss: u32) -> (u64, NextSegRound) {
         let byte_limit = (dupthresh - 1).saturating_mul(u64::from(mss));
         let (mut sacked_bytes, mut runs, mut in_run) = (0u64, 0u64, false);
         let (mut pipe, mut highest_sacked) = (0u64, None);
@@ -270,7 +358,66 @@ impl Scoreboard {
             }
         }
         self.marked_lost += newly_lost;
-        (pipe, highest_sacked)
+        let round = NextSegRound {
+            rule1: 0,
+            rule3: 0,
+            highest_sacked: highest_sacked.unwrap_or(0),
+        };
+        (pipe, round)
+    }
+
+    /// NextSeg (RFC 6675 §4), the next segment to send in loss recovery:
+    ///
+    /// 1. "the first sequence number 'S2' that meets the following criteria:
+    ///    (1.a) S2 is greater than HighRxt. (1.b) S2 is less than the highest octet
+    ///    covered by any received SACK. (1.c) IsLost(S2) returns true." — here the
+    ///    first segment marked lost, not SACKed, whose retransmission is not in
+    ///    flight (HighRxt per segment). (1.b) is not checked: IsLost implies it,
+    ///    except after a timeout, when every un-SACKed segment is marked lost and
+    ///    should be resent (§5.1).
+    /// 2. Else, "if there exists available unsent data and the receiver's
+    ///    advertised window allows", one segment of new data at HighData:
+    ///    `new_data` gives its length if the application, the receive window and
+    ///    Nagle allow one (asked only when rule (1) finds nothing).
+    /// 3. Else, an un-SACKed segment meeting (1.a) and (1.b) but not (1.c): the
+    ///    first below the highest SACKed one, neither SACKed nor being
+    ///    retransmitted.
+    ///
+    /// Rule (4), the rescue retransmission, is not modelled. `None`: nothing to
+    /// send. `round` keeps the rules' cursors between calls (see `NextSegRound`).
+    pub fn next_seg(
+        &self,
+        round: &mut NextSegRound,
+        new_data: impl FnOnce() -> Option<u32>,
+    ) -> Option<NextSeg> {
+        let segments = &self.segments;
+        while segments
+            .get(round.rule1)
+            .is_some_and(|s| !s.lost || s.sacked || s.rexmit)
+        {
+            round.rule1 += 1;
+        }
+        if let Some(s) = segments.get(round.rule1) {
+            return Some(NextSeg::Retransmit {
+                seq: s.seq,
+                len: s.len,
+            });
+        }
+        if let Some(len) = new_data() {
+            return Some(NextSeg::NewData {
+                seq: self.high_water,
+                len,
+            });
+        }
+        let below = round.highest_sacked;
+        while round.rule3 < below && (segments[round.rule3].sacked | segments[round.rule3].rexmit) {
+            round.rule3 += 1;
+        }
+        let s = segments.get(round.rule3).filter(|_| round.rule3 < below)?;
+        Some(NextSeg::Retransmit {
+            seq: s.seq,
+            len: s.len,
+        })
     }
 
     /// Marks the first unacknowledged segment lost.
@@ -291,13 +438,15 @@ impl Scoreboard {
         }
     }
 
-    /// Lets RACK (RFC 8985) mark losses among the segments from index `first` on;
-    /// `mark` returns how many it newly marked, which is also returned.
+    /// Lets RACK (RFC 8985) mark losses among the segments the cumulative ACK `ack`
+    /// does not cover wholly; `mark` returns how many it newly marked, which is also
+    /// returned.
     pub fn mark_lost_by(
         &mut self,
-        first: usize,
+        ack: u64,
         mark: impl FnOnce(IterMut<'_, SentSegment>) -> u64,
     ) -> u64 {
+        let first = self.segments.partition_point(|s| s.end() <= ack);
         let marked = mark(self.segments.range_mut(first..));
         self.marked_lost += marked;
         marked
@@ -341,6 +490,31 @@ impl Scoreboard {
     }
 }
 
+/// Where one round of NextSeg has got to. A round is the segments one
+/// `sack_transmit` sends after SetPipe: meanwhile segments are only marked
+/// retransmitted and new ones appended above the highest SACKed one, so rules (1)
+/// and (3) resume their scans where the previous call left them, and a round costs
+/// one pass over the window, not one per segment sent. A round must not outlive
+/// an ACK (which removes segments and moves the indices).
+#[derive(Debug)]
+pub(super) struct NextSegRound {
+    /// Index of the next candidate for rule (1).
+    rule1: usize,
+    /// Index of the next candidate for rule (3).
+    rule3: usize,
+    /// Index of the highest SACKed segment (0 if none): rule (3) looks below it.
+    highest_sacked: usize,
+}
+
+/// The segment NextSeg names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum NextSeg {
+    /// Rules (1) and (3): an outstanding segment, sent again.
+    Retransmit { seq: u64, len: u32 },
+    /// Rule (2): new data, at HighData.
+    NewData { seq: u64, len: u32 },
+}
+
 impl TcpSender {
     /// Update(): marks the segments the ACK's SACK blocks cover (each is delivered
     /// then, for rate estimation and RACK); a D-SACK block goes to the
@@ -366,10 +540,9 @@ impl TcpSender {
         update
     }
 
-    /// IsLost for every segment and SetPipe. Returns pipe (in segments) and the
-    /// index of the highest SACKed segment. With RACK, RACK's marks replace IsLost
-    /// (RFC 8985 §6.2).
-    pub(super) fn update_lost(&mut self) -> (u64, Option<usize>) {
+    /// IsLost for every segment and SetPipe. Returns pipe (in segments) and a
+    /// NextSeg round. With RACK, RACK's marks replace IsLost (RFC 8985 §6.2).
+    pub(super) fn update_lost(&mut self) -> (u64, NextSegRound) {
         let dupthresh = if self.rack.is_some() {
             u64::MAX
         } else {
@@ -384,11 +557,10 @@ impl TcpSender {
     /// `tcp_time_to_recover`), not on DupAcks.
     pub(super) fn sack_loss_detection(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         self.update_lost();
-        let segments = self.scoreboard.segments();
         let start = if self.rack.is_some() {
-            segments.iter().any(|s| s.lost)
+            self.scoreboard.any_lost()
         } else {
-            let head_lost = segments.front().is_some_and(|s| s.lost);
+            let head_lost = self.scoreboard.first_unacked().is_some_and(|s| s.lost);
             self.episode.dupacks() >= self.dupthresh() || head_lost
         };
         if start {
@@ -407,11 +579,12 @@ impl TcpSender {
         if self.rack.is_none() {
             self.scoreboard.mark_head_lost();
         }
-        let segments = self.scoreboard.segments();
         let first = if self.rack.is_some() {
-            segments.iter().find(|s| s.lost && !s.rexmit)
+            self.scoreboard.first_lost_not_resent()
         } else {
-            segments.front().filter(|h| !h.sacked && !h.rexmit)
+            self.scoreboard
+                .first_unacked()
+                .filter(|h| !h.sacked && !h.rexmit)
         };
         if let Some((seq, len)) = first.map(|s| (s.seq, s.len)) {
             self.send_segment(now, seq, len, out);
@@ -421,43 +594,24 @@ impl TcpSender {
     /// Step (C): while cwnd − pipe ≥ 1 segment, send the segment NextSeg() names (when
     /// the pacing gate, if `paced`, lets it go).
     pub(super) fn sack_transmit(&mut self, now: SimTime, paced: bool, out: &mut Vec<TcpData>) {
-        let (mut pipe, highest_sacked) = self.update_lost();
+        let (mut pipe, mut round) = self.update_lost();
         let cwnd = u64::from(self.tcb.cwnd);
-        // Indices stay valid: nothing is removed while sending, new data goes at the
-        // back, above the highest SACKed segment.
-        let highest_sacked = highest_sacked.unwrap_or(0);
-        let (mut rule1, mut rule3) = (0, 0);
         self.tcb.cwnd_limited = true;
         while cwnd > pipe {
-            let segments = self.scoreboard.segments();
-            while segments
-                .get(rule1)
-                .is_some_and(|s| !s.lost || s.sacked || s.rexmit)
-            {
-                rule1 += 1;
-            }
-            // (seq, len, new data?)
-            let next = if let Some(s) = segments.get(rule1) {
-                Some((s.seq, s.len, false))
-            } else if let Some(len) = self.new_data_len() {
-                Some((self.high_water(), len, true))
-            } else {
-                while rule3 < highest_sacked && segments[rule3].sacked | segments[rule3].rexmit {
-                    rule3 += 1;
-                }
-                let s = segments.get(rule3).filter(|_| rule3 < highest_sacked);
-                s.map(|s| (s.seq, s.len, false))
-            };
-            let Some((seq, len, new_data)) = next else {
+            let next = self.scoreboard.next_seg(&mut round, || self.new_data_len());
+            let Some(next) = next else {
                 self.tcb.cwnd_limited = false;
                 break;
             };
             if !self.pacing_gate(now, paced) {
                 break;
             }
-            self.send_segment(now, seq, len, out);
-            if new_data {
-                self.tcb.snd_nxt = self.high_water();
+            match next {
+                NextSeg::Retransmit { seq, len } => self.send_segment(now, seq, len, out),
+                NextSeg::NewData { seq, len } => {
+                    self.send_segment(now, seq, len, out);
+                    self.tcb.snd_nxt = self.high_water();
+                }
             }
             pipe += 1;
         }
@@ -495,6 +649,122 @@ fn is_dsack(blocks: &[(u64, u64)], cumulative: u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `n` segments of 1000 bytes from sequence 0, sent at 0; `sacked` lists the
+    /// SACKed ones by index.
+    fn board(n: u64, sacked: &[u64]) -> Scoreboard {
+        let segments = (0..n)
+            .map(|i| SentSegment {
+                seq: i * 1000,
+                len: 1000,
+                sent: SimTime::ZERO,
+                retransmitted: false,
+                sacked: sacked.contains(&i),
+                lost: false,
+                rexmit: false,
+                tx: TxStamp::default(),
+            })
+            .collect();
+        Scoreboard::from_segments(segments)
+    }
+
+    /// Sends the segment at `seq` again.
+    fn resend(b: &mut Scoreboard, seq: u64) {
+        b.on_retransmitted(SimTime::from_millis(1), seq, TxStamp::default());
+    }
+
+    fn resend_of(seq: u64) -> Option<NextSeg> {
+        Some(NextSeg::Retransmit { seq, len: 1000 })
+    }
+
+    #[test]
+    fn nextseg_rule_1_resends_what_islost_marked_above_highrxt_before_new_data() {
+        // Segments 0–5, 3–5 SACKed, 0's retransmission already in flight.
+        // DupThresh 3, SMSS 1000: 3000 bytes SACKed above segments 0–2 exceed
+        // (3 − 1) · 1000 = 2000, so IsLost marks 0, 1 and 2. Pipe = 1 (segment 0's
+        // retransmission; 1 and 2 are lost, 3–5 SACKed).
+        let mut b = board(6, &[3, 4, 5]);
+        resend(&mut b, 0);
+        let (pipe, mut round) = b.mark_lost_and_pipe(3, 1000);
+        assert_eq!(pipe, 1);
+        // (1.a) skips segment 0 (S2 > HighRxt); 1 goes first, new data waits.
+        assert_eq!(b.next_seg(&mut round, || Some(1000)), resend_of(1000));
+        resend(&mut b, 1000);
+        assert_eq!(b.next_seg(&mut round, || Some(1000)), resend_of(2000));
+        resend(&mut b, 2000);
+        // Every lost segment is being resent: rule (2), new data at HighData 6000.
+        assert_eq!(
+            b.next_seg(&mut round, || Some(1000)),
+            Some(NextSeg::NewData {
+                seq: 6000,
+                len: 1000
+            })
+        );
+    }
+
+    #[test]
+    fn nextseg_rule_1_after_a_timeout_resends_every_unsacked_segment() {
+        // Segments 0–3, 2 SACKed; a timeout marks 0, 1 and 3 lost (§5.1), none in
+        // flight: pipe 0. Rule (1) resends 0, 1, then 3 although it lies above the
+        // highest SACKed segment ((1.b) not checked; see `next_seg`).
+        let mut b = board(4, &[2]);
+        b.mark_unsacked_lost();
+        let (pipe, mut round) = b.mark_lost_and_pipe(3, 1000);
+        assert_eq!(pipe, 0);
+        for seq in [0, 1000, 3000] {
+            assert_eq!(b.next_seg(&mut round, || None), resend_of(seq));
+            resend(&mut b, seq);
+        }
+        assert_eq!(b.next_seg(&mut round, || None), None);
+    }
+
+    #[test]
+    fn nextseg_rule_2_sends_new_data_before_rule_3() {
+        // Segments 0–3, 2 SACKed: 1000 bytes and one run above 0 and 1, under
+        // DupThresh's 2000 bytes and 3 runs, so nothing IsLost; pipe = 3 (0, 1, 3).
+        let mut b = board(4, &[2]);
+        let (pipe, mut round) = b.mark_lost_and_pipe(3, 1000);
+        assert_eq!(pipe, 3);
+        // Rule (2): one segment at HighData = 4000, of the length allowed.
+        assert_eq!(
+            b.next_seg(&mut round, || Some(700)),
+            Some(NextSeg::NewData {
+                seq: 4000,
+                len: 700
+            })
+        );
+    }
+
+    #[test]
+    fn nextseg_rule_3_resends_unsacked_segments_below_the_highest_sack_last() {
+        // As above, with no new data: rule (3) takes the un-SACKed segments below
+        // the highest SACKed one (2), in order: 0, then 1. Segment 3 lies above it
+        // ((1.b) fails): nothing more.
+        let mut b = board(4, &[2]);
+        let (_, mut round) = b.mark_lost_and_pipe(3, 1000);
+        assert_eq!(b.next_seg(&mut round, || None), resend_of(0));
+        resend(&mut b, 0);
+        assert_eq!(b.next_seg(&mut round, || None), resend_of(1000));
+        resend(&mut b, 1000);
+        assert_eq!(b.next_seg(&mut round, || None), None);
+    }
+
+    #[test]
+    fn in_flight_counts_linux_packets_in_flight() {
+        // Segments 0–4: 1 SACKed, 2 lost, 3 lost and resent. packets_out 5 −
+        // sacked_out 1 − lost_out 2 + retrans_out 1 = 3 (segments 0, 4 and 3's
+        // retransmission).
+        let mut b = board(5, &[1]);
+        for s in &mut b.segments {
+            s.lost = s.seq == 2000 || s.seq == 3000;
+        }
+        resend(&mut b, 3000);
+        assert_eq!(b.in_flight(), 3);
+        assert_eq!(b.retransmissions_in_flight(), 1);
+        assert!(!b.losses_repaired(), "segment 2 is lost and not resent");
+        resend(&mut b, 2000);
+        assert!(b.losses_repaired());
+    }
 
     #[test]
     fn dsack_is_the_first_block_below_the_ack_or_inside_the_second() {

@@ -9,8 +9,8 @@ use super::recovery::{Recovery, RepeatedTimeout};
 use std::collections::VecDeque;
 
 use super::rto::RtoConfig;
-use super::sack::Scoreboard;
-use super::sender::{SenderConfig, SentSegment, TcpSender};
+use super::sack::{Scoreboard, SentSegment};
+use super::sender::{SenderConfig, TcpSender};
 use super::tcb::{CaState, INFINITE_SSTHRESH};
 use crate::packet::{SackBlocks, TcpAck, TcpData};
 use crate::time::SimTime;
@@ -191,10 +191,13 @@ fn scoreboard(entries: &[(u32, bool)]) -> TcpSender {
 /// IsLost of every segment, and pipe, after the scoreboard pass.
 fn lost_and_pipe(s: &mut TcpSender) -> (Vec<bool>, u64) {
     let (pipe, _) = s.update_lost();
-    (
-        s.scoreboard.segments().iter().map(|x| x.lost).collect(),
-        pipe,
-    )
+    let mut lost = Vec::new();
+    let mut seq = s.tcb.snd_una;
+    while let Some(x) = s.scoreboard.segment_at(seq) {
+        lost.push(x.lost);
+        seq = x.end();
+    }
+    (lost, pipe)
 }
 
 #[test]

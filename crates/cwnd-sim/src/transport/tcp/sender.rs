@@ -32,7 +32,7 @@ use super::nagle::Nagle;
 use super::pacing::Pacer;
 use super::prr::Prr;
 use super::rack::Rack;
-use super::rate::{mark_app_limited, RateEstimator, TxStamp};
+use super::rate::{mark_app_limited, RateEstimator};
 use super::recovery::{LossEpisode, Recovery, RepeatedTimeout};
 use super::reordering::Reordering;
 use super::rto::{RtoConfig, RtoEstimator};
@@ -125,32 +125,6 @@ pub struct SenderStats {
     pub rtt_sum_ns: u128,
     #[serde(skip)]
     pub base_rto_sum_ns: u128,
-}
-
-/// A sent, not yet acknowledged segment.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct SentSegment {
-    pub seq: u64,
-    pub len: u32,
-    /// Time of the latest transmission.
-    pub sent: SimTime,
-    pub retransmitted: bool,
-    /// Reported received by a SACK block.
-    pub sacked: bool,
-    /// Presumed lost: by the SACK scoreboard (RFC 6675 IsLost), or after a timeout.
-    pub lost: bool,
-    /// A retransmission of it is in flight (RFC 6675 "S1 <= HighRxt", per segment as
-    /// Linux's `TCPCB_SACKED_RETRANS`): set when resent, cleared by a timeout or a
-    /// D-SACK reporting the copy redundant.
-    pub rexmit: bool,
-    /// Delivery-rate stamp of the latest transmission (`rate.rs`).
-    pub tx: TxStamp,
-}
-
-impl SentSegment {
-    pub(super) fn end(&self) -> u64 {
-        self.seq + self.len as u64
-    }
 }
 
 pub struct TcpSender {
@@ -384,7 +358,9 @@ impl TcpSender {
         // Under PRR, cwnd counts pipe: nothing that has left the network or is
         // presumed lost holds new data back.
         let left = if self.prr_active() {
-            (self.scoreboard.segments().len() as u32).saturating_sub(self.packets_in_flight())
+            self.scoreboard
+                .outstanding()
+                .saturating_sub(self.packets_in_flight())
         } else if self.model_based && !self.cfg.sack {
             self.reno_sacked
         } else {
@@ -444,12 +420,7 @@ impl TcpSender {
             return;
         }
         let in_flight = self.packets_in_flight();
-        let repaired = self
-            .scoreboard
-            .segments()
-            .iter()
-            .all(|s| !s.lost || s.rexmit || s.sacked);
-        if in_flight < self.tcb.cwnd && repaired {
+        if in_flight < self.tcb.cwnd && self.scoreboard.losses_repaired() {
             mark_app_limited(&mut self.tcb, in_flight);
         }
     }
@@ -460,17 +431,12 @@ impl TcpSender {
     /// this is RFC 6675's pipe (same definition).
     pub(super) fn packets_in_flight(&mut self) -> u32 {
         if self.tcb.ca_state == CaState::Open {
-            return self.scoreboard.segments().len() as u32;
+            return self.scoreboard.outstanding();
         }
         if self.cfg.recovery == Recovery::Sack {
             return self.update_lost().0 as u32;
         }
-        let counted: u32 = self
-            .scoreboard
-            .segments()
-            .iter()
-            .map(|s| u32::from(!s.sacked && !s.lost) + u32::from(s.rexmit))
-            .sum();
+        let counted = self.scoreboard.in_flight();
         let left = if self.cfg.sack { 0 } else { self.reno_sacked };
         counted.saturating_sub(left)
     }
@@ -495,7 +461,7 @@ impl TcpSender {
         let retransmission = seq < self.high_water();
         let tx = self
             .rate
-            .on_send(&mut self.tcb, now, self.scoreboard.segments().is_empty());
+            .on_send(&mut self.tcb, now, self.scoreboard.is_empty());
         self.prr_on_sent();
         if let Some(rate) = self.cc.metrics().pacing_rate {
             self.pacer.on_sent(now, len + self.cfg.header, rate);
@@ -598,17 +564,7 @@ impl TcpSender {
         let Some(rack) = &mut self.rack else {
             return false;
         };
-        let acked = self
-            .scoreboard
-            .segments()
-            .partition_point(|s| s.end() <= ack.ack);
-        for s in self
-            .scoreboard
-            .segments()
-            .iter()
-            .take(acked)
-            .filter(|s| !s.sacked)
-        {
+        for s in self.scoreboard.acked_by(ack.ack).filter(|s| !s.sacked) {
             rack.on_delivered(now, s, ack.ts_ecr);
         }
         rack.on_ack_dsack(
@@ -616,13 +572,14 @@ impl TcpSender {
             self.scoreboard.high_water(),
             sack.dsack_end.is_some(),
         );
-        let marked = self.rack_detect_loss(now, acked);
+        let marked = self.rack_detect_loss(now, ack.ack);
         marked > 0
     }
 
-    /// RACK's step 4–5 over the segments from index `first` on (the others are
-    /// being acknowledged): marks losses and arms the reordering timer.
-    fn rack_detect_loss(&mut self, now: SimTime, first: usize) -> u64 {
+    /// RACK's step 4–5 over the segments the cumulative ACK `ack` does not cover
+    /// wholly (the others are being acknowledged): marks losses and arms the
+    /// reordering timer.
+    fn rack_detect_loss(&mut self, now: SimTime, ack: u64) -> u64 {
         let recovering = matches!(self.tcb.ca_state, CaState::Recovery | CaState::Loss);
         let segs_sacked = self.scoreboard.sacked_count();
         let dupthresh = self.dupthresh();
@@ -631,7 +588,7 @@ impl TcpSender {
         };
         let reo_wnd = rack.reo_wnd(recovering, segs_sacked, dupthresh, self.tcb.srtt);
         self.scoreboard
-            .mark_lost_by(first, |segments| rack.detect_loss(now, reo_wnd, segments))
+            .mark_lost_by(ack, |segments| rack.detect_loss(now, reo_wnd, segments))
     }
 
     /// RACK's reordering timer fired (RFC 8985 §6.2 `RACK_detect_loss_and_arm_timer`;
@@ -672,7 +629,7 @@ impl TcpSender {
         };
         let armable =
             self.tcb.ca_state == CaState::Open && self.scoreboard.high_water() > self.tcb.snd_una;
-        let one_segment = self.scoreboard.segments().len() == 1;
+        let one_segment = self.scoreboard.outstanding() == 1;
         tlp.deadline = if armable && self.rto_deadline != SimTime::MAX {
             pto_deadline(now, self.tcb.srtt, one_segment, self.rto_deadline)
         } else {
@@ -694,7 +651,7 @@ impl TcpSender {
         let may_probe = tlp.may_probe();
         if self.high_water() == self.tcb.snd_una
             || self.tcb.ca_state != CaState::Open
-            || self.scoreboard.segments().iter().any(|s| s.sacked)
+            || self.scoreboard.any_sacked()
         {
             return;
         }
@@ -705,7 +662,7 @@ impl TcpSender {
                 self.tcb.snd_nxt = self.high_water();
                 false
             } else {
-                let last = self.scoreboard.segments().back().map(|s| (s.seq, s.len));
+                let last = self.scoreboard.last_sent().map(|s| (s.seq, s.len));
                 if let Some((seq, len)) = last {
                     self.send_segment(now, seq, len, out);
                 }

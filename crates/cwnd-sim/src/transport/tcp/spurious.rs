@@ -150,12 +150,7 @@ impl TcpSender {
     /// flight (Linux `tcp_init_undo`: `undo_retrans = retrans_out ?: -1`).
     pub(super) fn init_undo(&mut self) {
         self.undo.marker = Some(self.tcb.snd_una);
-        let in_flight = self
-            .scoreboard
-            .segments()
-            .iter()
-            .filter(|s| s.rexmit && !s.sacked)
-            .count() as u32;
+        let in_flight = self.scoreboard.retransmissions_in_flight();
         self.undo.retrans = (in_flight > 0).then_some(in_flight);
     }
 
@@ -249,7 +244,7 @@ impl TcpSender {
     /// F-RTO step 1 (RFC 5682 §2.1/§3.1): only the first unacknowledged segment is
     /// resent; nothing else goes until the next ACKs decide.
     pub(super) fn start_frto(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        let head_end = self.scoreboard.segments().front().map_or(0, |s| s.end());
+        let head_end = self.scoreboard.first_unacked().map_or(0, |s| s.end());
         self.undo.frto = Frto::FirstAck {
             rexmit_end: head_end,
         };
@@ -338,7 +333,7 @@ impl TcpSender {
     fn frto_conventional(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         self.undo.frto = Frto::Off;
         if self.cfg.recovery != Recovery::Sack {
-            self.tcb.snd_nxt = match self.scoreboard.segments().front() {
+            self.tcb.snd_nxt = match self.scoreboard.first_unacked() {
                 Some(head) if head.rexmit => head.seq + head.len as u64,
                 _ => self.tcb.snd_una,
             };
