@@ -87,6 +87,10 @@ pub struct TcpSpec {
     pub delayed_ack_timeout: Option<Duration>,
     /// ACK at least every this many full-sized segments.
     pub delayed_ack_every: Option<u32>,
+    /// Linux's quick-ACK mode (`transport/tcp/quickack.rs`): with delayed ACKs,
+    /// acknowledge every segment at the start, while the window opens and after
+    /// a retransmission; needs `delayed_ack`.
+    pub quickack: Option<bool>,
     pub rto: TcpRtoSpec,
     /// Open the connection with a SYN / SYN-ACK handshake first
     /// (`transport/tcp/handshake.rs`).
