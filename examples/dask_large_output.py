@@ -10,9 +10,10 @@ The same sweep is run with 4, 8, 16 and 32 seeds (a fresh cache each time); befo
 each, the client's peak resident memory is reset (Linux: /proc/self/clear_refs), and
 after it the peak is read (VmHWM in /proc/self/status).
 
-Run: .venv/bin/python examples/dask_large_output.py [OUT_DIR]
-Writes dask_large_output.png and dask_large_output.csv (runs, MB of columns received,
-client peak MB).
+Run: .venv/bin/python examples/dask_large_output.py [OUT_DIR [RUNS,...]]
+(RUNS: the sweep sizes, 4,8,16,32 unless given; the tests run 2,4 to check that the
+script works, not to measure). Writes dask_large_output.png and dask_large_output.csv
+(runs, MB of columns received, client peak MB).
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ def columns_mb(cache: Path) -> float:
                for info in zipfile.ZipFile(path).infolist()) / 1e6  # fmt: skip
 
 
-def main(out: Path) -> None:
+def main(out: Path, sizes: list[int]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     rows = []
     with (
@@ -74,7 +75,7 @@ def main(out: Path) -> None:
         Client(cluster) as client,
         tempfile.TemporaryDirectory() as tmp,
     ):
-        for runs in RUNS:
+        for runs in sizes:
             cache = Path(tmp) / f"cache-{runs}"
             reset_peak()
             r = sweep(scenario(), seeds=range(runs), cache=cache, cluster=client,
@@ -100,4 +101,7 @@ def main(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else Path("."))
+    main(
+        Path(sys.argv[1]) if len(sys.argv) > 1 else Path("."),
+        [int(n) for n in sys.argv[2].split(",")] if len(sys.argv) > 2 else RUNS,
+    )

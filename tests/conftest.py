@@ -43,6 +43,17 @@ queues = true
 """
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Groups for `make test`'s parallel workers (pytest-xdist, `--dist loadgroup`): a
+    module's tests stay on one worker, so its module-scoped fixture runs once, and every
+    test that reads the shared quick reproduction joins one group, so it runs once."""
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        shared = "quick_run" in fixtures or "quick_report" in fixtures
+        group = "quick_reproduction" if shared else item.module.__name__
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.fixture
 def small_toml(tmp_path: Path) -> Path:
     path = tmp_path / "small.toml"
