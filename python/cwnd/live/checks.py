@@ -8,9 +8,9 @@ TCP_MAXSEG, `tcp.rwnd` and `tcp.rcvbuf` → SO_RCVBUF, `tcp.sndbuf` → SO_SNDBU
 `tcp.initial_window` → the route's `initcwnd`, and `tcp.timestamps`, `tcp.sack`,
 `tcp.dsack`, `tcp.frto`, `tcp.rack` → the per-namespace sysctls of both hosts;
 `tcp.delayed_ack = true`, `tcp.quickack = true` and `tcp.prr = true` are what the
-kernel always does, and so is `tcp.dsack_undo` equal to `tcp.dsack`. `tcp.profile` is "linux" (the kernel's own options); "rfc"
-and "ns2" are refused. Any other TCP option written in the scenario is refused: the
-kernel has no per-socket switch for it.
+kernel always does, and so is `tcp.dsack_undo` equal to `tcp.dsack`. `tcp.profile` is
+"linux" (the kernel's own options); "rfc" and "ns2" are refused. Any other TCP option
+written in the scenario is refused: the kernel has no per-socket switch for it.
 """
 
 from __future__ import annotations

@@ -38,6 +38,8 @@ pub enum RtoRule {
     /// mdev takes a sample below SRTT with weight 1/32 rather than 1/4; here it is
     /// RFC 6298's 4·RTTVAR of the latest sample. The two agree when the variance is
     /// below the floor (the usual case with per-ACK samples: the RTO is SRTT + min).
+    /// The sender also takes Linux's RTT sample under this rule (`tcp_ack_update_rtt`:
+    /// sequence RTT, then SACK RTT, then the echo; `TcpSender::rto_sample`).
     Linux,
 }
 

@@ -749,6 +749,9 @@ fn sack_ts_ack(s: &mut TcpSender, t: SimTime, seg: u64, blocks: &[(u64, u64)], e
     s.on_ack(t, &a, &mut Vec::new());
 }
 
+/// (time ms, cumulative ACK, SACK blocks, echoed TSval ms), in segments.
+type ScriptAck = (u64, u64, &'static [(u64, u64)], u64);
+
 /// The SRTTs (ns) after each ACK of a script: segments 0..9 sent at 0 ms, 0 lost.
 /// Duplicate ACKs SACK 1 (100 ms), 2 (110 ms), 4 (120 ms: the third, 0 is resent
 /// at 120 ms); at 220 ms the ACK of 0..3 (0's retransmission, 1 and 2 SACKed
@@ -757,7 +760,7 @@ fn sack_ts_ack(s: &mut TcpSender, t: SimTime, seg: u64, blocks: &[(u64, u64)], e
 fn srtts(rule: RtoRule, timestamps: bool) -> (Vec<Option<u64>>, u64) {
     let mut s = rto_rule_sender(rule, timestamps);
     start(&mut s);
-    let script: [(u64, u64, &[(u64, u64)], u64); 4] = [
+    let script: [ScriptAck; 4] = [
         (100, 0, &[(1, 2)], 0),
         (110, 0, &[(1, 3)], 0),
         (120, 0, &[(4, 5), (1, 3)], 0),
