@@ -104,6 +104,7 @@ impl TcpSpec {
                 max: r.0.max.or(r.1.max),
                 granularity: r.0.granularity.or(r.1.granularity),
                 rule: r.0.rule.or(r.1.rule),
+                sample: r.0.sample.or(r.1.sample),
             },
             handshake: self.handshake.or(base.handshake),
         }
@@ -177,6 +178,7 @@ impl TcpOptions {
                 max: m.rto.max.map_or(rto.max, |d| d.0),
                 granularity: m.rto.granularity.map_or(rto.granularity, |d| d.0),
                 rule: m.rto.rule.unwrap_or(rto.rule),
+                sample: m.rto.sample.unwrap_or(rto.sample),
             },
             handshake: flag(m.handshake),
         };
@@ -253,6 +255,7 @@ impl TcpOptions {
                 max: d(self.rto.max),
                 granularity: d(self.rto.granularity),
                 rule: Some(self.rto.rule),
+                sample: Some(self.rto.sample),
             },
             handshake: Some(self.handshake),
         }
@@ -428,7 +431,7 @@ fn rfc3390_initial_window(mss: u32) -> u32 {
 mod tests {
     use super::*;
     use crate::scenario::load;
-    use crate::transport::tcp::rto::RtoRule;
+    use crate::transport::tcp::rto::{RtoRule, RttSample};
 
     /// The options of the one flow of a scenario with `scenario` at its top and
     /// `tcp` as the flow's table.
@@ -474,6 +477,8 @@ mod tests {
         // TCP_RTO_MAX 120 s.
         let rto = (o.rto.initial, o.rto.min, o.rto.max, o.rto.rule);
         assert_eq!(rto, (ms(1000), ms(200), ms(120_000), RtoRule::Linux));
+        // tcp_ack_update_rtt's sample (sequence RTT, SACK RTT, then the echo).
+        assert_eq!(o.rto.sample, RttSample::Linux);
         // Timestamps take 12 B of the 1460 B segment: 1448 B of payload.
         assert_eq!((o.advertised_mss(), o.payload_mss()), (1460, 1448));
         assert_eq!(o.receive_window, 64 << 20);
@@ -502,6 +507,7 @@ mod tests {
         let rto = (o.rto.initial, o.rto.min, o.rto.max, o.rto.granularity);
         assert_eq!(rto, (ms(1000), ms(1000), ms(60_000), ms(1)));
         assert_eq!(o.rto.rule, RtoRule::Rfc6298);
+        assert_eq!(o.rto.sample, RttSample::Rfc7323);
         assert_eq!(o.ssthresh_on_repeated_timeout, RepeatedTimeoutSpec::Keep);
         assert_eq!(o.payload_mss(), 1460);
     }

@@ -12,8 +12,8 @@
 //!   3465's per-ACK limit (`tcp_slow_start`), delayed ACKs of every second
 //!   segment after at most `TCP_ATO_MIN` = 40 ms with Linux's quick-ACK mode
 //!   (`quickack.rs`; the adaptive `ato` up to 200 ms is not modelled), RTO min
-//!   200 ms on the variance term and Linux's choice of RTT sample (`TCP_RTO_MIN`,
-//!   `RtoRule::Linux`, `tcp_ack_update_rtt`), max 120 s (`TCP_RTO_MAX`),
+//!   200 ms on the variance term (`TCP_RTO_MIN`, `RtoRule::Linux`) with Linux's
+//!   choice of RTT sample (`tcp_ack_update_rtt`, `RttSample::Linux`), max 120 s (`TCP_RTO_MAX`),
 //!   PRR in fast recovery (RFC 6937, `tcp_cwnd_reduction`, always on since
 //!   Linux 3.2), RACK-TLP loss detection (RFC 8985, `tcp_recovery` = 1, the
 //!   default since 4.18), and CUBIC's slow start ended by HyStart
@@ -34,7 +34,7 @@ use serde_json::{Map, Value};
 
 use super::tcp_spec::{RepeatedTimeoutSpec, TcpRtoSpec, TcpSpec};
 use crate::time::SimTime;
-use crate::transport::tcp::rto::RtoRule;
+use crate::transport::tcp::rto::{RtoRule, RttSample};
 use crate::units::Duration;
 
 /// A named set of TCP options.
@@ -76,6 +76,7 @@ impl TcpProfile {
                     max: ms(120_000),
                     granularity: None,
                     rule: Some(RtoRule::Linux),
+                    sample: Some(RttSample::Linux),
                 },
                 ..TcpSpec::default()
             },
@@ -89,6 +90,7 @@ impl TcpProfile {
                     max: ms(60_000),
                     granularity: ms(10),
                     rule: None,
+                    sample: None,
                 },
                 ..TcpSpec::default()
             },

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use super::cc::{AckSample, CongestionControl, Reno, Vegas, VegasConfig};
 use super::recovery::{Recovery, RepeatedTimeout};
-use super::rto::{RtoConfig, RtoRule};
+use super::rto::{RtoConfig, RttSample};
 use super::sender::{SenderConfig, TcpSender};
 use super::tcb::{CaState, Tcb};
 use crate::packet::{SackBlocks, TcpAck, TcpData};
@@ -723,11 +723,11 @@ fn prr_replaces_window_inflation_with_one_segment_per_two_delivered() {
     assert_eq!((s.tcb.cwnd, s.tcb.ca_state), (8, CaState::Open));
 }
 
-/// SACK recovery with RTO rule `rule`, timestamps on or off.
-fn rto_rule_sender(rule: RtoRule, timestamps: bool) -> TcpSender {
+/// SACK recovery taking RTT samples by `sample`, timestamps on or off.
+fn rto_sample_sender(sample: RttSample, timestamps: bool) -> TcpSender {
     let mut s = sender(Recovery::Sack, 10);
     s.cfg.rto = RtoConfig {
-        rule,
+        sample,
         ..RtoConfig::default()
     };
     s.cfg.timestamps = timestamps;
@@ -757,8 +757,8 @@ type ScriptAck = (u64, u64, &'static [(u64, u64)], u64);
 /// at 120 ms); at 220 ms the ACK of 0..3 (0's retransmission, 1 and 2 SACKed
 /// before) newly SACKs 5. The receiver echoes 0's TSval until the retransmission
 /// arrives, then the retransmission's (120 ms).
-fn srtts(rule: RtoRule, timestamps: bool) -> (Vec<Option<u64>>, u64) {
-    let mut s = rto_rule_sender(rule, timestamps);
+fn srtts(sample: RttSample, timestamps: bool) -> (Vec<Option<u64>>, u64) {
+    let mut s = rto_sample_sender(sample, timestamps);
     start(&mut s);
     let script: [ScriptAck; 4] = [
         (100, 0, &[(1, 2)], 0),
@@ -775,7 +775,7 @@ fn srtts(rule: RtoRule, timestamps: bool) -> (Vec<Option<u64>>, u64) {
 }
 
 #[test]
-fn linux_rto_samples_the_sack_rtt_where_rfc_6298_has_none() {
+fn linux_rtt_sample_takes_the_sack_rtt_where_rfc_6298_has_none() {
     // Linux `tcp_ack_update_rtt`: seq_rtt_us, else sack_rtt_us, else the echo.
     // Duplicate ACKs: no seq RTT, a SACK RTT each: 100 − 0 = 100 ms (SRTT = R),
     // 110 ms (SRTT = (7 · 100 + 110) / 8 = 101.25 ms), 120 ms (SRTT = (7 · 101.25 +
@@ -788,15 +788,15 @@ fn linux_rto_samples_the_sack_rtt_where_rfc_6298_has_none() {
         Some(103_593_750),
         Some(118_144_531),
     ];
-    assert_eq!(srtts(RtoRule::Linux, false), (linux.clone(), 4));
+    assert_eq!(srtts(RttSample::Linux, false), (linux.clone(), 4));
     // With timestamps the SACK RTT still wins over the echo (which would give
     // 220 − 120 = 100 ms at the last ACK).
-    assert_eq!(srtts(RtoRule::Linux, true), (linux, 4));
+    assert_eq!(srtts(RttSample::Linux, true), (linux, 4));
     // RFC 6298 without timestamps: duplicates give nothing, the last ACK covers a
     // retransmission (Karn's rule): no sample at all.
-    assert_eq!(srtts(RtoRule::Rfc6298, false), (vec![None; 4], 0));
+    assert_eq!(srtts(RttSample::Rfc7323, false), (vec![None; 4], 0));
     // RFC 7323 §4: only an ACK that advances the window is timed, by its echo:
     // 220 − 120 = 100 ms.
     let rfc_ts = vec![None, None, None, Some(100_000_000)];
-    assert_eq!(srtts(RtoRule::Rfc6298, true), (rfc_ts, 1));
+    assert_eq!(srtts(RttSample::Rfc7323, true), (rfc_ts, 1));
 }

@@ -13,7 +13,7 @@
 //! the ACK, free of delayed-ACK wait). With timestamps, the echoed TSval gives the
 //! RTO's sample, retransmissions included (RFC 7323 §4); the controller's stays
 //! the newest segment's age and takes the echo only under Karn's rule (Linux
-//! `tcp_ack_update_rtt`: ACK timing before TS-ECR). With `rto.rule = "linux"`
+//! `tcp_ack_update_rtt`: ACK timing before TS-ECR). With `rto.sample = "linux"`
 //! the RTO's sample is Linux's too (`rto_sample`).
 //!
 //! Every transmission is stamped for delivery-rate estimation (`rate.rs`); a
@@ -36,7 +36,7 @@ use super::rack::Rack;
 use super::rate::{mark_app_limited, RateEstimator, TxStamp};
 use super::recovery::{LossEpisode, Recovery, RepeatedTimeout};
 use super::reordering::Reordering;
-use super::rto::{RtoConfig, RtoEstimator, RtoRule};
+use super::rto::{RtoConfig, RtoEstimator, RttSample};
 use super::sack::{SackUpdate, Scoreboard};
 use super::send_buffer::{SendBuffer, WriteStep};
 use super::spurious::UndoState;
@@ -902,11 +902,11 @@ impl TcpSender {
     /// The RTO estimator's sample from an ACK (`echo_rtt`: now − TSecr, given only
     /// for an ACK that advances snd_una).
     ///
-    /// `"rfc6298"` rule: the echo with timestamps (RFC 7323 §4: unambiguous,
+    /// `"rfc7323"`: the echo with timestamps (RFC 7323 §4: unambiguous,
     /// retransmissions included), else the oldest newly acknowledged segment's age
     /// unless one of them was retransmitted (Karn's rule, RFC 6298 §3).
     ///
-    /// `"linux"` rule, Linux `tcp_clean_rtx_queue` and `tcp_ack_update_rtt`
+    /// `"linux"`: Linux (since 3.13) `tcp_clean_rtx_queue` and `tcp_ack_update_rtt`
     /// (net/ipv4/tcp_input.c), "Prefer RTT measured from ACK's timing to TS-ECR":
     /// `seq_rtt_us`, the age of the oldest cumulatively acknowledged segment neither
     /// SACKed before nor ever retransmitted, none if any acknowledged segment was
@@ -915,12 +915,12 @@ impl TcpSender {
     /// an ACK that acknowledges nothing new can give too; else the echo, only when
     /// the ACK advances snd_una (`FLAG_ACKED`).
     fn rto_sample(&self, now: SimTime, a: &Acked, echo_rtt: Option<SimTime>) -> Option<SimTime> {
-        match self.cfg.rto.rule {
-            RtoRule::Rfc6298 => {
+        match self.cfg.rto.sample {
+            RttSample::Rfc7323 => {
                 let karn = (!a.retransmitted).then_some(a.oldest).flatten();
                 echo_rtt.or(karn.map(|t| now - t))
             }
-            RtoRule::Linux => {
+            RttSample::Linux => {
                 let seq = (!a.retransmitted).then_some(a.oldest_unsacked).flatten();
                 let sent = seq.or(self.sack_rtt_sent);
                 sent.map(|t| now - t).or(echo_rtt)
