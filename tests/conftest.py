@@ -125,8 +125,10 @@ def quick_run(tmp_path_factory: pytest.TempPathFactory) -> QuickReport:
     show = warnings.showwarning
     with pytest.MonkeyPatch.context() as patch, redirect_stdout(io.StringIO()) as stdout:
         patch.setattr(Figure, "savefig", spy)
-        # Figures drawn in a forked child (`cwnd.beside`) would escape the spy.
+        # Figures drawn in a forked child (`cwnd.beside`: a study's figures, or its
+        # whole post-processing beside the next study's sweeps) would escape the spy.
         patch.setattr("cwnd.studies.study.can_fork", lambda: False)
+        patch.setattr("cwnd.cli.can_fork", lambda: False)
         try:
             code = main(["reproduce", "all", "--quick", "--out", str(out), "--cache",
                          str(out / "cache")])  # fmt: skip

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -35,15 +38,18 @@ def test_a_child_that_dies_is_named_by_its_signal() -> None:
         Beside(lambda: os.kill(os.getpid(), signal.SIGKILL)).result()
 
 
-def test_a_runs_figures_are_drawn_half_in_a_child_and_listed_in_order(
+def test_a_runs_figures_are_shared_with_a_child_each_drawn_once_and_listed_in_order(
     small_toml: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Each figure records the process that drew it (forked children run the patch).
-    for name in ("cwnd", "sequence", "throughput"):
+    # Each figure records the process that drew it (forked children run the patch)
+    # and takes 0.2 s more, so that the child, started first, takes some whatever
+    # the host's load.
+    for name in ("cwnd", "sequence", "throughput", "queues"):
         original = getattr(plot, name)
 
         def marked(results: cwnd.Results, path: Path, original: Any = original) -> Path:
             (tmp_path / f"{path.stem}.{os.getpid()}").touch()
+            time.sleep(0.2)
             drawn: Path = original(results, path)
             return drawn
 
@@ -52,11 +58,39 @@ def test_a_runs_figures_are_drawn_half_in_a_child_and_listed_in_order(
     written = cwnd.run(small_toml, seed=1).write(out)
     figures = [p.name for p in written if p.suffix == ".png"]
     assert figures == ["cwnd.png", "sequence.png", "throughput.png", "queue.png"]
-    drawn_by = {m.stem: int(m.suffix[1:]) for m in tmp_path.glob("*.*[0-9]")}
+    marks = [(m.stem, int(m.suffix[1:])) for m in tmp_path.glob("*.*[0-9]")]
+    assert sorted(stem for stem, _ in marks) == ["cwnd", "queue", "sequence", "throughput"]
     if (os.cpu_count() or 1) > 1:
-        assert drawn_by["sequence"] == os.getpid()
-        assert drawn_by["cwnd"] == drawn_by["throughput"] != os.getpid()
+        assert {pid for _, pid in marks} - {os.getpid()}, "the child drew nothing"
     assert all((out / name).stat().st_size > 10_000 for name in figures)
+
+
+def test_the_child_draws_without_pandas(small_toml: Path, tmp_path: Path) -> None:
+    # In a fresh interpreter (pandas not yet imported), the child's figures import
+    # no pandas: the child starts at once, beside the parent's pandas import.
+    script = f"""
+import os, sys, cwnd
+from cwnd import plot
+original = plot.cwnd
+def marked(results, path):
+    drawn = original(results, path)
+    (path.parent / f"pandas.{{os.getpid()}}.{{'pandas' in sys.modules}}").touch()
+    return drawn
+plot.cwnd = marked
+results = cwnd.run({str(small_toml)!r}, seed=1)
+assert "pandas" not in sys.modules
+results.write({str(tmp_path)!r}, figures=["cwnd", "sequence", "throughput", "queue"])
+print(os.getpid())
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    parent = int(done.stdout)
+    (mark,) = tmp_path.glob("pandas.*")
+    _, pid, imported = mark.name.split(".")
+    if (os.cpu_count() or 1) > 1:
+        # The child takes the first figure: the parent is importing pandas meanwhile.
+        assert int(pid) != parent
+        assert imported == "False"
 
 
 def _can_fork_in_a_daemon(send: Any) -> None:

@@ -52,6 +52,19 @@ def test_run_writes_tables_and_figures(small_toml: Path, tmp_path: Path) -> None
         assert (out / name).read_bytes()[:8] == PNG_MAGIC, name
 
 
+def test_run_draws_only_the_figures_asked_for(small_toml: Path, tmp_path: Path) -> None:
+    some, none = tmp_path / "some", tmp_path / "none"
+    proc = cwnd("run", small_toml, "--out", some, "--figures", "queue,cwnd")
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in some.glob("*.png")) == ["cwnd.png", "queue.png"]
+    # Figures not asked for are not reported as skipped for want of data.
+    assert "skipped" not in proc.stdout
+    proc = cwnd("run", small_toml, "--out", none, "--figures", "none")
+    assert proc.returncode == 0, proc.stderr
+    assert not list(none.glob("*.png"))
+    assert (none / "series.parquet").stat().st_size > 0
+
+
 def test_check_accepts_every_example_scenario_without_warnings() -> None:
     for path in sorted((ROOT / "scenarios").glob("*.toml")):
         proc = cwnd("check", path)
@@ -150,6 +163,11 @@ def test_command_line_mistakes_are_one_line() -> None:
     assert_bad_input(
         cwnd("sweep", "s.toml", "--tables", "series,nope"),
         "--tables: 'nope' is not one of series, throughput, segments, association_series",
+    )
+    assert_bad_input(
+        cwnd("run", "x.toml", "--figures", "cwnd,window"),
+        "--figures: 'window' is not a figure; use all, none, or a comma-separated list of",
+        "cwnd, sequence, throughput, queue, cc_metrics",
     )
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 import cwnd
-from cwnd.plot import MAX_LEGEND_ENTRIES, _legend, thin
+from cwnd.plot import MAX_LEGEND_ENTRIES, _legend, steps, thin
 
 
 def test_thin_keeps_each_slices_edges_and_extremes() -> None:
@@ -50,6 +50,36 @@ def test_many_curves_get_a_note_instead_of_a_legend() -> None:
         assert (ax.get_legend() is not None) == legend, curves
         assert any("too many to name" in t.get_text() for t in ax.texts) == (not legend)
         plt.close(fig)
+
+
+def test_step_curves_beyond_a_legend_are_one_collection_of_post_steps() -> None:
+    from matplotlib.collections import LineCollection
+    from matplotlib.figure import Figure
+
+    # (0, 5) holds until t = 1, then 7 until t = 2, then 6: the "post" step path is
+    # (0,5) (1,5) (1,7) (2,7) (2,6), as drawstyle="steps-post" draws it.
+    t, y = np.array([0.0, 1.0, 2.0]), np.array([5.0, 7.0, 6.0])
+    expected = [[0, 5], [1, 5], [1, 7], [2, 7], [2, 6]]
+    for count in (MAX_LEGEND_ENTRIES, MAX_LEGEND_ENTRIES + 1):
+        ax = Figure().subplots()
+        curves = [(t, y + i, f"f{i}", {"color": "C0", "linestyle": "--"}) for i in range(count)]
+        curves[-1] = (t, y, "last", {"color": "red", "alpha": 0.5})
+        steps(ax, curves)
+        _legend(ax)
+        many = count > MAX_LEGEND_ENTRIES
+        # One labelled Line2D per curve while a legend names them; else one collection.
+        assert len(ax.get_lines()) == (0 if many else count)
+        assert (ax.get_legend() is not None) == (not many)
+        if many:
+            (collection,) = ax.collections
+            assert isinstance(collection, LineCollection)
+            assert np.array_equal(collection.get_paths()[-1].vertices, expected)
+            assert np.array_equal(collection.get_paths()[1].vertices[:, 1], [6, 6, 8, 8, 7])
+            # Each curve keeps its colour (alpha folded in) and linestyle.
+            assert np.allclose(collection.get_colors()[-1], (1, 0, 0, 0.5))
+            assert collection.get_linestyles()[0] != collection.get_linestyles()[-1]
+            note = [x.get_text() for x in ax.texts]
+            assert note == [f"{count} curves: too many to name, one colour each"]
 
 
 def test_a_many_flow_run_draws_its_figures(tmp_path: Path) -> None:

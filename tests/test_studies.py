@@ -623,3 +623,42 @@ def test_figures_are_drawn_beside_the_claims_and_their_failures_reported(
     assert report.claims[0].measured.value == f"pid {os.getpid()}"
     if (os.cpu_count() or 1) > 1:
         assert (tmp_path / "s" / "one.png").read_text() != str(os.getpid())
+
+
+def test_reproduce_all_post_processes_a_study_in_a_child_beside_the_next_ones_sweeps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    from cwnd import studies
+    from cwnd.cli import main
+    from cwnd.studies.study import Claim, Measured, Study
+
+    # Each study's claim records the process that measured it; its sweeps, the
+    # process that ran them.
+    swept_by: list[int] = []
+
+    def sweeps(quick: bool) -> list[Any]:
+        swept_by.append(os.getpid())
+        return []
+
+    def measure(data: StudyData) -> Measured:
+        (tmp_path / f"measured.{os.getpid()}").touch()
+        return Measured(f"pid {os.getpid()}", Verdict.AGREE)
+
+    def study(name: str) -> Study:
+        return Study(name, "t", "c", "f", "", [], sweeps, [],
+                     [Claim("1", "q", "src", "rule", measure)])  # fmt: skip
+
+    monkeypatch.setattr(studies, "STUDIES", {"a": study("a"), "b": study("b")})
+    out = tmp_path / "out"
+    assert main(["reproduce", "all", "--out", str(out), "--cache", str(tmp_path / "c")]) == 0
+    assert (out / "a" / "claims.md").is_file() and (out / "b" / "claims.md").is_file()
+    measured_by = {int(f.suffix[1:]) for f in tmp_path.glob("measured.*")}
+    assert swept_by == [os.getpid(), os.getpid()]
+    # a's claims in a child, forked before b's sweeps; b's, the last study's, here:
+    # no sweep follows them to run beside.
+    if (os.cpu_count() or 1) > 1:
+        assert len(measured_by) == 2 and os.getpid() in measured_by
+    else:
+        assert measured_by == {os.getpid()}

@@ -10,11 +10,12 @@ the command's critical path on two free cores:
     startup + pre + max(kernel, imports) + results + to_fork + max(parent, child) + end
 
 startup: interpreter and `import cwnd.cli`; pre: the main thread before `cwnd.run`;
-kernel: the simulation's own thread (no GIL); imports: the thread importing pandas,
-pyarrow and matplotlib meanwhile; results: the main thread in `cwnd.run` (building
-the result columns, which waits for the GIL the imports hold); to_fork: frames built
-before the figure child is forked; parent: files and half the figures; child: the
-other half; end: the rest. A tree without the import thread or the child (the other
+kernel: the simulation's own thread (no GIL); imports: the thread importing
+matplotlib meanwhile (in trees before 2026-11-24's second change: pandas, pyarrow and
+matplotlib); results: the main thread in `cwnd.run` (building the result columns,
+which waits for the GIL the imports hold); to_fork: the main thread until the figure
+child is forked; parent: importing pandas, the files and the figures it takes;
+child: the figures it takes; end: the rest. A tree without the import thread or the child (the other
 tree) runs serially: its path is its total CPU. The denominator, "simulation alone",
 is the CPU time of `cwnd.run` in a process that does nothing else. Each round runs
 every measurement once; prints each round and the medians.
@@ -59,9 +60,9 @@ marks = {}
 Path(sys.argv[1]).write_text(json.dumps(bench_dumbbell(flows=100)))
 importing = getattr(cli, "_import_writers", None)
 if importing is not None:
-    def timed_imports():
+    def timed_imports(*args):
         start = T()
-        importing()
+        importing(*args)
         marks["imports"] = T() - start
     cli._import_writers = timed_imports
 run = cwnd.run

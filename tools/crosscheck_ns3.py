@@ -4,13 +4,26 @@ Runs the same path in both simulators — a 100 Mb/s, 1 ms access link and a 10 
 24 ms bottleneck (50 ms RTT, 100-packet DropTail queue) whose data direction loses
 packets with probability p — for each congestion-control variant both have, and prints
 goodput (median over seeds, with its range) and the loss rate each simulator actually
-applied, side by side.
+applied, side by side, with the AIMD model's goodput (`AIMD` below: Mathis's formula
+generalised to a variant's increase and decrease, at the nominal p and cwnd's mean RTT)
+and each simulator's ratio to it, for the variants that have one.
 
-ns-3 comes from PyPI (`pip install ns3`) in its own virtual environment; the project never
-depends on it. Every ns-3 simulation runs in a fresh process (ns-3 keeps global state
-between simulations in one process). Usage (from the project venv):
+ns-3 comes from PyPI (`pip install ns3==3.44.post0`) in its own virtual environment; the
+project never depends on it. The ns-3 interpreter is `--ns3-python`, else
+`$CWND_NS3_PYTHON`, else /tmp/ns3venv/bin/python (where it is installed on the shared
+machine). ns-3 results are cached by job in `--ns3-cache`, by default
+`crosscheck_cache.json` in that venv's directory (/tmp/ns3venv/crosscheck_cache.json), so
+that a cache belongs to one ns-3 build. Every ns-3 simulation runs in a fresh process (ns-3
+keeps global state between simulations in one process). Usage (from the project venv):
 
-    python tools/crosscheck_ns3.py --ns3-python /work/ns3venv/bin/python
+    python -m venv /tmp/ns3venv && /tmp/ns3venv/bin/pip install ns3==3.44.post0
+    .venv/bin/python tools/crosscheck_ns3.py --seconds 60 --losses 0.01
+
+`--trace DIR` also writes, for each ns-3 simulation, the sender's trace sources as
+`time_s,source,value` lines (DIR/ns3_<variant>_<p>_<seed>.csv; windows in bytes, RTTs in
+seconds), and for each cwnd run its series and controller metrics
+(DIR/cwnd_<variant>_<p>_<seed>_{series,cc}.csv), for side-by-side comparison; traced
+ns-3 runs are not taken from the cache.
 
 Settings matched in both: cwnd's `tcp.profile = "rfc"` (so the default "linux" profile's
 options do not apply) with MSS 1460, no SACK (BBR, and every variant with --sack: SACK on
@@ -34,6 +47,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import pathlib
 import statistics
 import subprocess
@@ -54,6 +68,36 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "hybla": ("ns3::TcpHybla", {"ns3::TcpHybla::RRTT": "25ms"}),
     "bbr": ("ns3::TcpBbr", {}),
 }
+# The AIMD model of a Reno-like flow under random loss p (Mathis et al. 1997,
+# generalised to AIMD(a, β) by Floyd, Handley & Padhye 2000): goodput =
+# √(a(1 + β) / (2(1 − β))) · MSS / (RTT · √p), a segments added per RTT, β the fraction
+# of the window kept after a loss; no timeouts, so an upper estimate without SACK.
+# (a, β) at the windows of this path (5–30 segments), for the variants that have them:
+AIMD: dict[str, tuple[float, float]] = {
+    "newreno": (1.0, 0.5),
+    # RFC 3649: a(w) = 1, b(w) = 1/2 below Low_Window = 38.
+    "highspeed": (1.0, 0.5),
+    # RFC 9438 §4.3: the Reno-friendly region, a = 3(1 − β)/(1 + β) with β = 0.7.
+    "cubic": (3 * 0.3 / 1.7, 0.7),
+    # Linux tcp_scalable: Reno's increase below 1/a = 100 segments, β = 7/8.
+    "scalable": (1.0, 7 / 8),
+    # Hybla: a = ρ² with ρ = RTT/RTT0 ≈ 2 on this path (RTT0 25 ms), Reno's halving.
+    "hybla": (4.0, 0.5),
+    # Veno when every loss is taken as random (an upper bound): β = 4/5.
+    "veno": (1.0, 0.8),
+}
+MSS_BITS = 1460 * 8
+
+
+def aimd_model_bps(variant: str, p: float, rtt: float) -> float:
+    """The AIMD model's goodput (bit/s) for `variant` at loss rate p and RTT (s); NaN for
+    the variants without one (Vegas, Westwood+, BIC, BBR)."""
+    if variant not in AIMD:
+        return float("nan")
+    a, beta = AIMD[variant]
+    return (a * (1 + beta) / (2 * (1 - beta))) ** 0.5 * MSS_BITS / (rtt * p**0.5)
+
+
 # Variants run with SACK in both simulators even without --sack (BBR is deployed with
 # it; docs/tcp.md).
 WITH_SACK = {"bbr"}
@@ -64,12 +108,46 @@ WITH_SACK = {"bbr"}
 NS3_RECOVERY = {False: "ns3::TcpClassicRecovery", True: "ns3::TcpPrrRecovery"}
 
 
-def cwnd_run(cc: str, p: float, seconds: int, seed: int, sack: bool) -> dict[str, float]:
-    """One cwnd run: goodput (bit/s) and the loss rate the Bernoulli stage applied."""
+# The sender socket's trace sources written with --trace (BytesInFlight: the pipe
+# ns-3 passes to `GetSsThresh` as FlightSize; HighestSequence − HighestRxAck: the data
+# actually outstanding), and the variant's own state
+# where ns-3 exposes it (Hybla's ρ; Vegas and Veno keep their RTTs private, but they are
+# the smoothed RTTs `TcpSocketBase` passes to `PktsAcked`, which the `RTT` trace gives).
+NS3_TRACE_SOURCES = [
+    "CongestionWindow",
+    "SlowStartThreshold",
+    "BytesInFlight",
+    "HighestSequence",
+    "HighestRxAck",
+    "CongState",
+    "RTT",
+    "LastRTT",
+]
+NS3_VARIANT_TRACE_SOURCES = {"ns3::TcpHybla": ["CongestionOps/$ns3::TcpHybla/Rho"]}
+NS3_TRACE_TYPES = {
+    "RTT": "ns3::Time",
+    "LastRTT": "ns3::Time",
+    "Rho": "double",
+    "HighestSequence": "ns3::SequenceNumber32",
+    "HighestRxAck": "ns3::SequenceNumber32",
+}
+
+
+def trace_name(side: str, variant: str, p: float, seed: int) -> str:
+    """The stem of one run's trace files in the --trace directory."""
+    return f"{side}_{variant}_{p}_{seed}"
+
+
+def cwnd_run(
+    cc: str, p: float, seconds: int, seed: int, sack: bool, trace: pathlib.Path | None
+) -> dict[str, float]:
+    """One cwnd run: goodput (bit/s) and the loss rate the Bernoulli stage applied; with
+    `trace` (a file stem), its series and controller metrics are written beside it."""
     import cwnd
 
+    tracing = {"sampling": "change", "cc_metrics": True} if trace else {}
     s = (
-        cwnd.Scenario(duration=f"{seconds}s", name="crosscheck")
+        cwnd.Scenario(duration=f"{seconds}s", name="crosscheck", **tracing)
         .link("h1", "r", bandwidth="100Mbps", delay="1ms", queue_packets=100)
         .link(
             "r",
@@ -94,11 +172,16 @@ def cwnd_run(cc: str, p: float, seconds: int, seed: int, sack: bool) -> dict[str
             handshake=True,
         )
     )
-    row = cwnd.run(s, seed=seed).summary.iloc[0]
+    results = cwnd.run(s, seed=seed)
+    if trace:
+        results.flow_series("f").to_csv(f"{trace}_series.csv", index=False)
+        results.flow_cc_metrics("f").to_csv(f"{trace}_cc.csv", index=False)
+    row = results.summary.iloc[0]
     reached = row["segments_sent"] - row["drops_queue"]
     return {
         "goodput": float(row["goodput_bps"]),
         "loss": float(row["drops_impairment"]) / float(reached),
+        "rtt": float(row["mean_rtt"]),
     }
 
 
@@ -177,12 +260,54 @@ def ns3_job(job: dict[str, Any]) -> dict[str, float]:
     any_addr = ns.InetSocketAddress(ns.Ipv4Address.GetAny(), 9).ConvertTo()
     sink = ns.PacketSinkHelper("ns3::TcpSocketFactory", any_addr).Install(nodes.Get(2))
     sink.Start(ns.Seconds(0))
+    if job.get("trace"):
+        trace_ns3_sender(cppyy, job["trace"], job["type"])
     ns.Simulator.Stop(ns.Seconds(job["seconds"]))
     ns.Simulator.Run()
     received = ns.DynamicCast[ns.PacketSink](sink.Get(0)).GetTotalRx()
     ns.Simulator.Destroy()
     drops, passed = int(cppyy.gbl.crosscheck.drops), int(cppyy.gbl.crosscheck.received)
     return {"goodput": received * 8 / job["seconds"], "loss": drops / max(drops + passed, 1)}
+
+
+def trace_ns3_sender(cppyy: Any, path: str, variant: str) -> None:
+    """Writes `time_s,source,value` lines for the sender socket's trace sources to `path`,
+    connected 1 ns after the start, once BulkSend has created the socket."""
+    connections = "\n".join(
+        f"""ns3::Config::ConnectWithoutContext(socket + "/{source}", ns3::MakeBoundCallback(
+                &Write<{NS3_TRACE_TYPES.get(source.split("/")[-1], "uint32_t")}>,
+                std::string("{source.split("/")[-1]}")));"""
+        for source in NS3_TRACE_SOURCES + NS3_VARIANT_TRACE_SOURCES.get(variant, [])
+        if source != "CongState"
+    )
+    cppyy.cppdef(
+        f"""
+        namespace crosscheck_trace {{
+        std::ofstream out;
+        double Value(uint32_t v) {{ return v; }}
+        double Value(double v) {{ return v; }}
+        double Value(ns3::Time v) {{ return v.GetSeconds(); }}
+        double Value(ns3::SequenceNumber32 v) {{ return v.GetValue(); }}
+        template <typename T> void Write(std::string name, T, T now) {{
+            out << ns3::Simulator::Now().GetSeconds() << "," << name << "," << Value(now)
+                << "\\n";
+        }}
+        void State(ns3::TcpSocketState::TcpCongState_t, ns3::TcpSocketState::TcpCongState_t now) {{
+            out << ns3::Simulator::Now().GetSeconds() << ",CongState," << int(now) << "\\n";
+        }}
+        void Connect() {{
+            std::string socket = "/NodeList/0/$ns3::TcpL4Protocol/SocketList/0";
+            ns3::Config::ConnectWithoutContext(socket + "/CongState", ns3::MakeCallback(&State));
+            {connections}
+        }}
+        void Start(std::string path) {{
+            out.open(path);
+            ns3::Simulator::Schedule(ns3::NanoSeconds(1), &Connect);
+        }}
+        }}
+        """
+    )
+    cppyy.gbl.crosscheck_trace.Start(path)
 
 
 def run_ns3(python: str, job: dict[str, Any]) -> dict[str, float]:
@@ -196,6 +321,22 @@ def run_ns3(python: str, job: dict[str, Any]) -> dict[str, float]:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def cached_ns3_runs(
+    python: str, cache_path: pathlib.Path, jobs: list[dict[str, Any]], parallel: int
+) -> list[dict[str, float]]:
+    """The ns-3 results of `jobs`, running only those not in the cache at `cache_path`,
+    which is rewritten after each run (an interrupted batch keeps what it finished)."""
+    cache: dict[str, dict[str, float]] = {}
+    if cache_path.exists():
+        cache = json.loads(cache_path.read_text())
+    todo = [job for job in jobs if json.dumps(job, sort_keys=True) not in cache]
+    with ThreadPoolExecutor(parallel) as pool:
+        for job, result in zip(todo, pool.map(lambda j: run_ns3(python, j), todo), strict=True):
+            cache[json.dumps(job, sort_keys=True)] = result
+            cache_path.write_text(json.dumps(cache, indent=1))
+    return [cache[json.dumps(job, sort_keys=True)] for job in jobs]
+
+
 def median_range(values: list[float]) -> str:
     """The median over seeds, with the smallest and largest value."""
     return f"{statistics.median(values):6.2f} [{min(values):5.2f}, {max(values):5.2f}]"
@@ -203,7 +344,13 @@ def median_range(values: list[float]) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--ns3-python", help="python of a venv with `pip install ns3`")
+    ap.add_argument(
+        "--ns3-python",
+        type=pathlib.Path,
+        default=pathlib.Path(os.environ.get("CWND_NS3_PYTHON", "/tmp/ns3venv/bin/python")),
+        help="python of a venv with `pip install ns3` (default: $CWND_NS3_PYTHON, "
+        "else /tmp/ns3venv/bin/python)",
+    )
     ap.add_argument("--seconds", type=int, default=120)
     ap.add_argument("--losses", type=float, nargs="+", default=[0.001, 0.01, 0.02])
     ap.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=list(VARIANTS))
@@ -213,15 +360,24 @@ def main() -> int:
     ap.add_argument(
         "--ns3-cache",
         type=pathlib.Path,
-        help="JSON file of ns-3 results by job: read if present, written after the runs",
+        help="JSON file of ns-3 results by job: read if present, written after each run "
+        "(default: crosscheck_cache.json in the ns-3 venv's directory)",
+    )
+    ap.add_argument(
+        "--trace",
+        type=pathlib.Path,
+        help="directory for both simulators' traces of every run (ns-3 runs then bypass the cache)",
     )
     ap.add_argument("--ns3-job", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.ns3_job:
         print(json.dumps(ns3_job(json.loads(args.ns3_job))))
         return 0
-    if not args.ns3_python:
-        ap.error("--ns3-python is required")
+    if not args.ns3_python.exists():
+        ap.error(f"--ns3-python: {args.ns3_python} does not exist; install ns-3 in a venv there")
+    cache_path = args.ns3_cache or args.ns3_python.parent.parent / "crosscheck_cache.json"
+    if args.trace:
+        args.trace.mkdir(parents=True, exist_ok=True)
     points = [(v, p, s) for v in args.variants for p in args.losses for s in range(args.seeds)]
     sack = {v: args.sack or v in WITH_SACK for v in args.variants}
     jobs = [
@@ -237,22 +393,30 @@ def main() -> int:
         }
         for v, p, s in points
     ]
-    cache: dict[str, dict[str, float]] = {}
-    if args.ns3_cache and args.ns3_cache.exists():
-        cache = json.loads(args.ns3_cache.read_text())
-    todo = [job for job in jobs if json.dumps(job, sort_keys=True) not in cache]
-    with ThreadPoolExecutor(args.parallel) as pool:
-        for job, result in zip(
-            todo, pool.map(lambda j: run_ns3(args.ns3_python, j), todo), strict=True
-        ):
-            cache[json.dumps(job, sort_keys=True)] = result
-            if args.ns3_cache:
-                args.ns3_cache.write_text(json.dumps(cache, indent=1))
-    ns3 = [cache[json.dumps(job, sort_keys=True)] for job in jobs]
-    mine = [cwnd_run(v, p, args.seconds, s, sack[v]) for v, p, s in points]
+    if args.trace:
+        traced = [
+            dict(job, trace=str(args.trace / f"{trace_name('ns3', v, p, s)}.csv"))
+            for job, (v, p, s) in zip(jobs, points, strict=True)
+        ]
+        with ThreadPoolExecutor(args.parallel) as pool:
+            ns3 = list(pool.map(lambda j: run_ns3(str(args.ns3_python), j), traced))
+    else:
+        ns3 = cached_ns3_runs(str(args.ns3_python), cache_path, jobs, args.parallel)
+    mine = [
+        cwnd_run(
+            v,
+            p,
+            args.seconds,
+            s,
+            sack[v],
+            args.trace / trace_name("cwnd", v, p, s) if args.trace else None,
+        )
+        for v, p, s in points
+    ]
     print(
         f"{'variant':<14} {'p':>6} {'cwnd Mb/s, median [min, max]':>28}"
         f" {'ns-3 Mb/s, median [min, max]':>28} {'ratio':>6} {'cwnd loss':>9} {'ns-3 loss':>9}"
+        f" {'model':>6} {'cwnd/m':>6} {'ns-3/m':>6}"
     )
     for i in range(0, len(points), args.seeds):
         v, p, _ = points[i]
@@ -261,9 +425,13 @@ def main() -> int:
         la = statistics.median(r["loss"] for r in mine[i : i + args.seeds])
         lb = statistics.median(r["loss"] for r in ns3[i : i + args.seeds])
         ratio = statistics.median(a) / statistics.median(b)
+        # The model at the nominal p and cwnd's mean RTT (ns-3's is not measured here).
+        rtt = statistics.median(r["rtt"] for r in mine[i : i + args.seeds])
+        model = aimd_model_bps(v, p, rtt) / 1e6
         print(
             f"{v:<14} {p:>6} {median_range(a):>28} {median_range(b):>28} {ratio:>6.2f}"
-            f" {la:>9.4f} {lb:>9.4f}"
+            f" {la:>9.4f} {lb:>9.4f} {model:>6.2f} {statistics.median(a) / model:>6.2f}"
+            f" {statistics.median(b) / model:>6.2f}"
         )
     return 0
 

@@ -18,16 +18,20 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import cwnd
 from cwnd import atomic
+from cwnd.beside import Beside, can_fork
 from cwnd.executors import ClusterError
+from cwnd.results import FIGURES
 from cwnd.scenario import Scenario
 
 if TYPE_CHECKING:
     from cwnd import _cwnd
+    from cwnd.studies.study import StudyReport
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -104,40 +108,47 @@ PER_FLOW_FILES = (
 )
 
 
-def _run_one(path: str, seed: int, out: Path) -> tuple[cwnd.Results, list[str]]:
-    """Runs a scenario file into `out`; returns its results and the `PER_FLOW_FILES`
-    it skipped, empty."""
+def _run_one(
+    path: str, seed: int, out: Path, figures: Sequence[str] = FIGURES
+) -> tuple[cwnd.Results, list[str]]:
+    """Runs a scenario file into `out`, with the `figures` named (`cwnd.plot.FIGURES`);
+    returns its results and the `PER_FLOW_FILES` it skipped, empty (of the figures,
+    those asked for only)."""
     spec = _load(path)
-    importing = threading.Thread(target=_import_writers, daemon=True)
+    importing = threading.Thread(target=_import_writers, args=(bool(figures),), daemon=True)
     importing.start()
     results = cwnd.run(spec, seed=seed)
     importing.join()
-    written = {p.name for p in results.write(out)}
-    return results, [name for name in PER_FLOW_FILES if name not in written]
+    written = {p.name for p in results.write(out, figures)}
+    expected = [n for n in PER_FLOW_FILES if not n.endswith(".png") or n[:-4] in figures]
+    return results, [name for name in expected if name not in written]
 
 
 def _skipped_text(skipped: list[str]) -> str:
     return f"skipped, nothing to show: {', '.join(skipped)}"
 
 
-def _import_writers() -> None:
-    """Imports what writing a run's files and figures needs (0.45–0.5 s of CPU, more
-    than the simulation of a 100-flow dumbbell: BENCHMARKS.md), on a thread while the
-    simulation runs without the GIL on another core; joined before `Results.write`
-    forks its figure drawer (issue 17)."""
+def _import_writers(figures: bool) -> None:
+    """Imports, on a thread while the simulation runs without the GIL on another core,
+    what comes next: matplotlib (0.25 s of CPU, about the simulation of a 100-flow
+    dumbbell) when figures are drawn, since their child is forked as soon as the
+    simulation ends and this process imports pandas while the child draws; else
+    pandas and pyarrow, for the tables (issue 17; BENCHMARKS.md). Joined before
+    `Results.write` forks: a fork during an import would leave the child waiting
+    for a lock nobody holds any more."""
     import importlib
 
-    import matplotlib
-
-    matplotlib.use("Agg")
-    for module in ("pandas", "pyarrow.parquet", "matplotlib.pyplot"):
+    modules = ["pandas", "pyarrow.parquet"]
+    if figures:
+        modules = ["matplotlib.figure", "matplotlib.backends.backend_agg"]
+    for module in modules:
         importlib.import_module(module)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path("results") / Path(args.scenario).stem
     _writable("--out", out)
-    results, skipped = _run_one(args.scenario, args.seed, out)
+    results, skipped = _run_one(args.scenario, args.seed, out, args.figures)
     print(f"{results.name} (seed {results.seed}, fingerprint {results.fingerprint:016x})")
     if len(results.summary):
         print(_format_summary(results))
@@ -440,7 +451,8 @@ def _summarize_sweep(
 
 def cmd_reproduce(args: argparse.Namespace) -> int:
     from cwnd.report import write_index
-    from cwnd.studies import STUDIES, reproduce
+    from cwnd.studies import STUDIES
+    from cwnd.studies.study import Swept, finish, post_process, run_sweeps
     from cwnd.sweep import default_cache_dir
 
     if args.study == "all":
@@ -455,34 +467,51 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     _writable("--out", out)
     _writable("--cache", Path(args.cache) if args.cache else default_cache_dir())
     _quiet_dask(args.cluster)
-    reports = []
-    for name in names:
-        print(f"{name}: running ({'quick' if args.quick else 'full'} grid)")
-        report = reproduce(
-            STUDIES[name],
-            out,
-            quick=args.quick,
-            cache=args.cache,
-            fresh=args.fresh,
-            workers=args.workers,
-            cluster=args.cluster,
-        )
-        reports.append(report)
-        tally = ", ".join(
-            f"{sum(c.measured.verdict.value == v for c in report.claims)} {v}"
-            for v in ("agree", "disagree", "not measurable")
-        )
-        cached = report.runs - report.computed
-        print(
-            f"{name}: {report.runs} runs ({report.computed} computed, {cached} from cache) "
-            f"in {report.seconds:.0f} s; claims: {tally}"
-        )
-        print(f"{name}: written to {report.folder}/ (claims.md, figures, Parquet)")
-        for f in report.failures:
-            print(f"cwnd: failed: {name}: {f.point} seed {f.seed}: {f.error}", file=sys.stderr)
+    reports: list[StudyReport] = []
+
+    def report(swept: Swept, done: Any) -> None:
+        reports.append(_print_report(finish(swept, done)))
+
+    # Each study's post-processing runs in a child beside the next study's sweeps
+    # (issue 17: alone, it left the workers idle); the last one's here.
+    pending: tuple[Swept, Beside] | None = None
+    try:
+        for i, name in enumerate(names):
+            print(f"{name}: running ({'quick' if args.quick else 'full'} grid)")
+            swept = run_sweeps(STUDIES[name], out, quick=args.quick, cache=args.cache,
+                               fresh=args.fresh, workers=args.workers,
+                               cluster=args.cluster)  # fmt: skip
+            if pending is not None:
+                report(pending[0], pending[1].result())
+                pending = None
+            if i + 1 < len(names) and can_fork():
+                pending = (swept, Beside(partial(post_process, swept)))
+            else:
+                report(swept, post_process(swept))
+    finally:
+        if pending is not None:
+            pending[1].close()
     index = write_index(reports, out)
     print(f"report: {index}")
     return EXIT_INTERNAL if any(r.failures for r in reports) else EXIT_OK
+
+
+def _print_report(report: StudyReport) -> StudyReport:
+    """Prints a reproduced study's tally, folder and failures; returns it."""
+    name = report.study.name
+    tally = ", ".join(
+        f"{sum(c.measured.verdict.value == v for c in report.claims)} {v}"
+        for v in ("agree", "disagree", "not measurable")
+    )
+    cached = report.runs - report.computed
+    print(
+        f"{name}: {report.runs} runs ({report.computed} computed, {cached} from cache) "
+        f"in {report.seconds:.0f} s; claims: {tally}"
+    )
+    print(f"{name}: written to {report.folder}/ (claims.md, figures, Parquet)")
+    for f in report.failures:
+        print(f"cwnd: failed: {name}: {f.point} seed {f.seed}: {f.error}", file=sys.stderr)
+    return report
 
 
 def bench_dumbbell(flows: int = 10, seconds: int = 60) -> dict[str, Any]:
@@ -555,6 +584,21 @@ def _positive(text: str) -> int:
     return count
 
 
+def _figures(text: str) -> tuple[str, ...]:
+    """The figures `cwnd run --figures` names: "all", "none" or a comma-separated list
+    of `FIGURES`."""
+    if text in ("all", "none"):
+        return FIGURES if text == "all" else ()
+    names = tuple(dict.fromkeys(n.strip() for n in text.split(",")))
+    unknown = [n for n in names if n not in FIGURES]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"{unknown[0]!r} is not a figure; use all, none, or a comma-separated list "
+            f"of {', '.join(FIGURES)}"
+        )
+    return names
+
+
 def parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="cwnd",
@@ -570,6 +614,13 @@ def parser() -> argparse.ArgumentParser:
         "--out",
         metavar="DIR",
         help="output folder (default results/SCENARIO: the file name less .toml)",
+    )
+    run.add_argument(
+        "--figures",
+        type=_figures,
+        default=FIGURES,
+        metavar="WHICH",
+        help=f"figures to draw: all (default), none, or some of {','.join(FIGURES)}",
     )
     run.set_defaults(handler=cmd_run)
 

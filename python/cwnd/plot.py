@@ -1,12 +1,13 @@
 """Paper-style figures of one run: windows, sequence numbers, throughput, queues.
 
-matplotlib is imported here only, with the non-interactive Agg backend, so that
-`import cwnd` and the CLI stay fast when no figure is drawn.
+matplotlib is imported here only, so that `import cwnd` and the CLI stay fast when no
+figure is drawn. Figures are drawn on an Agg canvas of their own, without pyplot:
+no backend is selected, no figure manager kept, nothing to close (issue 17).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -16,8 +17,11 @@ import numpy as np
 
 from cwnd.atomic import replacing
 from cwnd.impairment_windows import seconds, shade
+from cwnd.results import FIGURES
 
 if TYPE_CHECKING:
+    from multiprocessing.sharedctypes import Synchronized
+
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
     from matplotlib.typing import RcKeyType
@@ -62,43 +66,75 @@ def panels(
     for a legend inside) one legend under them all. `legend_title` (e.g. what the
     error bars are) heads that legend, or the first panel's."""
     import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    with plt.rc_context(STYLE):
-        fig: Figure
-        fig, axes = plt.subplots(
-            nrows, ncols, figsize=size, sharex=sharex, sharey=sharey, squeeze=False
-        )
-        try:
-            yield fig, axes
-            if legend_below:
-                handles, labels = axes.flat[0].get_legend_handles_labels()
-                fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0),
-                           ncols=min(len(labels), 3), title=legend_title)  # fmt: skip
-            for i, ax in enumerate([] if legend_below else axes.flat):
-                if ax.get_legend() is None and ax.get_legend_handles_labels()[0]:
-                    _legend(ax, legend_title if i == 0 else None)
-            for target in [path, path.with_suffix(".svg")] if svg else [path]:
-                with replacing(target) as tmp:
-                    fig.savefig(tmp, format=target.suffix[1:])
-        finally:
-            plt.close(fig)
+    with matplotlib.rc_context(STYLE):
+        fig = Figure(figsize=size)
+        FigureCanvasAgg(fig)
+        axes = fig.subplots(nrows, ncols, sharex=sharex, sharey=sharey, squeeze=False)
+        yield fig, axes
+        if legend_below:
+            handles, labels = axes.flat[0].get_legend_handles_labels()
+            fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0),
+                       ncols=min(len(labels), 3), title=legend_title)  # fmt: skip
+        for i, ax in enumerate([] if legend_below else axes.flat):
+            if ax.get_legend() is None and ax.get_legend_handles_labels()[0]:
+                _legend(ax, legend_title if i == 0 else None)
+        for target in [path, path.with_suffix(".svg")] if svg else [path]:
+            with replacing(target) as tmp:
+                fig.savefig(tmp, format=target.suffix[1:])
 
 
 MAX_LEGEND_ENTRIES = 16
+#: The attribute of a `steps` collection that counts its curves, for `_legend`.
+CURVES = "cwnd_curves"
 
 
 def _legend(ax: Axes, title: str | None = None) -> None:
     """A legend where it can be read; beyond `MAX_LEGEND_ENTRIES` curves a note instead
     (a hundred flows' names help no reader, and laying them out costs seconds)."""
-    labels = ax.get_legend_handles_labels()[1]
-    if len(labels) <= MAX_LEGEND_ENTRIES:
+    handles = ax.get_legend_handles_labels()[0]
+    curves = sum(getattr(h, CURVES, 1) for h in handles)
+    if curves <= MAX_LEGEND_ENTRIES:
         ax.legend(loc="best", ncols=2 if len(ax.get_lines()) > 6 else 1, title=title)
         return
-    ax.text(0.99, 0.98, f"{len(labels)} curves: too many to name, one colour each",
+    ax.text(0.99, 0.98, f"{curves} curves: too many to name, one colour each",
             transform=ax.transAxes, ha="right", va="top", fontsize=7, color="0.3")  # fmt: skip
+
+
+#: A step curve for `steps`: time, value, label, style (`Line2D` keywords).
+Curve = tuple[Any, Any, str, dict[str, Any]]
+
+
+def steps(ax: Axes, curves: Sequence[Curve]) -> None:
+    """Step curves ("post": a value holds until the next sample), each `(time, value,
+    label, style)`, the style a colour and optionally a linestyle and an alpha. Up to
+    `MAX_LEGEND_ENTRIES` curves, one labelled `Line2D` each, for the legend; beyond,
+    where the legend gives way to a note (`_legend`), one `LineCollection` of them
+    all, in the same order, colours and styles: a hundred flows' `Line2D`s cost more
+    CPU to create and draw than their pixels to rasterise (issue 17, BENCHMARKS.md)."""
+    from matplotlib.collections import LineCollection
+    from matplotlib.colors import to_rgba
+
+    if len(curves) <= MAX_LEGEND_ENTRIES:
+        for t, y, label, style in curves:
+            ax.step(t, y, where="post", label=label, **style)
+        return
+    collection = LineCollection(
+        [_post_steps(np.asarray(t, float), np.asarray(y, float)) for t, y, _, _ in curves],
+        colors=[to_rgba(style["color"], style.get("alpha")) for _, _, _, style in curves],
+        linestyles=[style.get("linestyle", "-") for _, _, _, style in curves],
+        label="curves",
+    )
+    setattr(collection, CURVES, len(curves))
+    ax.add_collection(collection)
+
+
+def _post_steps(t: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The vertices of a "post" step curve through (t, y): (t0, y0), (t1, y0),
+    (t1, y1), (t2, y1)…, as `drawstyle="steps-post"` draws it."""
+    return np.column_stack([np.repeat(t, 2)[1:], np.repeat(y, 2)[:-1]])
 
 
 def thin(time: Any, *values: Any, bins: int = 2000) -> tuple[np.ndarray, ...]:
@@ -130,10 +166,22 @@ def thin(time: Any, *values: Any, bins: int = 2000) -> tuple[np.ndarray, ...]:
     return (t[rows], *(v[rows] for v in cols))
 
 
-def by_flow(frame: Any, names: list[str]) -> dict[str, Any]:
-    """The rows of each flow of a long frame (one pass, not one filter per flow)."""
-    groups = {str(k): g for k, g in frame.groupby("flow", observed=True, sort=False)}
-    return {name: groups[name] for name in names if name in groups}
+def by_flow(
+    columns: dict[str, np.ndarray], names: list[str], index: str = "flow"
+) -> dict[str, dict[str, np.ndarray]]:
+    """The rows of each flow (link, association) of a table's numpy columns
+    (`Results.columns`), by name, for those that have rows: `index` holds codes into
+    `names`. One stable sort, and no pandas: the figures are drawn in a process that
+    need not import it."""
+    codes = columns[index]
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(names) + 1))
+    rows = {}
+    for code, name in enumerate(names):
+        mine = order[bounds[code] : bounds[code + 1]]
+        if len(mine):
+            rows[name] = {column: values[mine] for column, values in columns.items()}
+    return rows
 
 
 @contextmanager
@@ -168,23 +216,25 @@ def colors(n: int) -> list[tuple[float, float, float, float]]:
 def cwnd(results: Results, path: Path) -> Path | None:
     """Congestion window (solid) and slow-start threshold (dashed) per TCP flow, and
     each SCTP path's window; None, drawing nothing, when there is no window."""
-    wide = results.series_wide
     sctp = set(results.association_names)
     names = [n for n in results.flow_names if n not in sctp]
-    rows = by_flow(wide, names)
-    if not rows and not len(results.path_series):
+    rows = by_flow(results.columns("series"), results.flow_names)
+    if not any(n in rows for n in names) and not len(results.columns("path_series")["time"]):
         return None
     with figure(path, f"{results.name}: congestion window", "time (s)", "segments") as ax:
         shade(ax, results)
+        curves: list[Curve] = []
         for name, color in zip(names, colors(len(names)), strict=True):
             if name not in rows:
                 continue
             f = rows[name]
             t, window, ss = thin(f["time"], f["cwnd"], f["ssthresh"])
-            ax.step(t, window, where="post", color=color, label=f"{name} cwnd")
+            curves.append((t, window, f"{name} cwnd", {"color": color}))
             if np.isfinite(ss.astype(float)).any():
-                ax.step(t, ss, where="post", color=color, linestyle="--", label=f"{name} ssthresh")
-        _sctp_windows(results, ax)
+                curves.append((t, ss, f"{name} ssthresh", {"color": color, "linestyle": "--"}))
+        steps(ax, curves)
+        if sctp:
+            _sctp_windows(results, ax)
         ax.set_xlim(0, results.duration)
         ax.set_ylim(bottom=0)
     return path
@@ -225,19 +275,21 @@ def sequence(results: Results, path: Path) -> Path | None:
     sender's snd_nxt/snd_una when no segment trace was recorded; None, drawing
     nothing, when there is neither."""
     names = results.flow_names
-    segs = results.segments
+    segments = by_flow(results.columns("segments"), names)
+    chunks = len(results.columns("chunks")["time"])
     title = f"{results.name}: sequence numbers"
-    if len(segs) or len(results.chunks):
+    if segments or chunks:
         with figure(path, title, "time (s)", "segment number (SCTP: TSN)") as ax:
             shade(ax, results)
-            _sctp_tsns(results, ax)
+            if chunks:
+                _sctp_tsns(results, ax)
             for name, color in zip(names, colors(len(names)), strict=True):
-                s = segs[segs["flow"] == name]
-                if not len(s):
+                s = segments.get(name)
+                if s is None:
                     continue
                 mss = float(s["len"].max())
-                number = s["seq"].to_numpy() / mss
-                retx = s["retransmission"].to_numpy()
+                number = s["seq"] / mss
+                retx = s["retransmission"]
                 ax.plot(s["time"][~retx], number[~retx], ".", ms=1.5, color=color, label=name)
                 if retx.any():
                     ax.plot(
@@ -250,43 +302,39 @@ def sequence(results: Results, path: Path) -> Path | None:
                     )
             ax.set_xlim(0, results.duration)
         return path
-    rows = by_flow(results.series_wide, names)
+    rows = by_flow(results.columns("series"), names)
     if not rows:
         return None
     with figure(path, title, "time (s)", "sequence number (kB)") as ax:
         shade(ax, results)
+        curves: list[Curve] = []
         for name, color in zip(names, colors(len(names)), strict=True):
             if name not in rows:
                 continue
             t, snd_nxt, snd_una = thin(rows[name]["time"], rows[name]["snd_nxt"],
                                        rows[name]["snd_una"])  # fmt: skip
-            ax.step(t, snd_nxt / 1e3, where="post", color=color, label=f"{name} snd_nxt")
-            ax.step(
-                t,
-                snd_una / 1e3,
-                where="post",
-                color=color,
-                alpha=0.5,
-                linestyle=":",
-                label=f"{name} snd_una",
-            )
+            una = {"color": color, "alpha": 0.5, "linestyle": ":"}
+            curves.append((t, snd_nxt / 1e3, f"{name} snd_nxt", {"color": color}))
+            curves.append((t, snd_una / 1e3, f"{name} snd_una", una))
+        steps(ax, curves)
         ax.set_xlim(0, results.duration)
     return path
 
 
 def throughput(results: Results, path: Path) -> Path | None:
     """Goodput per flow over time, in bins; None, drawing nothing, without flows."""
-    tp = results.throughput
     names = results.flow_names
-    rows = by_flow(tp, names)
+    rows = by_flow(results.columns("throughput"), names)
     if not rows:
         return None
     with figure(path, f"{results.name}: goodput", "time (s)", "goodput (Mb/s)") as ax:
         shade(ax, results)
+        curves: list[Curve] = []
         for name, color in zip(names, colors(len(names)), strict=True):
             if name in rows:
                 t, goodput = thin(rows[name]["time"], rows[name]["goodput_bps"])
-                ax.step(t, goodput / 1e6, where="post", color=color, label=name)
+                curves.append((t, goodput / 1e6, name, {"color": color}))
+        steps(ax, curves)
         slowest_link_note(ax, results)
         ax.set_xlim(0, results.duration)
         ax.set_ylim(bottom=0)
@@ -310,11 +358,11 @@ def slowest_link_note(ax: Axes, results: Results) -> bool:
     says why: data that waited at the receiver behind a hole (out of order) is
     delivered at once when the retransmission fills the hole. Returns whether it drew."""
     rate = slowest_rate(results)
-    tp = results.throughput
-    if rate is None or not len(tp):
+    goodput = results.columns("throughput")["goodput_bps"]
+    if rate is None or not len(goodput):
         return False
     bin_seconds = seconds(results.spec["trace"]["throughput_bin"])
-    if tp["goodput_bps"].max() <= rate + 1500 * 8 / bin_seconds:
+    if goodput.max() <= rate + 1500 * 8 / bin_seconds:
         return False
     label = f"slowest link ({rate / 1e6:g} Mb/s): bins above it deliver data held out of order"
     ax.axhline(rate / 1e6, color="0.3", ls="--", lw=0.8, label=label)
@@ -323,16 +371,14 @@ def slowest_link_note(ax: Axes, results: Results) -> bool:
 
 def queues(results: Results, path: Path) -> Path | None:
     """Occupancy of every output queue that ever held a packet."""
-    q = results.queues
-    if not len(q):
-        return None
-    busy = [name for name, g in q.groupby("link", observed=True) if g["packets"].max() > 0]
+    rows = by_flow(results.columns("queues"), results.link_names, index="link")
+    busy = [name for name, g in rows.items() if g["packets"].max() > 0]
     if not busy:
         return None
     with figure(path, f"{results.name}: queues", "time (s)", "packets waiting") as ax:
         shade(ax, results)
         for name, color in zip(busy, colors(len(busy)), strict=True):
-            g = q[q["link"] == name]
+            g = rows[name]
             ax.step(g["time"], g["packets"], where="post", color=color, label=name)
         ax.set_xlim(0, results.duration)
         ax.set_ylim(bottom=0)
@@ -356,28 +402,47 @@ def cc_metrics(results: Results, flow: str, path: Path) -> Path:
     return path
 
 
-def figures(results: Results, out: Path) -> list[Callable[[], Path | None]]:
-    """Every figure of one run, each as a function that draws it into `out` and
-    returns its path (None when the run has nothing to show in it);
-    `cc_metrics_<flow>.png` for each flow whose controller reports numbers when
-    `trace.cc_metrics` is on."""
+def figures(
+    results: Results, out: Path, names: Collection[str] = FIGURES
+) -> list[Callable[[], Path | None]]:
+    """The figures of one run named in `names` (`FIGURES`), each as a function that
+    draws it into `out` and returns its path (None when the run has nothing to show
+    in it); "cc_metrics" is one figure per flow whose controller reports numbers
+    when `trace.cc_metrics` is on."""
+    one_each = {"cwnd": cwnd, "sequence": sequence, "throughput": throughput, "queue": queues}
     drawers: list[Callable[[], Path | None]] = [
-        partial(cwnd, results, out / "cwnd.png"),
-        partial(sequence, results, out / "sequence.png"),
-        partial(throughput, results, out / "throughput.png"),
-        partial(queues, results, out / "queue.png"),
+        partial(one_each[name], results, out / f"{name}.png")
+        for name in FIGURES[:-1]
+        if name in names
     ]
-    traced = results.cc_metrics["flow"].unique() if len(results.cc_metrics) else []
-    drawers += [partial(cc_metrics, results, flow, out / f"cc_metrics_{flow}.png")
-                for flow in traced]  # fmt: skip
+    if "cc_metrics" in names:
+        codes = np.unique(results.columns("cc_metrics")["flow"])
+        traced = [results.flow_names[code] for code in codes]
+        drawers += [partial(cc_metrics, results, flow, out / f"cc_metrics_{flow}.png")
+                    for flow in traced]  # fmt: skip
     return drawers
 
 
-def draw(drawers: Sequence[Callable[[], Path | None]]) -> list[Path | None]:
-    """Draws each figure, in order; what each returned."""
-    return [d() for d in drawers]
+def draw(
+    drawers: Sequence[Callable[[], Path | None]], taken: Synchronized[int] | None = None
+) -> list[tuple[int, Path | None]]:
+    """Draws figures, in order, and returns each one's index and what it returned:
+    every figure, or with `taken` (a counter shared with other processes drawing
+    the same `drawers`) each figure that no other process has taken yet, until none
+    is left, so that two processes share the work whatever each figure costs."""
+    drawn: list[tuple[int, Path | None]] = []
+    while True:
+        if taken is None:
+            index = len(drawn)
+        else:
+            with taken.get_lock():
+                index = taken.value
+                taken.value = index + 1
+        if index >= len(drawers):
+            return drawn
+        drawn.append((index, drawers[index]()))
 
 
 def draw_all(results: Results, out: Path) -> list[Path]:
     """Every figure of one run (`figures`), as PNG files in `out`."""
-    return [p for p in draw(figures(results, out)) if p is not None]
+    return [p for _, p in draw(figures(results, out)) if p is not None]

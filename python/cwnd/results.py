@@ -5,6 +5,7 @@ pandas is imported on first use, so that `import cwnd` stays fast.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,9 +13,15 @@ from typing import TYPE_CHECKING, Any
 from cwnd.atomic import replacing, write_bytes
 
 if TYPE_CHECKING:
+    import numpy as np
     import pandas as pd
 
 SERIES_METRICS = ("cwnd", "ssthresh", "srtt", "rto", "snd_una", "snd_nxt", "delivered")
+
+#: The figures of one run, by the name `cwnd run --figures` takes: each is drawn into
+#: `<name>.png` (`cwnd.plot`), and "cc_metrics" into one `cc_metrics_<flow>.png` per
+#: traced flow. Here, not in `cwnd.plot`, so that the CLI names them without numpy.
+FIGURES = ("cwnd", "sequence", "throughput", "queue", "cc_metrics")
 
 
 class Results:
@@ -55,6 +62,19 @@ class Results:
     def association_names(self) -> list[str]:
         """The SCTP associations, in the order of their `association` codes."""
         return [f["name"] for f in self._raw["flows"] if f["transport"] == "sctp"]
+
+    @property
+    def link_names(self) -> list[str]:
+        """Every link direction, "<name> <direction>", in the order of `links`."""
+        return [f"{link['name']} {link['direction']}" for link in self._raw["links"]]
+
+    def columns(self, table: str) -> dict[str, np.ndarray]:
+        """The numpy columns of a table ("series", "throughput", "segments", "queues"…)
+        as the simulator returned them, its flow (link, association) a code into
+        `flow_names` (`link_names`, `association_names`): for work that needs no pandas,
+        such as a run's figures, drawn in a process that has not imported it (0.25 s
+        of CPU: issue 17)."""
+        return dict(self._raw[table])
 
     @cached_property
     def summary(self) -> pd.DataFrame:
@@ -215,25 +235,39 @@ class Results:
     @cached_property
     def queues(self) -> pd.DataFrame:
         """Queue occupancy at every change (empty unless `trace.queues = true`)."""
-        links = [f"{link['name']} {link['direction']}" for link in self._raw["links"]]
-        return self._columns("queues", "link", links)
+        return self._columns("queues", "link", self.link_names)
 
     @property
     def pcaps(self) -> dict[str, bytes]:
         """pcap files of the nodes named in `trace.pcap`, by node (file contents)."""
         return dict(self._raw["pcaps"])
 
-    def write(self, out: str | Path, figures: bool = True) -> list[Path]:
+    def write(self, out: str | Path, figures: bool | Collection[str] = True) -> list[Path]:
         """Writes links.csv; summary.csv, series.parquet, throughput.parquet when the
         scenario has flows (generators' connections alone have none of them);
         channels.csv when it has shared media, segments/queues/cc_metrics when traced,
         the SCTP tables when there are associations, generators.csv and
         connections.parquet when there are traffic generators, `<node>.pcap` for
-        captured nodes; and, with `figures`, the PNG figures that have something to
-        show. Returns the paths written. Each file is written whole or not at all
+        captured nodes; and the PNG figures that have something to show: all of them
+        with `figures` true, none with false, or those named (`cwnd.plot.FIGURES`).
+        Returns the paths written. Each file is written whole or not at all
         (`cwnd.atomic`)."""
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
+        names = FIGURES if figures is True else () if figures is False else figures
+        # Before any frame is built: the figures need none (`_FigureDrawing`).
+        drawing = _FigureDrawing(self, out, names) if names else None
+        try:
+            written = self._write_files(out)
+            if drawing is not None:
+                written += drawing.finish()
+        finally:
+            if drawing is not None:
+                drawing.close()
+        return written
+
+    def _write_files(self, out: Path) -> list[Path]:
+        """The tables and pcap files of `write`; their paths."""
         csvs = {"links": self.links}
         shared = {
             "summary": self.summary,
@@ -255,57 +289,51 @@ class Results:
             "connections": self.connections,
         }
         tables = {name: frame for name, frame in tables.items() if len(frame)}
-        # Every frame is built by now: a child forked here inherits them.
-        drawing = _FigureDrawing(self, out) if figures else None
-        try:
-            written = []
-            for name, frame in csvs.items():
-                path = out / f"{name}.csv"
-                with replacing(path) as tmp:
-                    frame.to_csv(tmp, index=False)
-                written.append(path)
-            for name, frame in tables.items():
-                path = out / f"{name}.parquet"
-                with replacing(path) as tmp:
-                    frame.to_parquet(tmp, index=False)
-                written.append(path)
-            for node, data in self.pcaps.items():
-                path = out / f"{node}.pcap"
-                write_bytes(path, data)
-                written.append(path)
-            if drawing is not None:
-                written += drawing.finish()
-        finally:
-            if drawing is not None:
-                drawing.close()
+        written = []
+        for name, frame in csvs.items():
+            path = out / f"{name}.csv"
+            with replacing(path) as tmp:
+                frame.to_csv(tmp, index=False)
+            written.append(path)
+        for name, frame in tables.items():
+            path = out / f"{name}.parquet"
+            with replacing(path) as tmp:
+                frame.to_parquet(tmp, index=False)
+            written.append(path)
+        for node, data in self.pcaps.items():
+            path = out / f"{node}.pcap"
+            write_bytes(path, data)
+            written.append(path)
         return written
 
 
 class _FigureDrawing:
-    """A run's figures, drawn half in a forked child (from construction on) and half
-    here when `finish` is called, after the parent wrote the tables: on two cores the
-    figures cost about half their serial time (issue 17; `cwnd.beside`). One core,
-    or no `fork`: all are drawn here."""
+    """A run's figures, drawn by a child forked at construction and by this process
+    when `finish` is called (after it wrote the tables), each taking the next figure
+    that neither has taken: on two cores the figures cost about half their serial
+    time (issue 17; `cwnd.beside`). The child draws from the numpy columns
+    (`Results.columns`), so it starts before pandas is imported or any frame built.
+    One core, or no `fork`: all are drawn here."""
 
-    def __init__(self, results: Results, out: Path) -> None:
+    def __init__(self, results: Results, out: Path, names: Collection[str]) -> None:
+        import multiprocessing
+
         from cwnd import plot
         from cwnd.beside import Beside, can_fork
 
-        self._drawers = plot.figures(results, out)
-        theirs = self._drawers[::2]
+        self._drawers = plot.figures(results, out, names)
         parallel = len(self._drawers) > 1 and can_fork()
-        self._child = Beside(partial(plot.draw, theirs)) if parallel else None
+        self._taken = multiprocessing.get_context("fork").Value("i", 0) if parallel else None
+        self._child = Beside(partial(plot.draw, self._drawers, self._taken)) if parallel else None
 
     def finish(self) -> list[Path]:
         """The figures' paths, in the order of `plot.figures`."""
         from cwnd import plot
 
-        if self._child is None:
-            return [p for p in plot.draw(self._drawers) if p is not None]
-        drawn: list[Path | None] = [None] * len(self._drawers)
-        drawn[1::2] = plot.draw(self._drawers[1::2])
-        drawn[::2] = self._child.result()
-        return [p for p in drawn if p is not None]
+        drawn = plot.draw(self._drawers, self._taken)
+        if self._child is not None:
+            drawn += self._child.result()
+        return [p for _, p in sorted(drawn, key=lambda d: d[0]) if p is not None]
 
     def close(self) -> None:
         """Stops the child if `finish` did not read it (a failure on the way)."""

@@ -306,7 +306,50 @@ def reproduce(
 ) -> StudyReport:
     """Runs a study into `out/<study.name>/`: one Parquet table per sweep, the
     figures, and claims.md. A claim whose measurement fails (e.g. because a point
-    failed) is reported as not measurable, with the reason; finished points are kept."""
+    failed) is reported as not measurable, with the reason; finished points are kept.
+    The three steps (`run_sweeps`, `post_process`, `finish`) one after the other."""
+    swept = run_sweeps(study, out, quick=quick, cache=cache, fresh=fresh, workers=workers,
+                       cluster=cluster, progress=progress)  # fmt: skip
+    return finish(swept, post_process(swept))
+
+
+@dataclass
+class Swept:
+    """A study whose sweeps have run: what its post-processing starts from."""
+
+    study: Study
+    folder: Path
+    quick: bool
+    results: dict[str, SweepResults]
+    failures: list[Failure]
+    seconds: float
+
+
+@dataclass
+class PostProcessed:
+    """What a study's post-processing (`post_process`) measured and drew, in a form
+    that crosses a pipe (no study functions): the claims' measurements in the order
+    of `study.claims`, the figures' problems in the order of `study.figures`."""
+
+    measured: list[Measured]
+    sensitivity: list[SensitivityResult]
+    problems: list[str | None]
+    failures: list[Failure]
+    seconds: float
+
+
+def run_sweeps(
+    study: Study,
+    out: Path,
+    *,
+    quick: bool = False,
+    cache: str | Path | None = None,
+    fresh: bool = False,
+    workers: int | None = None,
+    cluster: Any = None,
+    progress: bool = True,
+) -> Swept:
+    """Runs a study's sweeps and writes one Parquet table per sweep."""
     started = time.perf_counter()
     folder = out / study.name
     folder.mkdir(parents=True, exist_ok=True)
@@ -328,7 +371,17 @@ def reproduce(
         failures += r.failures
         if r.rows:
             r.write(folder / f"{plan.name}.parquet")
-    data = StudyData(results, quick)
+    return Swept(study, folder, quick, results, failures, time.perf_counter() - started)
+
+
+def post_process(swept: Swept) -> PostProcessed:
+    """A study's tables, claims, sensitivity and figures, from its runs: all but the
+    live half (`finish`). Needs nothing from the next study, so `cwnd reproduce all`
+    runs it in a child beside the next study's sweeps (issue 17)."""
+    started = time.perf_counter()
+    study, folder = swept.study, swept.folder
+    data = StudyData(swept.results, swept.quick)
+    failures: list[Failure] = []
     for table in study.tables:
         try:
             with replacing(folder / f"{table.stem}.parquet") as tmp:
@@ -340,32 +393,43 @@ def reproduce(
     beside = can_fork() and len(study.figures) > 0
     drawing = Beside(partial(_draw, study.figures, data, folder)) if beside else None
     try:
-        claims = [ClaimResult(c, _measure(c, data)) for c in study.claims]
+        measured = [_measure(c, data) for c in study.claims]
         sensitivity = [along(spec, study, data) for spec in study.sensitivity]
         problems = _draw(study.figures, data, folder) if drawing is None else drawing.result()
     finally:
         if drawing is not None:
             drawing.close()
+    seconds = time.perf_counter() - started
+    return PostProcessed(measured, sensitivity, problems, failures, seconds)
+
+
+def finish(swept: Swept, done: PostProcessed) -> StudyReport:
+    """The study's live half, if it has one (real TCP: run when nothing else runs),
+    its report and claims.md. The report's seconds are the sweeps', the
+    post-processing's and the live half's, whatever ran beside them."""
+    started = time.perf_counter()
+    study, folder = swept.study, swept.folder
+    failures = [*swept.failures, *done.failures]
     figures = []
-    for spec, problem in zip(study.figures, problems, strict=True):
+    for spec, problem in zip(study.figures, done.problems, strict=True):
         if problem is None:
             figures.append((spec, (folder / spec.stem).with_suffix(".png")))
         else:
             failures.append(Failure({"figure": spec.stem}, -1, problem))
-    live = study.live(folder, quick) if study.live is not None else None
+    live = study.live(folder, swept.quick) if study.live is not None else None
     if live is not None:
         figures += live.figures
     report = StudyReport(
         study=study,
         folder=folder,
-        quick=quick,
+        quick=swept.quick,
         figures=figures,
-        claims=claims,
+        claims=[ClaimResult(c, m) for c, m in zip(study.claims, done.measured, strict=True)],
         failures=failures,
-        runs=sum(len(r.runs) for r in results.values()),
-        computed=sum(r.computed for r in results.values()),
-        seconds=time.perf_counter() - started,
-        sensitivity=sensitivity,
+        runs=sum(len(r.runs) for r in swept.results.values()),
+        computed=sum(r.computed for r in swept.results.values()),
+        seconds=swept.seconds + done.seconds + time.perf_counter() - started,
+        sensitivity=done.sensitivity,
         live=live,
     )
     write_text(folder / "claims.md", claims_markdown(report))

@@ -60,7 +60,9 @@
 //! aggregation allowance (added in 5.1), no TSO: the quantum only sizes cwnd, pacing
 //! sends one segment at a time (`../pacing.rs`). "InitialCwnd" is the flow's initial
 //! window (Linux uses its constant 10 where the draft says InitialCwnd). The model
-//! starts at the flow's first transmission (there is no handshake to start it at).
+//! starts at the flow's first data transmission: after the handshake with
+//! `tcp.handshake` (Linux initialises it when the connection is established,
+//! `tcp_init_transfer`), at the flow's start without one.
 //! RTT samples come only from cumulative ACKs (Linux also takes one from SACKed
 //! segments).
 //!

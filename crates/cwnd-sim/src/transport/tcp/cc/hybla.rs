@@ -26,8 +26,10 @@
 //! Deviations from Linux: Linux applies (2)/(3) once per ACK whatever it covers, keeps
 //! ρ to 1/8 and 2^fraction from an 8-entry table, and counts in 1/128 of a segment;
 //! here ρ is exact and increments are 1/1024. Linux also starts with cwnd = ρ from the
-//! handshake's RTT and clamps cwnd at 65 535; this simulator has no handshake, so the
-//! initial window is the scenario's, and there is no clamp. The paper's further
+//! handshake's RTT and clamps cwnd at 65 535; here the initial window is the scenario's
+//! (with `tcp.handshake` the SYN's RTT sample enters SRTT, and so ρ, from the first
+//! ACK of data on, as in Linux), and there is no clamp. ns-3's `TcpHybla` never leaves
+//! ρ = 1 when the handshake's SRTT is the smallest (docs/validation.md). The paper's further
 //! proposals (pacing, SACK, bandwidth-estimated ssthresh) are not part of it.
 //!
 //! Validation: unit tests below (per-ACK increments for ρ = 2 and ρ = 1.5 in both
