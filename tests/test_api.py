@@ -143,6 +143,28 @@ def test_a_loss_trace_file_is_found_beside_its_scenario(
         cwnd.check(text)
 
 
+def test_a_scenario_file_is_loaded_by_the_simulator_once(
+    small_toml: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One `load` gives the plan (checked, files read, warnings found) that `run` takes;
+    # nothing loads it a second time to check it or to find its warnings.
+    from cwnd import _cwnd
+
+    calls: list[str] = []
+    load = _cwnd.load
+
+    def counted(text: str, *args: Any) -> str:
+        calls.append(text)
+        return load(text, *args)
+
+    monkeypatch.setattr(_cwnd, "load", counted)
+    cwnd.run(small_toml, seed=1)
+    assert len(calls) == 1
+    cwnd.check(str(small_toml))
+    assert len(calls) == 2
+    assert calls[1] == small_toml.read_text()  # the TOML text, not a plan from it
+
+
 def test_channel_counters_are_a_frame() -> None:
     spec = {
         "duration": "3s",

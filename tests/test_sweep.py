@@ -8,6 +8,7 @@ import gc
 import importlib
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -513,6 +514,64 @@ def test_editing_a_loss_trace_recomputes_and_moving_it_does_not(
     moved = scenario(tmp_path / "b", "0, 0.05\n")  # the same contents elsewhere
     again = sweep(moved, seeds=[1], cache=cache, progress=False)
     assert (again.computed, again.cached) == (0, 1)
+
+
+def _lossy_scenario(folder: Path, small_toml: Path) -> Path:
+    """`small_toml` with its Bernoulli loss read from a trace file beside it."""
+    folder.mkdir()
+    (folder / "loss.csv").write_text("0, 0.05\n")
+    text = small_toml.read_text().replace('p = 0.02, applies_to = "data"', 'p_file = "loss.csv"')
+    (folder / "lossy.toml").write_text(text)
+    return folder / "lossy.toml"
+
+
+class _DeleteOnFirstTask(WorkerPlugin):
+    """Deletes `folder` when the worker starts a task: after the client has loaded the
+    scenario, before any run."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+
+    def transition(self, key: Any, start: str, finish: str, **kwargs: Any) -> None:
+        if finish == "executing":
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def test_a_dask_worker_needs_the_plan_not_the_scenarios_files(
+    small_toml: Path, tmp_path: Path
+) -> None:
+    from distributed import Client, LocalCluster
+
+    folder = tmp_path / "study"
+    path = _lossy_scenario(folder, small_toml)
+    # What the runs give with the trace file in place (5 % loss on data).
+    expected = [f"{cwnd.run(path, seed=s).fingerprint:016x}" for s in (1, 2)]
+    with (
+        LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        client.register_plugin(_DeleteOnFirstTask(str(folder)))
+        r = sweep(path, seeds=[1, 2], cache=tmp_path / "cache", cluster=client, progress=False)
+    assert not folder.exists()  # the worker ran without the scenario's folder
+    assert (r.computed, r.failures) == (2, [])
+    assert sorted(r.table["fingerprint"]) == sorted(expected)
+
+
+def test_a_plan_runs_on_local_workers_after_its_files_are_gone(
+    small_toml: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "study"
+    path = _lossy_scenario(folder, small_toml)
+    plan = cwnd.load_scenario(path)
+    expected = [f"{cwnd.run(plan, seed=s).fingerprint:016x}" for s in (1, 2)]
+    key = run_key(plan, 1)
+    shutil.rmtree(folder)
+    r = sweep(plan, seeds=[1, 2], workers=2, cache=tmp_path / "cache", progress=False)
+    assert (r.computed, r.failures) == (2, [])
+    assert sorted(r.table["fingerprint"]) == sorted(expected)
+    assert run_key(plan, 1) == key  # the key hashes the plan, not the file
 
 
 def test_local_workers_store_their_own_runs(

@@ -40,11 +40,15 @@ class BadInput(Exception):
     """Input the user must fix; reported in one line with exit code 2."""
 
 
-def _load(path: str) -> dict[str, Any]:
+def _scenario_file(path: str) -> Path:
     p = Path(path)
     if not p.is_file():
         raise BadInput(f"{path}: no such scenario file")
-    return cwnd.load_scenario(p)
+    return p
+
+
+def _load(path: str) -> dict[str, Any]:
+    return cwnd.load_scenario(_scenario_file(path))
 
 
 def _format_summary(results: cwnd.Results) -> str:
@@ -114,10 +118,10 @@ def _run_one(
     """Runs a scenario file into `out`, with the `figures` named (`cwnd.plot.FIGURES`);
     returns its results and the `PER_FLOW_FILES` it skipped, empty (of the figures,
     those asked for only)."""
-    spec = _load(path)
+    scenario = _scenario_file(path)
     importing = threading.Thread(target=_import_writers, args=(bool(figures),), daemon=True)
     importing.start()
-    results = cwnd.run(spec, seed=seed)
+    results = cwnd.run(scenario, seed=seed)
     importing.join()
     written = {p.name for p in results.write(out, figures)}
     expected = [n for n in PER_FLOW_FILES if not n.endswith(".png") or n[:-4] in figures]
@@ -220,7 +224,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    cwnd.check(_load(args.scenario))
+    cwnd.check(_scenario_file(args.scenario))
     print(f"{args.scenario}: ok")
     return EXIT_OK
 

@@ -11,44 +11,42 @@ from typing import Any
 
 from cwnd import _cwnd
 from cwnd.results import Results
-from cwnd.scenario import Scenario, load_scenario
+from cwnd.scenario import Scenario, plan_text
 from cwnd.sweep_arguments import SEED_LIMIT
 
 
-def to_spec(scenario: str | Path | dict[str, Any] | Scenario) -> dict[str, Any]:
-    """The scenario as a dict: a builder's, a dict as given, or the plan a TOML path or
-    text loads into (`load_scenario`)."""
-    if isinstance(scenario, Scenario):
-        return scenario.to_dict()
-    if isinstance(scenario, dict):
-        return scenario
-    return load_scenario(scenario)
-
-
 def to_plan(scenario: str | Path | dict[str, Any] | Scenario) -> str:
-    """The scenario's plan, checked, as canonical JSON text (what `_cwnd.run` takes).
-    A dict's files (`p_file`) are read relative to the working directory. What can
-    never happen in the run is reported as a `ScenarioWarning`.
+    """The scenario's plan, checked, as canonical JSON text (what `_cwnd.run` takes),
+    from one call to the simulator's `load`. A dict's files (`p_file`) are read
+    relative to the working directory. What can never happen in the run is reported
+    as a `ScenarioWarning`.
 
     Raises `ScenarioError` for a scenario that cannot run.
     """
-    spec = to_spec(scenario)
+    found: list[str] = []
+    if isinstance(scenario, str | Path):
+        plan = plan_text(scenario, found)
+    else:
+        spec = scenario.to_dict() if isinstance(scenario, Scenario) else scenario
+        plan = _cwnd.load(_json_text(spec), None, found)
+    for message in found:
+        warnings.warn(ScenarioWarning(message), stacklevel=3)
+    return plan
+
+
+def _json_text(spec: dict[str, Any]) -> str:
+    """A scenario dict as JSON text; NaN and infinities are refused with their field."""
     try:
         # allow_nan=False refuses NaN and infinities in the same pass that writes the
         # text; only then is the dict searched for the field path (a search of every
         # value costs more than the JSON itself for 100 000 flows).
-        text = json.dumps(spec, allow_nan=False)
+        return json.dumps(spec, allow_nan=False)
     except (ValueError, TypeError):
         bad = _first_non_finite(spec, "")
         if bad is None:
             raise
         path, value = bad
         raise _cwnd.ScenarioError(f"{path}: {value} is not a finite number; give a value") from None
-    found: list[str] = []
-    plan = _cwnd.load(text, None, found)
-    for message in found:
-        warnings.warn(ScenarioWarning(message), stacklevel=3)
-    return plan
 
 
 class ScenarioWarning(UserWarning):

@@ -26,6 +26,14 @@ def load_scenario(source: str | Path) -> dict[str, Any]:
     needs no files) and is still a scenario dict that sweeps can edit.
     Raises `FileNotFoundError` or `ScenarioError` (also for a file that is not UTF-8).
     """
+    plan: dict[str, Any] = json.loads(plan_text(source))
+    return plan
+
+
+def plan_text(source: str | Path, found: list[str] | None = None) -> str:
+    """The plan of a TOML file path or TOML text (as `load_scenario`), as the canonical
+    JSON text `_cwnd.run` takes: one call to the simulator's `load`. What can never
+    happen in the run is appended to `found` when given."""
     base: Path | None = None
     if isinstance(source, Path) or _looks_like_path(source):
         raw = Path(source).read_bytes()
@@ -39,8 +47,7 @@ def load_scenario(source: str | Path) -> dict[str, Any]:
         base = Path(source).resolve().parent
     else:
         text = source
-    plan: dict[str, Any] = json.loads(_cwnd.load(text, None if base is None else str(base)))
-    return plan
+    return _cwnd.load(text, None if base is None else str(base), found)
 
 
 def _given(**fields: Any) -> dict[str, Any]:

@@ -6,10 +6,8 @@
 //! breaks ties by insertion order.
 
 use crate::engine::EventQueue;
-use crate::net::link::{LinkDirection, SendOutcome};
+use crate::net::medium::{AnyMedium, Hop, Loss, Medium, SendOutcome};
 use crate::net::routing::RoutingTable;
-use crate::net::wifi::channel::{Enqueued, WifiChannel};
-use crate::net::wimax::cell::{self, WimaxCell};
 use crate::packet::sack_store::SackStore;
 use crate::packet::{FlowId, NodeId, Packet, Payload, TcpData};
 use crate::results::RunResults;
@@ -44,8 +42,10 @@ pub use udp::UdpFlow;
 /// Everything that can happen. Ids index the world's tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// The head packet of a link direction's in-flight list arrives.
-    Arrival(u32),
+    /// Medium `m` (index in the media table) has something to do: a link
+    /// direction's head packet arrives, a channel's slot is decided, a cell's frame
+    /// starts (`net::medium`).
+    Medium(u32),
     SenderTimer(FlowId),
     /// The pacing gate of a flow's sender opens (`transport::tcp::pacing`).
     PacingTimer(FlowId),
@@ -54,15 +54,11 @@ pub enum Event {
     FlowStop(FlowId),
     /// Interval sampling of every flow's state.
     Sample,
-    /// The next slot decision or frame arrival of a wireless channel.
-    Channel(u32),
     /// SCTP association `k` (index in the association table) starts, stops, or
     /// has a timer due.
     AssociationStart(u32),
     AssociationStop(u32),
     AssociationTimer(u32),
-    /// The next frame or packet arrival of an 802.16 cell.
-    Cell(u32),
     /// UDP flow `k` (index in the UDP table) has datagrams to send.
     UdpSend(u32),
     /// Traffic generator `g` opens its next connection (`world::connections`).
@@ -70,21 +66,20 @@ pub enum Event {
 }
 
 impl Event {
-    /// A number identifying kind and target, folded into the run's fingerprint.
-    fn tag(&self) -> u64 {
+    /// A number identifying kind and target, folded into the run's fingerprint. A
+    /// medium's is its own (`World::medium_tags`).
+    fn tag(&self, medium_tags: &[u64]) -> u64 {
         let (kind, id) = match *self {
-            Event::Arrival(l) => (1, l),
+            Event::Medium(m) => return medium_tags[m as usize],
             Event::SenderTimer(f) => (2, f),
             Event::ReceiverTimer(f) => (3, f),
             Event::FlowStart(f) => (4, f),
             Event::FlowStop(f) => (5, f),
             Event::Sample => (6, 0),
-            Event::Channel(c) => (7, c),
             Event::AssociationStart(k) => (8, k),
             Event::AssociationStop(k) => (9, k),
             Event::AssociationTimer(k) => (10, k),
             Event::PacingTimer(f) => (11, f),
-            Event::Cell(c) => (12, c),
             Event::UdpSend(k) => (13, k),
             Event::Connect(g) => (14, g),
         };
@@ -93,41 +88,18 @@ impl Event {
 }
 
 /// A stage switched on by a flow event: when `flow` first sends data segment
-/// number `segment` (from 1), stage `stage` of `target` starts.
+/// number `segment` (from 1), stage `stage` of medium `medium` (index in the media
+/// table) starts.
 #[derive(Clone, Copy, Debug)]
 pub struct Trigger {
     pub flow: FlowId,
     pub segment: u64,
-    pub target: TriggerTarget,
+    pub medium: usize,
     pub stage: usize,
 }
 
-/// Where a triggered stage sits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TriggerTarget {
-    /// A link direction.
-    Link(usize),
-    /// A wireless channel (frames on their way are not cut: the MAC retries them).
-    Channel(usize),
-}
-
-/// What a route's next hop is: a link direction, or the air of a wireless channel
-/// between two of its stations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Hop {
-    Link(u32),
-    Air {
-        channel: u32,
-        to: NodeId,
-    },
-    /// Between an 802.16 base station and one of its subscribers.
-    Wimax {
-        cell: u32,
-        to: NodeId,
-    },
-}
-
-/// Names of a link direction, for results.
+/// Names of a link direction, for results (in the order of the links in the media
+/// table).
 pub struct LinkInfo {
     pub name: String,
     pub direction: &'static str,
@@ -138,13 +110,16 @@ pub struct World {
     pub seed: u64,
     pub end: SimTime,
     pub node_names: Vec<String>,
-    pub links: Vec<LinkDirection>,
+    /// Every medium: link directions, then 802.11 channels, then 802.16 cells.
+    pub media: Vec<AnyMedium>,
+    /// Each medium's fingerprint tag: its kind and its index among its kind.
+    medium_tags: Vec<u64>,
+    /// Reused buffer of the packets a medium lost in an event or a trigger.
+    medium_lost: Vec<(Packet, Loss)>,
     pub link_info: Vec<LinkInfo>,
     pub routes: RoutingTable,
     /// Route edges: `routes` gives an index into this table.
     pub hops: Vec<Hop>,
-    pub channels: Vec<WifiChannel>,
-    pub cells: Vec<WimaxCell>,
     pub flows: Vec<Flow>,
     /// SCTP associations; association `k` has flow id `flows.len() + k`.
     pub associations: Vec<SctpFlow>,
@@ -179,12 +154,12 @@ pub struct WorldParts {
     pub seed: u64,
     pub end: SimTime,
     pub node_names: Vec<String>,
-    pub links: Vec<LinkDirection>,
+    /// Link directions, then 802.11 channels, then 802.16 cells (`Hop::medium`,
+    /// `Trigger::medium` index this table).
+    pub media: Vec<AnyMedium>,
     pub link_info: Vec<LinkInfo>,
     pub routes: RoutingTable,
     pub hops: Vec<Hop>,
-    pub channels: Vec<WifiChannel>,
-    pub cells: Vec<WimaxCell>,
     pub flows: Vec<Flow>,
     pub associations: Vec<SctpFlow>,
     pub udp: Vec<UdpFlow>,
@@ -205,12 +180,10 @@ impl World {
             seed,
             end,
             node_names,
-            links,
+            media,
             link_info,
             routes,
             hops,
-            channels,
-            cells,
             flows,
             associations,
             udp,
@@ -230,17 +203,18 @@ impl World {
         if recorder.sampling == Sampling::Interval {
             queue.schedule(SimTime::ZERO, Event::Sample);
         }
+        let medium_tags = fingerprint_tags(&media);
         let mut world = World {
             name,
             seed,
             end,
             node_names,
-            links,
+            media,
+            medium_tags,
+            medium_lost: Vec::new(),
             link_info,
             routes,
             hops,
-            channels,
-            cells,
             flows,
             recorder,
             triggers,
@@ -298,7 +272,8 @@ impl World {
     /// The event loop up to `t`; why it stopped first, if it did.
     fn advance_to(&mut self, t: SimTime, stop: &AtomicBool) -> Option<Stopped> {
         while self.queue.peek_time().is_some_and(|next| next <= t) {
-            let Some((now, event)) = self.queue.pop(Event::tag) else {
+            let tags = &self.medium_tags;
+            let Some((now, event)) = self.queue.pop(|e| e.tag(tags)) else {
                 break;
             };
             self.dispatch(now, event);
@@ -325,16 +300,16 @@ impl World {
 
     /// What the growing tables hold: traces, queue traces, captures.
     fn bytes_held(&self) -> u64 {
-        let links: u64 = self.links.iter().map(LinkDirection::trace_bytes).sum();
+        let media: u64 = self.media.iter().map(Medium::trace_bytes).sum();
         self.recorder.bytes_held()
-            + links
+            + media
             + self.captures.bytes_held()
             + self.connections.bytes_held()
     }
 
     fn dispatch(&mut self, now: SimTime, event: Event) {
         match event {
-            Event::Arrival(l) => self.on_arrival(now, l as usize),
+            Event::Medium(m) => self.on_medium(now, m as usize),
             Event::SenderTimer(f) if self.opening(f) => self.on_syn_timer(now, f),
             Event::SenderTimer(f) => self.on_sender_timer(now, f),
             Event::PacingTimer(f) => self.on_pacing_timer(now, f),
@@ -342,11 +317,9 @@ impl World {
             Event::FlowStart(f) if self.opening(f) => self.on_open_start(now, f),
             Event::FlowStart(f) => self.on_flow_start(now, f),
             Event::FlowStop(f) => self.flows[f as usize].sender.stop(),
-            Event::Channel(c) => self.on_channel(now, c as usize),
             Event::AssociationStart(k) => self.on_association_start(now, k as usize),
             Event::AssociationStop(k) => self.on_association_stop(now, k as usize),
             Event::AssociationTimer(k) => self.on_association_timer(now, k as usize),
-            Event::Cell(c) => self.on_cell(now, c as usize),
             Event::UdpSend(k) => self.on_udp_send(now, k as usize),
             Event::Connect(g) => self.on_connect(now, g as usize),
             Event::Sample => {
@@ -364,56 +337,38 @@ impl World {
         }
     }
 
-    fn on_arrival(&mut self, now: SimTime, l: usize) {
-        if !self.links[l].claim_arrival_event(now) {
+    /// Medium `m`'s event: what it lost is counted, what it delivered is received
+    /// (one packet at a time: `net::medium`), and its next event scheduled.
+    fn on_medium(&mut self, now: SimTime, m: usize) {
+        if !self.media[m].on_event(now, &mut self.medium_lost) {
             return;
         }
-        let at = self.links[l].to;
-        while let Some(packet) = self.links[l].pop_arrived(now) {
+        if !self.medium_lost.is_empty() {
+            self.count_medium_losses();
+        }
+        while let Some((at, packet)) = self.media[m].next_delivery(now) {
             self.receive(now, at, packet);
         }
-        self.schedule_link(l);
+        self.schedule_medium(m);
     }
 
-    fn on_channel(&mut self, now: SimTime, c: usize) {
-        let mut received = Vec::new();
-        self.channels[c].on_event(now, &mut received);
-        for lost in std::mem::take(&mut self.channels[c].dropped) {
-            self.count_drop(&lost, false);
+    /// Counts every packet a medium lost against its flow.
+    fn count_medium_losses(&mut self) {
+        let mut lost = std::mem::take(&mut self.medium_lost);
+        for (packet, why) in lost.drain(..) {
+            self.count_drop(&packet, why == Loss::Queue);
         }
-        for (node, packet) in received {
-            self.receive(now, node, packet);
-        }
-        self.schedule_channel(c);
+        // Back, empty, for the next event to reuse.
+        self.medium_lost = lost;
     }
 
-    fn on_cell(&mut self, now: SimTime, c: usize) {
-        let mut received = Vec::new();
-        self.cells[c].on_event(now, &mut received);
-        for lost in std::mem::take(&mut self.cells[c].dropped) {
-            self.count_drop(&lost, false);
-        }
-        for (node, packet) in received {
-            self.receive(now, node, packet);
-        }
-        self.schedule_cell(c);
-    }
-
-    fn schedule_cell(&mut self, c: usize) {
-        if let Some(t) = self.cells[c].event_to_schedule() {
-            self.queue.schedule(t, Event::Cell(c as u32));
-        }
-    }
-
-    fn schedule_channel(&mut self, c: usize) {
-        if let Some(t) = self.channels[c].event_to_schedule() {
-            self.queue.schedule(t, Event::Channel(c as u32));
-        }
-    }
-
-    fn schedule_link(&mut self, l: usize) {
-        if let Some(t) = self.links[l].arrival_to_schedule() {
-            self.queue.schedule(t, Event::Arrival(l as u32));
+    /// Arms medium `m`'s next event. Inlined: called after every packet a medium
+    /// accepts and every medium event, its call frame cost more than its body
+    /// (callgrind, BENCHMARKS.md).
+    #[inline(always)]
+    fn schedule_medium(&mut self, m: usize) {
+        if let Some(t) = self.media[m].event_to_schedule() {
+            self.queue.schedule(t, Event::Medium(m as u32));
         }
     }
 
@@ -451,43 +406,20 @@ impl World {
         // A capture sees what leaves the node: not what its own full queue refuses,
         // but what an impairment then loses on the way.
         let copy = packet;
-        match self.hops[edge as usize] {
-            Hop::Link(l) => {
-                let l = l as usize;
-                match self.links[l].send(now, packet) {
-                    SendOutcome::Accepted => self.schedule_link(l),
-                    SendOutcome::DroppedQueue => {
-                        self.count_drop(&copy, true);
-                        return;
-                    }
-                    SendOutcome::DroppedImpairment => {
-                        // Captured before its body or SACK blocks go back to the store.
-                        self.captures
-                            .record(now, at, &copy, &self.sctp_store, &self.sack_store);
-                        self.count_drop(&copy, false);
-                        return;
-                    }
-                }
+        let Hop { medium, to } = self.hops[edge as usize];
+        let m = medium as usize;
+        match self.media[m].send(now, at, to, packet) {
+            SendOutcome::Accepted => self.schedule_medium(m),
+            SendOutcome::DroppedQueue => {
+                self.count_drop(&copy, true);
+                return;
             }
-            Hop::Air { channel, to } => {
-                let c = channel as usize;
-                match self.channels[c].enqueue(now, at, to, packet) {
-                    Enqueued::Accepted => self.schedule_channel(c),
-                    Enqueued::QueueFull => {
-                        self.count_drop(&copy, true);
-                        return;
-                    }
-                }
-            }
-            Hop::Wimax { cell: c, to } => {
-                let c = c as usize;
-                match self.cells[c].enqueue(now, at, to, packet) {
-                    cell::Enqueued::Accepted => self.schedule_cell(c),
-                    cell::Enqueued::QueueFull => {
-                        self.count_drop(&copy, true);
-                        return;
-                    }
-                }
+            SendOutcome::DroppedImpairment => {
+                // Captured before its body or SACK blocks go back to the store.
+                self.captures
+                    .record(now, at, &copy, &self.sctp_store, &self.sack_store);
+                self.count_drop(&copy, false);
+                return;
             }
         }
         self.captures
@@ -547,37 +479,41 @@ impl World {
                 continue;
             }
             self.triggers.swap_remove(i);
-            match t.target {
-                TriggerTarget::Link(l) => {
-                    let link = &mut self.links[l];
-                    if let Some(effect) = link.impairments.trigger(t.stage, now) {
-                        // (packet, refused by the queue) for every packet the stage took.
-                        let mut lost: Vec<(Packet, bool)> = Vec::new();
-                        if effect.holds {
-                            let held = link.hold_queued(now).into_iter();
-                            lost.extend(held.map(|(p, o)| (p, o == SendOutcome::DroppedQueue)));
-                        }
-                        if effect.cuts {
-                            let cut = link.drop_in_flight(effect.from, effect.until);
-                            lost.extend(cut.into_iter().map(|p| (p, false)));
-                        }
-                        for (p, queue) in lost {
-                            self.count_drop(&p, queue);
-                        }
-                        // The head may have changed: re-arm the link's arrival event.
-                        self.schedule_link(l);
-                    }
-                }
-                TriggerTarget::Channel(c) => {
-                    self.channels[c].impairments.trigger(t.stage, now);
-                }
-            }
+            self.media[t.medium].trigger(t.stage, now, &mut self.medium_lost);
+            self.count_medium_losses();
+            // What the medium carries may have changed: re-arm its event.
+            self.schedule_medium(t.medium);
         }
     }
 }
 
+/// Each medium's fingerprint tag, `(kind << 32) | index among its kind`: link
+/// direction `l` is (1, l), channel `c` (7, c), cell `c` (12, c), the numbers the
+/// fingerprint always folded for them.
+fn fingerprint_tags(media: &[AnyMedium]) -> Vec<u64> {
+    let mut seen: Vec<(u64, u64)> = Vec::new();
+    media
+        .iter()
+        .map(|m| {
+            let kind = m.fingerprint_kind();
+            let index = match seen.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, n)) => {
+                    *n += 1;
+                    *n - 1
+                }
+                None => {
+                    seen.push((kind, 1));
+                    0
+                }
+            };
+            (kind << 32) | index
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
+    use crate::net::medium::AnyMedium;
     use crate::scenario::{build, load};
     use crate::time::SimTime;
 
@@ -616,7 +552,10 @@ mod tests {
         }
         assert!(most_in_use > 0, "ACKs with SACK blocks were in flight");
         world.run_until(SimTime::from_secs(20));
-        let acks_lost = world.links[1].stats.drops_impairment;
+        let AnyMedium::Link(ack_link) = &world.media[1] else {
+            panic!("medium 1 is the link's reverse direction");
+        };
+        let acks_lost = ack_link.stats.drops_impairment;
         assert!(acks_lost > 20, "{acks_lost} ACKs lost");
         assert_eq!(
             world.flows[0].sender.tcb.snd_una,

@@ -6,7 +6,8 @@
 //! each other); `traffic` (generators, on the foundation only); `trace` and
 //! `results`; `world`; `scenario` (the format, which builds worlds). The engine's
 //! queue is reached only by the world. Test modules (`#[cfg(test)]`, at the end of
-//! a file) may build worlds from scenarios.
+//! a file) may build worlds from scenarios. The world reaches media only through
+//! `net::medium::Medium`.
 
 use std::path::{Path, PathBuf};
 
@@ -157,4 +158,77 @@ fn the_checker_sees_a_violation() {
     for below in ["engine", "net", "transport", "world"] {
         assert!(!allowed("traffic").contains(&below));
     }
+}
+
+/// What only one medium type has: its type, its module, the methods the loop called
+/// before media met it through `net::medium::Medium`, or a match on the table's arms.
+const MEDIUM_SPECIFICS: &[&str] = &[
+    "LinkDirection",
+    "WifiChannel",
+    "WimaxCell",
+    "AnyMedium::",
+    "net::link",
+    "net::wifi",
+    "net::wimax",
+    "claim_arrival_event",
+    "pop_arrived",
+    "arrival_to_schedule",
+    "hold_queued",
+    "drop_in_flight",
+    ".enqueue(",
+    ".impairments",
+];
+
+/// Every medium-specific name in `text`'s code (outside comments, before its test
+/// module), with its line number.
+fn medium_specifics(text: &str) -> Vec<(usize, &'static str)> {
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim() == "#[cfg(test)]" {
+            break;
+        }
+        let code = line.split("//").next().unwrap();
+        for &name in MEDIUM_SPECIFICS {
+            if code.contains(name) {
+                found.push((n + 1, name));
+            }
+        }
+    }
+    found
+}
+
+/// Issue 11: a new medium does not edit the event loop. The world (`world.rs` and
+/// `world/`) drives every medium through the trait, so it names no medium type and
+/// none of their own methods.
+#[test]
+fn the_world_drives_media_only_through_the_medium_trait() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = vec![src.join("world.rs")];
+    rust_files(&src.join("world"), &mut files);
+    files.sort();
+    let mut named = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (line, name) in medium_specifics(&text) {
+            let at = file.strip_prefix(&src).unwrap().display();
+            named.push(format!("{at}:{line}: `{name}`"));
+        }
+    }
+    assert!(
+        named.is_empty(),
+        "the world reaches a medium around net::medium::Medium:\n{}",
+        named.join("\n")
+    );
+}
+
+#[test]
+fn the_medium_check_sees_a_medium_named() {
+    let text =
+        "let l: &mut LinkDirection = x; // WifiChannel\nself.media[m].on_event(now, lost);\n\
+                while let Some(p) = link.pop_arrived(now) {}\n\
+                #[cfg(test)]\nmod tests { use crate::net::medium::AnyMedium::Link; }";
+    assert_eq!(
+        medium_specifics(text),
+        [(1, "LinkDirection"), (3, "pop_arrived")]
+    );
 }

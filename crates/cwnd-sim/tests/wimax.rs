@@ -4,7 +4,8 @@
 mod common;
 
 use common::{goodput_between, run};
-use cwnd_sim::net::wimax::cell::{Enqueued, WimaxCell};
+use cwnd_sim::net::medium::{Medium, SendOutcome};
+use cwnd_sim::net::wimax::cell::WimaxCell;
 use cwnd_sim::packet::{Packet, Payload, TcpData};
 use cwnd_sim::rng::stream;
 use cwnd_sim::scenario::wimax_spec::WimaxSpec;
@@ -66,13 +67,14 @@ fn downlink_errors(preset: &str, frames: u64, seed: u64) -> (f64, f64) {
                 retransmission: false,
             }),
         };
-        assert_eq!(cell.enqueue(SimTime::ZERO, 0, 1, p), Enqueued::Accepted);
+        assert_eq!(cell.send(SimTime::ZERO, 0, 1, p), SendOutcome::Accepted);
     }
     let horizon = SimTime::from_millis(5 * frames) - SimTime(1);
-    let mut out = Vec::new();
+    let mut lost = Vec::new();
     let mut next = cell.event_to_schedule();
     while let Some(t) = next.filter(|&t| t <= horizon) {
-        cell.on_event(t, &mut out);
+        cell.on_event(t, &mut lost);
+        while cell.next_delivery(t).is_some() {}
         next = cell.event_to_schedule();
     }
     let s = cell.stats;

@@ -1,7 +1,10 @@
-//! The network: links with their queues and impairments, and static routing.
+//! The network: media behind one trait (`medium`): links with their queues and
+//! impairments, 802.11 channels, 802.16 cells; and static routing.
 
+mod any_medium;
 pub mod impair;
 pub mod link;
+pub mod medium;
 pub mod queue;
 pub mod red;
 pub mod routing;

@@ -39,7 +39,9 @@ pub struct DropTail {
     /// (transmission start, IP size) of each waiting packet, in FIFO order.
     waiting: VecDeque<(SimTime, u32)>,
     bytes: u64,
-    trace: Option<QueueTrace>,
+    /// Boxed: most queues are not traced, and the link keeps this struct in the
+    /// cache lines every packet touches.
+    trace: Option<Box<QueueTrace>>,
 }
 
 impl DropTail {
@@ -48,7 +50,7 @@ impl DropTail {
             limit,
             waiting: VecDeque::new(),
             bytes: 0,
-            trace: traced.then(QueueTrace::default),
+            trace: traced.then(Box::default),
         }
     }
 
@@ -114,7 +116,7 @@ impl DropTail {
     /// Releases everything still waiting (end of run) and returns the trace.
     pub fn take_trace(&mut self) -> Option<QueueTrace> {
         self.release(SimTime::MAX);
-        self.trace.take()
+        self.trace.take().map(|t| *t)
     }
 }
 

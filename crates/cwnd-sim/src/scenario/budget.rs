@@ -199,7 +199,7 @@ fn generator_costs(spec: &Scenario) -> Vec<Cost> {
             continue;
         };
         let capacity = spec.links[link].bandwidth.0 as f64;
-        let size = s.mean_connection_bytes();
+        let size = s.model().mean_connection_bytes();
         let rate = s.load * capacity / (8.0 * size);
         let connections = rate * (seconds - s.start.0.as_secs_f64()).max(0.0);
         costs.push(Cost {

@@ -1,6 +1,6 @@
 //! From a checked `Plan` to a runnable `World`.
 //!
-//! Ids: nodes in `Scenario::node_names` order; link `i` gives direction `2i`
+//! Ids: nodes in `Topology::node_names` order; link `i` gives direction `2i`
 //! (forward, first node to second) and `2i + 1` (reverse); flows in file order.
 //! Random streams are named after the component's place in the scenario
 //! (`links[0].impairments[1].forward`), so adding a component elsewhere leaves
@@ -8,21 +8,21 @@
 
 use super::impairment_spec::{DelaySpec, PvSpec, ReorderSpec, StageSpec};
 use super::link_plan::LinkPlan;
-use super::plan::{FlowPlan, Plan, StagePlan, StageWindow};
-use super::spec::{AppSpec, Direction, RepeatedTimeoutSpec, Scenario};
+use super::plan::{FlowPlan, Plan, StagePlan, StageWindow, TransportPlan};
+use super::spec::{Direction, RepeatedTimeoutSpec};
 use super::tcp_options::TcpOptions;
-use super::validate::{ScenarioError, TcpPlan};
+use super::validate::TcpPlan;
 use crate::net::impair::{
     ArqDelay, BernoulliLoss, DelayDistribution, DelayStep, DropList, GilbertElliott, Impairment,
     ImpairmentChain, ImpairmentStage, Outage, Reorder, Schedule, Window,
 };
 use crate::net::link::LinkDirection;
+use crate::net::medium::AnyMedium;
 use crate::net::red::Red;
 use crate::net::wifi::channel::WifiChannel;
 use crate::net::wimax::cell::WimaxCell;
 use crate::packet::{FlowId, NodeId, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION};
 use crate::rng;
-use crate::scenario::spec::FlowSpec;
 use crate::trace::pcap::Captures;
 use crate::trace::Recorder;
 use crate::transport::tcp::handshake::Handshake;
@@ -30,17 +30,19 @@ use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
 use crate::transport::tcp::recovery::{Recovery, RepeatedTimeout};
 use crate::transport::tcp::sender::{SenderConfig, TcpSender};
 use crate::transport::tcp::socket_options::kernel_sndbuf;
-use crate::world::{Flow, LinkInfo, Trigger, TriggerTarget, World, WorldParts};
+use crate::world::{Flow, LinkInfo, Trigger, World, WorldParts};
 
 /// Builds the world for one run of `plan` with `seed`. Everything that could be
 /// wrong was found when the plan was made, so this cannot fail.
 pub fn build(plan: &Plan, seed: u64) -> World {
-    let spec = plan.spec();
     let topology = &plan.topology;
     let trace = &plan.trace;
     let node_count = topology.node_names.len();
 
-    let mut links = Vec::with_capacity(2 * plan.links.len());
+    // The media table in the order `Topology` numbers hops: link directions, then
+    // 802.11 channels, then 802.16 cells.
+    let mut media =
+        Vec::with_capacity(2 * plan.links.len() + plan.wireless.len() + plan.cells.len());
     let mut link_info = Vec::with_capacity(2 * plan.links.len());
     let mut triggers = Vec::new();
     for (i, l) in plan.links.iter().enumerate() {
@@ -51,11 +53,11 @@ pub fn build(plan: &Plan, seed: u64) -> World {
                 triggers.push(Trigger {
                     flow,
                     segment,
-                    target: TriggerTarget::Link(links.len()),
+                    medium: media.len(),
                     stage,
                 });
             }
-            links.push(link);
+            media.push(AnyMedium::Link(link));
             link_info.push(LinkInfo {
                 name: l.name.clone(),
                 direction: if dir == Direction::Forward {
@@ -67,7 +69,6 @@ pub fn build(plan: &Plan, seed: u64) -> World {
         }
     }
 
-    let mut channels = Vec::with_capacity(plan.wireless.len());
     for (c, w) in plan.wireless.iter().enumerate() {
         let (chain, channel_triggers) =
             build_stages(seed, &w.stages, &format!("wireless[{c}]"), None);
@@ -75,7 +76,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
             triggers.push(Trigger {
                 flow,
                 segment,
-                target: TriggerTarget::Channel(c),
+                medium: media.len(),
                 stage,
             });
         }
@@ -87,53 +88,55 @@ pub fn build(plan: &Plan, seed: u64) -> World {
             rng::stream(seed, &format!("wireless[{c}].errors")),
         );
         channel.impairments = chain;
-        channels.push(channel);
+        media.push(AnyMedium::Wifi(Box::new(channel)));
     }
     // 802.16 cells: each subscriber reaches the base station and back in one hop.
-    let mut cells = Vec::with_capacity(plan.cells.len());
     for (c, cell) in plan.cells.iter().enumerate() {
-        cells.push(WimaxCell::new(
+        media.push(AnyMedium::Wimax(Box::new(WimaxCell::new(
             cell.name.clone(),
             cell.base_station,
             cell.subscribers.clone(),
             cell.params,
             rng::stream(seed, &format!("wimax[{c}].fading")),
             rng::stream(seed, &format!("wimax[{c}].errors")),
-        ));
+        ))));
     }
 
-    let mut flows = Vec::with_capacity(spec.flows.len());
+    let mut flows = Vec::with_capacity(plan.flows.len());
     let mut associations = Vec::new();
     let mut udp = Vec::new();
-    for (i, (f, fplan)) in spec.flows.iter().zip(&plan.flows).enumerate() {
-        match fplan {
-            FlowPlan::Tcp { tcp, src, dst } => {
-                flows.push(tcp_flow(spec, seed, i, f, tcp, *src, *dst))
+    for (i, f) in plan.flows.iter().enumerate() {
+        match &f.transport {
+            TransportPlan::Tcp {
+                tcp,
+                app_bytes,
+                src,
+                dst,
+            } => flows.push(tcp_flow(seed, i, f, tcp, *app_bytes, (*src, *dst))),
+            TransportPlan::Sctp(sctp) => {
+                associations.push(super::sctp_build::sctp_flow(seed, i, f, sctp))
             }
-            FlowPlan::Sctp(sctp) => associations.push(super::sctp_build::sctp_flow(seed, i, sctp)),
-            FlowPlan::Udp { source, src, dst } => udp.push(super::udp_build::udp_flow(
-                spec,
+            TransportPlan::Udp { source, src, dst } => udp.push(super::udp_build::udp_flow(
                 seed,
                 i,
+                f,
                 source,
                 (*src, *dst),
-                trace.recorder.throughput_bin,
+                (plan.end, trace.recorder.throughput_bin),
             )),
         }
     }
 
     let tcp_flows = flows.len();
     World::new(WorldParts {
-        name: spec.name.clone().unwrap_or_else(|| "scenario".to_string()),
+        name: plan.name.clone(),
         seed,
-        end: spec.duration.0,
+        end: plan.end,
         node_names: topology.node_names.clone(),
-        links,
+        media,
         link_info,
         routes: topology.routes.clone(),
         hops: topology.hops.clone(),
-        channels,
-        cells,
         flows,
         associations,
         udp,
@@ -141,9 +144,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
         recorder: Recorder::new(&trace.recorder, tcp_flows),
         triggers,
         captures: Captures::new(node_count, &trace.pcap),
-        memory_budget: spec
-            .memory_budget
-            .map_or(super::budget::DEFAULT_BUDGET, |b| b.0),
+        memory_budget: plan.memory_budget,
     })
 }
 
@@ -276,29 +277,30 @@ fn distribution(d: &DelaySpec) -> DelayDistribution {
     }
 }
 
+/// TCP flow `i` (`f`), sending `app_bytes` (`None`: bulk) from `src` to `dst`;
+/// its controller draws from `flows[i].cc`.
 fn tcp_flow(
-    spec: &Scenario,
     seed: u64,
     i: usize,
-    f: &FlowSpec,
+    f: &FlowPlan,
     tcp: &TcpPlan,
-    src: NodeId,
-    dst: NodeId,
+    app_bytes: Option<u64>,
+    (src, dst): (NodeId, NodeId),
 ) -> Flow {
     let t = &tcp.options;
-    let (sender_cfg, receiver_cfg) = tcp_agents(t, tcp.recovery, &f.app);
+    let (sender_cfg, receiver_cfg) = tcp_agents(t, tcp.recovery, app_bytes);
     let rng = rng::stream(seed, &format!("flows[{i}].cc"));
     let cc = &tcp.cc;
     let controller = cc.build(rng);
     let flow = Flow::new(
-        spec.flow_name(i),
+        f.name.clone(),
         cc.name().to_string(),
         src,
         dst,
         TcpSender::new(sender_cfg, controller),
         TcpReceiver::new(receiver_cfg),
-        f.start.0,
-        f.stop.map(|s| s.0.min(spec.duration.0)),
+        f.start,
+        f.stop,
         t.timestamps,
     );
     if t.handshake {
@@ -309,20 +311,14 @@ fn tcp_flow(
 }
 
 /// The sender's and receiver's configuration from a flow's (or a generator's) TCP
-/// options, its loss recovery and what its application sends.
+/// options, its loss recovery and the bytes its application sends (`None`: bulk).
 pub(super) fn tcp_agents(
     t: &TcpOptions,
     recovery: Recovery,
-    app: &AppSpec,
+    app_bytes: Option<u64>,
 ) -> (SenderConfig, ReceiverConfig) {
     // The MSS asked for, clamped to the MTU, less the timestamp option.
     let mss = t.payload_mss();
-    let app_bytes = match app {
-        AppSpec::Bulk => None,
-        AppSpec::Transfer { bytes, segments } => {
-            bytes.map(|b| b.0).or(segments.map(|n| n * mss as u64))
-        }
-    };
     let sender_cfg = SenderConfig {
         mss,
         header: TCP_IP_HEADER
@@ -367,10 +363,4 @@ pub(super) fn tcp_agents(
         timestamps: t.timestamps,
     };
     (sender_cfg, receiver_cfg)
-}
-
-/// Loads (files relative to the working directory), builds and runs a scenario
-/// given as TOML or JSON.
-pub fn run_toml(text: &str, seed: u64) -> Result<crate::results::RunResults, ScenarioError> {
-    Ok(build(&super::load::load(text, None)?, seed).run())
 }

@@ -3,8 +3,8 @@
 //! streams, and the template its connections are built from.
 
 use super::build::tcp_agents;
+use super::generator_spec::GeneratorModel;
 use super::plan::Plan;
-use super::spec::{AppSpec, GeneratorKind};
 use crate::rng;
 use crate::traffic::{arrival_rate, FtpGenerator, Generator, WebGenerator};
 use crate::world::{ConnectionTemplate, TrafficGenerator};
@@ -13,44 +13,41 @@ use crate::world::{ConnectionTemplate, TrafficGenerator};
 /// the Web model `.pages` (pages, objects, think times); each connection's
 /// controller draws from `generators[g].connections[n].cc`.
 pub fn generators(plan: &Plan, seed: u64) -> Vec<TrafficGenerator> {
-    let spec = plan.spec();
-    spec.generators
+    plan.generators
         .iter()
-        .zip(&plan.generators)
         .enumerate()
-        .map(|(g, (s, p))| {
+        .map(|(g, p)| {
             let stream = |what: &str| rng::stream(seed, &format!("generators[{g}].{what}"));
-            let rate = arrival_rate(s.load, p.capacity_bps, s.mean_unit_bytes());
-            let start = s.start.0;
-            let source = match s.kind {
-                GeneratorKind::Ftp => Generator::Ftp(FtpGenerator::new(
-                    start,
+            let rate = arrival_rate(p.load, p.capacity_bps, p.model.mean_unit_bytes());
+            let source = match p.model {
+                GeneratorModel::Ftp { mean_file_bytes } => Generator::Ftp(FtpGenerator::new(
+                    p.start,
                     rate,
-                    s.mean_unit_bytes(),
+                    mean_file_bytes,
                     stream("arrivals"),
                     stream("sizes"),
                 )),
-                GeneratorKind::Web => Generator::Web(WebGenerator::new(
-                    start,
+                GeneratorModel::Web(web) => Generator::Web(WebGenerator::new(
+                    p.start,
                     rate,
-                    s.web_params(),
+                    web,
                     stream("arrivals"),
                     stream("pages"),
                     stream("sizes"),
                 )),
             };
             // The size is set per connection (`world::connections`).
-            let (sender, receiver) = tcp_agents(&p.tcp.options, p.tcp.recovery, &AppSpec::Bulk);
+            let (sender, receiver) = tcp_agents(&p.tcp.options, p.tcp.recovery, None);
             TrafficGenerator {
-                name: spec.generator_name(g),
+                name: p.name.clone(),
                 cc: p.tcp.cc.name().to_string(),
                 src: p.src,
                 dst: p.dst,
-                link: s.link.clone(),
+                link: p.link.clone(),
                 capacity_bps: p.capacity_bps,
-                target_load: s.load,
-                start,
-                stop: s.stop.map_or(spec.duration.0, |t| t.0),
+                target_load: p.load,
+                start: p.start,
+                stop: p.stop,
                 source,
                 template: ConnectionTemplate {
                     sender,

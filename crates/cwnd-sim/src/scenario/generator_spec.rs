@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::cc_spec::CcSpec;
 use super::spec::{RecoverySpec, TcpSpec};
 use super::validate::{known_node, tcp_controller, ScenarioError, TcpPlan};
+use crate::packet::NodeId;
 use crate::time::SimTime;
 use crate::traffic::sizes::HybridSizes;
 use crate::traffic::WebParams;
@@ -120,25 +121,60 @@ impl WebSpec {
     }
 }
 
-impl GeneratorSpec {
-    /// The Web parameters of a "web" generator (SURGE's unless given).
-    pub fn web_params(&self) -> WebParams {
-        self.web.clone().unwrap_or_default().params()
-    }
+/// A traffic generator, checked: its name, its connections' TCP and their two
+/// nodes (routes checked both ways with the topology, `plan.rs`), the link whose
+/// capacity its load is a fraction of, its model, and when it opens connections.
+#[derive(Clone, Debug)]
+pub struct GeneratorPlan {
+    pub name: String,
+    pub tcp: TcpPlan,
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub link: String,
+    pub capacity_bps: f64,
+    pub load: f64,
+    pub model: GeneratorModel,
+    pub start: SimTime,
+    /// No connection opens from here on (the end of the run unless `stop` is given).
+    pub stop: SimTime,
+}
 
+/// What a generator's arrivals are: FTP files of a mean size, or Web sessions.
+#[derive(Clone, Copy, Debug)]
+pub enum GeneratorModel {
+    Ftp { mean_file_bytes: f64 },
+    Web(WebParams),
+}
+
+impl GeneratorModel {
     /// Mean payload bytes of one arrival unit (an FTP file; a Web session).
     pub fn mean_unit_bytes(&self) -> f64 {
-        match self.kind {
-            GeneratorKind::Ftp => self.mean_size.map_or(0.0, |s| s.0 as f64),
-            GeneratorKind::Web => self.web_params().mean_session_bytes(),
+        match self {
+            GeneratorModel::Ftp { mean_file_bytes } => *mean_file_bytes,
+            GeneratorModel::Web(web) => web.mean_session_bytes(),
         }
     }
 
     /// Mean payload bytes of one connection (an FTP file; a Web object).
     pub fn mean_connection_bytes(&self) -> f64 {
+        match self {
+            GeneratorModel::Ftp { mean_file_bytes } => *mean_file_bytes,
+            GeneratorModel::Web(web) => web.object_sizes.mean(),
+        }
+    }
+}
+
+impl GeneratorSpec {
+    /// The generator's model: its FTP mean size (0 when missing, which the checks
+    /// refuse), or its Web parameters (SURGE's unless given).
+    pub fn model(&self) -> GeneratorModel {
         match self.kind {
-            GeneratorKind::Ftp => self.mean_unit_bytes(),
-            GeneratorKind::Web => self.web_params().object_sizes.mean(),
+            GeneratorKind::Ftp => GeneratorModel::Ftp {
+                mean_file_bytes: self.mean_size.map_or(0.0, |s| s.0 as f64),
+            },
+            GeneratorKind::Web => {
+                GeneratorModel::Web(self.web.clone().unwrap_or_default().params())
+            }
         }
     }
 }
@@ -155,11 +191,11 @@ impl super::spec::Scenario {
     }
 
     /// Checks the generators (nodes, link, load, sizes, TCP options) into their
-    /// controllers and recoveries.
+    /// plans.
     pub(super) fn check_generators(
         &self,
         nodes: &std::collections::HashMap<String, usize>,
-    ) -> Result<Vec<TcpPlan>, ScenarioError> {
+    ) -> Result<Vec<GeneratorPlan>, ScenarioError> {
         use crate::world::{MAX_CONNECTIONS, MAX_GENERATORS};
         if self.generators.len() > MAX_GENERATORS {
             return Err(ScenarioError::new(
@@ -246,6 +282,7 @@ impl super::spec::Scenario {
                 }
             }
             self.check_generator_sizes(g)?;
+            let model = s.model();
             if s.tcp.handshake == Some(true) {
                 return Err(ScenarioError::new(
                     at("tcp.handshake"),
@@ -256,7 +293,7 @@ impl super::spec::Scenario {
             // Serial numbers have 24 bits (`world::connections`): refuse a generator
             // expected to open even half as many connections.
             let capacity = self.links[link].bandwidth.0 as f64;
-            let rate = s.load * capacity / (8.0 * s.mean_connection_bytes());
+            let rate = s.load * capacity / (8.0 * model.mean_connection_bytes());
             let active = self.duration.0.saturating_sub(s.start.0).as_secs_f64();
             let expected = rate * active;
             if expected > (MAX_CONNECTIONS / 2) as f64 {
@@ -270,13 +307,24 @@ impl super::spec::Scenario {
                     ),
                 ));
             }
-            out.push(tcp_controller(
-                &format!("generators[{g}]"),
-                &s.cc,
-                s.recovery,
-                &s.tcp,
-                self.tcp.profile,
-            )?);
+            out.push(GeneratorPlan {
+                name: self.generator_name(g),
+                tcp: tcp_controller(
+                    &format!("generators[{g}]"),
+                    &s.cc,
+                    s.recovery,
+                    &s.tcp,
+                    self.tcp.profile,
+                )?,
+                src: nodes[&s.from] as NodeId,
+                dst: nodes[&s.to] as NodeId,
+                link: s.link.clone(),
+                capacity_bps: capacity,
+                load: s.load,
+                model,
+                start: s.start.0,
+                stop: s.stop.map_or(self.duration.0, |t| t.0),
+            });
         }
         Ok(out)
     }

@@ -22,6 +22,12 @@ pub fn load(text: &str, base_dir: Option<&Path>) -> Result<Plan, ScenarioError> 
     Plan::new(spec)
 }
 
+/// Loads (files relative to the working directory), builds and runs a scenario
+/// given as TOML or JSON.
+pub fn run_toml(text: &str, seed: u64) -> Result<crate::results::RunResults, ScenarioError> {
+    Ok(super::build(&load(text, None)?, seed).run())
+}
+
 impl Scenario {
     /// Parses and checks a scenario written in TOML (files relative to the working
     /// directory); the checked spec, with the files' contents in it.

@@ -26,8 +26,8 @@ pub mod validate;
 mod warnings;
 pub mod wimax_spec;
 
-pub use build::{build, run_toml};
-pub use load::load;
+pub use build::build;
+pub use load::{load, run_toml};
 pub use plan::Plan;
 pub use spec::Scenario;
 pub use validate::ScenarioError;

@@ -7,9 +7,16 @@
 //! names. That spec is the plan's serialized form (`to_json`): loading it again
 //! gives the same plan without reading any file, so a plan can be hashed (the
 //! sweep cache key: contents, not paths) and shipped to workers that have no files.
+//!
+//! The typed parts are not serialized themselves: they are a function of the
+//! canonical spec (node ids, routes and kernel configurations derived from it), so
+//! the spec identifies them as well; it stays the format users and sweeps edit
+//! (field paths are the scenario's), and its hash does not move when the kernel's
+//! types change shape.
 
 use std::collections::HashMap;
 
+use super::generator_spec::GeneratorPlan;
 use super::impairment_spec::StageSpec;
 use super::link_plan::LinkPlan;
 use super::sctp_plan::SctpPlan;
@@ -17,20 +24,26 @@ use super::spec::{Direction, Scenario};
 use super::tcp_options::TcpOptions;
 use super::trace_plan::TracePlan;
 use super::udp_spec::SourcePlan;
-use super::validate::{CheckedFlow, ScenarioError, TcpPlan};
+use super::validate::{CheckedFlow, CheckedTransport, ScenarioError, TcpPlan};
 use crate::net::impair::AppliesTo;
+use crate::net::medium::Hop;
 use crate::net::routing::RoutingTable;
 use crate::net::wifi::channel::ChannelConfig;
 use crate::net::wimax::cell::CellParams;
 use crate::packet::{FlowId, NodeId};
 use crate::time::SimTime;
-use crate::world::Hop;
 
 /// A checked scenario, ready to build with any seed.
 #[derive(Debug)]
 pub struct Plan {
     /// The canonical spec (defaults written out, file contents in place of names).
     spec: Scenario,
+    /// The run's name (`scenario` when the file gives none).
+    pub(super) name: String,
+    /// When the run ends (`duration`).
+    pub(super) end: SimTime,
+    /// The memory the run may hold (`memory_budget`, default `budget::DEFAULT_BUDGET`).
+    pub(super) memory_budget: u64,
     /// Per link, its ends, parameters, queue discipline and stages.
     pub(super) links: Vec<LinkPlan>,
     pub(super) wireless: Vec<WirelessPlan>,
@@ -41,16 +54,6 @@ pub struct Plan {
     pub(super) generators: Vec<GeneratorPlan>,
     pub(super) topology: Topology,
     pub(super) trace: TracePlan,
-}
-
-/// A traffic generator's connections: their controller and recovery, their two
-/// nodes (routes checked both ways), and the capacity its load is a fraction of.
-#[derive(Clone, Debug)]
-pub struct GeneratorPlan {
-    pub tcp: TcpPlan,
-    pub src: NodeId,
-    pub dst: NodeId,
-    pub capacity_bps: f64,
 }
 
 /// One impairment stage of a link or a wireless channel, checked.
@@ -97,15 +100,28 @@ pub struct CellPlan {
     pub params: CellParams,
 }
 
-/// A flow's transport-specific plan.
+/// A flow: its name, when its application runs, and its transport's plan.
 #[derive(Clone, Debug)]
-pub enum FlowPlan {
+pub struct FlowPlan {
+    pub name: String,
+    pub start: SimTime,
+    /// When the application stops sending: its `stop`, never after the end of the
+    /// run (`None`: it sends to the end).
+    pub stop: Option<SimTime>,
+    pub transport: TransportPlan,
+}
+
+/// A flow's transport-specific plan, with its nodes (routes checked). TCP's and
+/// SCTP's plans are boxed: they are much larger than UDP's.
+#[derive(Clone, Debug)]
+pub enum TransportPlan {
     Tcp {
-        tcp: TcpPlan,
+        tcp: Box<TcpPlan>,
+        /// The bytes a transfer sends (`None`: bulk).
+        app_bytes: Option<u64>,
         src: NodeId,
         dst: NodeId,
     },
-    /// Boxed: it is much larger than the others.
     Sctp(Box<SctpPlan>),
     Udp {
         source: SourcePlan,
@@ -124,6 +140,8 @@ pub struct Topology {
     /// Route edges (from, to, hop index): every link direction (link `i` gives `2i`
     /// forward and `2i + 1` reverse), then every ordered pair of stations of each
     /// wireless channel, then each 802.16 subscriber to its base station and back.
+    /// A hop names its medium by its index in the world's media table, which
+    /// `build` fills in the same order: link directions, channels, cells.
     pub edges: Vec<(NodeId, NodeId, u32)>,
     pub hops: Vec<Hop>,
     pub routes: RoutingTable,
@@ -135,29 +153,20 @@ impl Plan {
         let checked = spec.check()?;
         let topology = Topology::new(&spec)?;
         let mut flows = Vec::with_capacity(spec.flows.len());
-        for (i, transport) in checked.flows.into_iter().enumerate() {
-            flows.push(topology.flow(&spec, i, transport)?);
+        for (i, flow) in checked.flows.into_iter().enumerate() {
+            flows.push(topology.flow(&spec, i, flow)?);
         }
-        let mut generators = Vec::with_capacity(spec.generators.len());
-        for (g, tcp) in checked.generators.into_iter().enumerate() {
-            let s = &spec.generators[g];
-            let (src, dst) = (topology.id(&s.from), topology.id(&s.to));
+        for (g, p) in checked.generators.iter().enumerate() {
             let path = format!("generators[{g}]");
-            topology.check_route(&path, src, dst, "data")?;
-            topology.check_route(&path, dst, src, "ACKs")?;
-            let link = (0..spec.links.len())
-                .find(|&i| spec.link_name(i) == s.link)
-                .expect("checked: the link exists");
-            generators.push(GeneratorPlan {
-                tcp,
-                src,
-                dst,
-                capacity_bps: spec.links[link].bandwidth.0 as f64,
-            });
+            topology.check_route(&path, p.src, p.dst, "data")?;
+            topology.check_route(&path, p.dst, p.src, "ACKs")?;
         }
-        spec.write_tcp_options(&flows, &generators);
+        spec.write_tcp_options(&flows, &checked.generators);
         Ok(Plan {
-            generators,
+            name: checked.name,
+            end: checked.end,
+            memory_budget: checked.memory_budget,
+            generators: checked.generators,
             links: checked.links,
             trace: checked.trace,
             wireless: checked.wireless,
@@ -170,9 +179,9 @@ impl Plan {
 
     /// The resolved TCP options of flow `i` (`None`: not a TCP flow).
     pub fn tcp_options(&self, i: usize) -> Option<&TcpOptions> {
-        match self.flows.get(i)? {
-            FlowPlan::Tcp { tcp, .. } => Some(&tcp.options),
-            FlowPlan::Sctp { .. } | FlowPlan::Udp { .. } => None,
+        match &self.flows.get(i)?.transport {
+            TransportPlan::Tcp { tcp, .. } => Some(&tcp.options),
+            TransportPlan::Sctp(_) | TransportPlan::Udp { .. } => None,
         }
     }
 
@@ -181,9 +190,11 @@ impl Plan {
         &self.spec
     }
 
-    /// The plan in canonical JSON: its spec, defaults written out, tables' keys
-    /// sorted, durations in nanoseconds, file contents in place of file names.
-    /// `load` turns it back into the same plan, reading no file.
+    /// The plan in canonical JSON (docs/scenarios.md, "Loading"): its spec on one
+    /// line, every field written in the order of the spec's types (`null` when
+    /// unset), an impairment stage's keys in alphabetical order, quantities in base
+    /// units, TCP options resolved, file contents in place of file names. `load`
+    /// turns it back into the same plan, reading no file.
     pub fn to_json(&self) -> Result<String, ScenarioError> {
         serde_json::to_string(&self.spec)
             .map_err(|e| ScenarioError::new("", format!("the plan cannot be written as JSON: {e}")))
@@ -197,7 +208,7 @@ impl Scenario {
     fn write_tcp_options(&mut self, flows: &[FlowPlan], generators: &[GeneratorPlan]) {
         self.tcp.profile = Some(self.tcp.profile.unwrap_or_default());
         for (f, plan) in self.flows.iter_mut().zip(flows) {
-            if let FlowPlan::Tcp { tcp, .. } = plan {
+            if let TransportPlan::Tcp { tcp, .. } = &plan.transport {
                 f.tcp = tcp.options.table();
             }
         }
@@ -217,36 +228,34 @@ impl Topology {
             .collect();
         let mut edges: Vec<(NodeId, NodeId, u32)> = Vec::new();
         let mut hops = Vec::new();
+        let mut medium = 0u32;
         for l in &spec.links {
             let (a, b) = (ids[l.between[0].as_str()], ids[l.between[1].as_str()]);
             for (from, to) in [(a, b), (b, a)] {
                 edges.push((from, to, hops.len() as u32));
-                hops.push(Hop::Link(hops.len() as u32));
+                hops.push(Hop { medium, to });
+                medium += 1;
             }
         }
-        for (c, w) in spec.wireless.iter().enumerate() {
+        for w in &spec.wireless {
             let stations: Vec<NodeId> = w.stations.iter().map(|s| ids[s.as_str()]).collect();
             for &a in &stations {
                 for &b in stations.iter().filter(|&&b| b != a) {
                     edges.push((a, b, hops.len() as u32));
-                    hops.push(Hop::Air {
-                        channel: c as u32,
-                        to: b,
-                    });
+                    hops.push(Hop { medium, to: b });
                 }
             }
+            medium += 1;
         }
-        for (c, w) in spec.wimax.iter().enumerate() {
+        for w in &spec.wimax {
             let bs = ids[w.base_station.as_str()];
             for ss in w.subscribers.iter().map(|s| ids[s.as_str()]) {
                 for (a, b) in [(bs, ss), (ss, bs)] {
                     edges.push((a, b, hops.len() as u32));
-                    hops.push(Hop::Wimax {
-                        cell: c as u32,
-                        to: b,
-                    });
+                    hops.push(Hop { medium, to: b });
                 }
             }
+            medium += 1;
         }
         let mut routes = RoutingTable::shortest_paths(node_names.len(), &edges);
         for (k, r) in spec.routes.iter().enumerate() {
@@ -278,34 +287,43 @@ impl Topology {
         self.routes.path(b, a, link_to).map(|_| forth.len())
     }
 
-    /// Flow `i`'s plan: its route checked (both ways for TCP, whose ACKs come
-    /// back; one way for UDP).
+    /// Flow `i`'s plan: its nodes, its route checked (both ways for TCP, whose
+    /// ACKs come back; one way for UDP; per address for SCTP).
     fn flow(
         &self,
         spec: &Scenario,
         i: usize,
-        transport: CheckedFlow,
+        flow: CheckedFlow,
     ) -> Result<FlowPlan, ScenarioError> {
         let f = &spec.flows[i];
         let (src, dst) = (self.id(f.from.primary()), self.id(f.to.primary()));
-        match transport {
-            CheckedFlow::Tcp(tcp) => {
+        let transport = match flow.transport {
+            CheckedTransport::Tcp { tcp, app_bytes } => {
                 self.check_route(&format!("flows[{i}]"), src, dst, "data")?;
                 self.check_route(&format!("flows[{i}]"), dst, src, "ACKs")?;
-                Ok(FlowPlan::Tcp { tcp, src, dst })
+                TransportPlan::Tcp {
+                    tcp: Box::new(tcp),
+                    app_bytes,
+                    src,
+                    dst,
+                }
             }
-            CheckedFlow::Udp(source) => {
+            CheckedTransport::Udp(source) => {
                 self.check_route(&format!("flows[{i}]"), src, dst, "datagrams")?;
-                Ok(FlowPlan::Udp { source, src, dst })
+                TransportPlan::Udp { source, src, dst }
             }
-            CheckedFlow::Sctp(configs) => {
+            CheckedTransport::Sctp(configs) => {
                 let local: Vec<NodeId> = f.from.addresses().iter().map(|a| self.id(a)).collect();
                 let paths = self.sctp_paths(spec, i, &local)?;
-                Ok(FlowPlan::Sctp(Box::new(
-                    spec.sctp_plan(i, configs, local, paths),
-                )))
+                TransportPlan::Sctp(Box::new(spec.sctp_plan(i, configs, local, paths)))
             }
-        }
+        };
+        Ok(FlowPlan {
+            name: flow.name,
+            start: flow.start,
+            stop: flow.stop,
+            transport,
+        })
     }
 
     /// The `what` of `path` (a flow, a generator's connections) can go from `a` to `b`.
@@ -369,6 +387,7 @@ impl Topology {
 mod tests {
     use super::super::{build, load};
     use crate::net::wifi::channel::FrameErrors;
+    use crate::scenario::impairment_spec::StageSpec;
     use crate::world::World;
 
     #[test]
@@ -454,32 +473,85 @@ mod tests {
         assert_eq!(cell.subscribers, vec![3, 4]);
     }
 
-    #[test]
-    fn build_reads_media_sctp_and_trace_from_their_plans_only() {
-        // Each topic is checked into its plan (`link_plan.rs`, `WirelessPlan`,
-        // `CellPlan`, `sctp_plan.rs`, `trace_plan.rs`); the builders never go back
-        // to the spec for them.
-        let build = include_str!("build.rs");
-        let code = &build[..build.find("#[cfg(test)]").unwrap_or(build.len())];
-        for read in [
-            "spec.links",
-            "l.queue",
-            "l.between",
-            "spec.trace",
-            ".sctp",
-            "spec.wireless",
-            "spec.wimax",
-        ] {
-            assert!(!code.contains(read), "build.rs reads {read}");
-        }
-        let sctp = include_str!("sctp_build.rs");
-        assert!(!sctp.contains("spec"), "sctp_build.rs reads the spec");
-        let udp = include_str!("udp_build.rs");
-        assert!(!udp.contains("spec.trace"), "udp_build.rs reads spec.trace");
+    /// The code of a source file, without its test module.
+    fn code(source: &'static str) -> &'static str {
+        &source[..source.find("#[cfg(test)]").unwrap_or(source.len())]
+    }
+
+    /// What reading the spec looks like: its accessor, a binding of it, its type,
+    /// and the types of its entries (the typed plans hold what was checked).
+    const SPEC_READS: [&str; 13] = [
+        "spec.",
+        "spec()",
+        "Scenario",
+        "FlowSpec",
+        "GeneratorSpec",
+        "LinkSpec",
+        "WirelessSpec",
+        "WimaxSpec",
+        "SourceSpec",
+        "TraceSpec",
+        "AppSpec",
+        "TcpSpec",
+        "SctpSpec",
+    ];
+
+    /// The first spec read in `code`, if any.
+    fn spec_read(code: &str) -> Option<&'static str> {
+        SPEC_READS.into_iter().find(|read| code.contains(read))
     }
 
     #[test]
-    fn the_canonical_plan_of_every_example_loads_into_itself() {
+    fn the_builders_read_typed_plans_never_the_spec() {
+        // Every topic is checked into its plan when the scenario is loaded (links,
+        // stages, 802.11, 802.16, flows, generators, UDP sources, trace, the run's
+        // name, end and memory budget); building goes back to the spec for nothing.
+        let builders = [
+            ("build.rs", code(include_str!("build.rs"))),
+            (
+                "generator_build.rs",
+                code(include_str!("generator_build.rs")),
+            ),
+            ("udp_build.rs", code(include_str!("udp_build.rs"))),
+            ("sctp_build.rs", code(include_str!("sctp_build.rs"))),
+        ];
+        for (file, code) in builders {
+            assert_eq!(spec_read(code), None, "{file} reads the spec");
+        }
+        // The check sees one read put back (what `build` did before the plans).
+        let build = code(include_str!("build.rs"));
+        let reintroduced = build.replace("name: plan.name.clone()", "name: spec.name.clone()");
+        assert_ne!(reintroduced, build, "the line the check is tried on moved");
+        assert_eq!(spec_read(&reintroduced), Some("spec."));
+    }
+
+    /// Everything a plan holds but its spec, in a form two plans can be compared
+    /// by: its typed parts in `Debug` form (floats printed exactly), and its routes
+    /// as the path between every pair of nodes (the table itself keeps its
+    /// overrides in a hash map, whose order is not the same twice).
+    fn typed_parts(plan: &super::Plan) -> String {
+        let t = &plan.topology;
+        let link_to = |e: u32| t.edges[e as usize].1;
+        let nodes = t.node_names.len() as u32;
+        let routes: Vec<_> = (0..nodes)
+            .flat_map(|a| (0..nodes).map(move |b| (a, b)))
+            .map(|(a, b)| t.routes.path(a, b, link_to))
+            .collect();
+        format!(
+            "{:?}",
+            (
+                (&plan.name, plan.end, plan.memory_budget, &plan.trace),
+                (&plan.links, &plan.wireless, &plan.cells),
+                (&plan.flows, &plan.generators),
+                (&t.node_names, &t.edges, &t.hops, routes),
+            )
+        )
+    }
+
+    #[test]
+    fn the_canonical_plan_of_every_example_loads_into_the_same_plan() {
+        // Canonical JSON → load → the same plan → the same canonical JSON, reading
+        // no file the second time.
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios");
         let mut seen = 0;
         for entry in std::fs::read_dir(dir).unwrap() {
@@ -488,11 +560,55 @@ mod tests {
                 continue;
             }
             let text = std::fs::read_to_string(&path).unwrap();
-            let json = load(&text, path.parent()).unwrap().to_json().unwrap();
-            let again = load(&json, None).unwrap().to_json().unwrap();
-            assert_eq!(again, json, "{}", path.display());
+            let plan = load(&text, path.parent()).unwrap();
+            let json = plan.to_json().unwrap();
+            let again = load(&json, None).unwrap();
+            assert_eq!(
+                typed_parts(&again),
+                typed_parts(&plan),
+                "{}",
+                path.display()
+            );
+            assert_eq!(again.to_json().unwrap(), json, "{}", path.display());
             seen += 1;
         }
         assert!(seen >= 15, "{seen} example scenarios");
+    }
+
+    #[test]
+    fn a_loss_trace_is_read_once_when_loading_and_never_when_building() {
+        // The trace's steps are in the plan: with the file gone, the plan still
+        // builds, runs and serializes the same; its JSON holds the steps, not the
+        // file's name.
+        let dir = std::env::temp_dir().join(format!("cwnd-plan-trace-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("loss.csv"), "0, 0.5\n0.5, 0\n").unwrap();
+        let text = r#"
+            duration = "1s"
+            [[links]]
+            between = ["a", "b"]
+            bandwidth = "10Mbps"
+            delay = "5ms"
+            impairments = [{ kind = "bernoulli", p_file = "loss.csv", applies_to = "data" }]
+            [[flows]]
+            from = "a"
+            to = "b"
+        "#;
+        let plan = load(text, Some(&dir)).unwrap();
+        let json = plan.to_json().unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(!json.contains("loss.csv"), "{json}");
+        // The steps (time, p): 0 s → 0.5, 0.5 s → 0.
+        let steps = r#""schedule":[["0ns",0.5],["500000000ns",0.0]]"#;
+        assert!(json.contains(steps), "{json}");
+        let StageSpec::Bernoulli { schedule } = &plan.links[0].stages[0].stage else {
+            panic!("a Bernoulli stage");
+        };
+        assert_eq!(schedule.len(), 2);
+        let first = build(&plan, 3).run();
+        let again = load(&json, None).unwrap();
+        assert_eq!(build(&again, 3).run().fingerprint, first.fingerprint);
+        // The trace reached the run: p = 0.5 on data for the first half second.
+        assert!(first.flows[0].summary.drops_impairment > 0);
     }
 }

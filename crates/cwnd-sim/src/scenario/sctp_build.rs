@@ -3,6 +3,7 @@
 //! and checked with the plan (`sctp_plan.rs`, `Topology::sctp_paths` in
 //! `plan.rs`); only the heartbeat stream, `flows[i].heartbeat`, depends on the seed.
 
+use super::plan::FlowPlan;
 use super::sctp_plan::SctpPlan;
 use crate::rng;
 use crate::transport::sctp::association::Association;
@@ -10,8 +11,8 @@ use crate::transport::sctp::receiver::SctpReceiver;
 use crate::transport::sctp::sender::SctpSender;
 use crate::world::SctpFlow;
 
-/// Builds flow `i` from its plan.
-pub(super) fn sctp_flow(seed: u64, i: usize, plan: &SctpPlan) -> SctpFlow {
+/// Builds flow `i` (`f`) from its transport's plan.
+pub(super) fn sctp_flow(seed: u64, i: usize, f: &FlowPlan, plan: &SctpPlan) -> SctpFlow {
     let configs = &plan.configs;
     let receiver = SctpReceiver::new(configs.receiver.clone());
     let heartbeat_rng = rng::stream(seed, &format!("flows[{i}].heartbeat"));
@@ -27,12 +28,12 @@ pub(super) fn sctp_flow(seed: u64, i: usize, plan: &SctpPlan) -> SctpFlow {
     let association =
         Association::new(sender, receiver, plan.from.len() as u8, plan.to.len() as u8);
     SctpFlow::new(
-        plan.name.clone(),
+        f.name.clone(),
         plan.from.clone(),
         plan.to.clone(),
         plan.local.clone(),
         association,
-        plan.start,
-        plan.stop,
+        f.start,
+        f.stop,
     )
 }

@@ -4,9 +4,8 @@
 //! when it runs. `sctp_build` makes the association from the plan alone.
 
 use super::sctp_spec::{RetransmitToSpec, SCTP_DATA_OVERHEAD};
-use super::spec::{AppSpec, Scenario};
+use super::spec::Scenario;
 use crate::packet::NodeId;
-use crate::time::SimTime;
 use crate::transport::sctp::config::{RetransmitTo, RrConfig, SenderConfig};
 use crate::transport::sctp::receiver::{DelayedSack, ReceiverConfig};
 
@@ -17,10 +16,10 @@ pub struct SctpConfigs {
     pub receiver: ReceiverConfig,
 }
 
-/// An SCTP flow, ready to build.
+/// An SCTP flow's transport, ready to build (its name, start and stop are the
+/// flow's: `FlowPlan`).
 #[derive(Clone, Debug)]
 pub struct SctpPlan {
-    pub name: String,
     /// Address (node) names of the data sender and of the receiver.
     pub from: Vec<String>,
     pub to: Vec<String>,
@@ -30,9 +29,6 @@ pub struct SctpPlan {
     /// node pair of its path.
     pub paths: Vec<(NodeId, NodeId)>,
     pub configs: SctpConfigs,
-    pub start: SimTime,
-    /// When the application stops sending (never after the end of the run).
-    pub stop: Option<SimTime>,
 }
 
 impl Scenario {
@@ -65,12 +61,7 @@ impl Scenario {
             pef: s.rr.pef,
             pef_step: s.rr.pef_step,
         };
-        cfg.app_bytes = match &f.app {
-            AppSpec::Bulk => None,
-            AppSpec::Transfer { bytes, segments } => {
-                bytes.map(|b| b.0).or(segments.map(|n| n * user as u64))
-            }
-        };
+        cfg.app_bytes = f.app.bytes(u64::from(user));
         let receiver = ReceiverConfig {
             buffer: s.rwnd.0,
             delayed_sack: s.delayed_sack.then_some(DelayedSack {
@@ -96,14 +87,11 @@ impl Scenario {
     ) -> SctpPlan {
         let f = &self.flows[i];
         SctpPlan {
-            name: self.flow_name(i),
             from: f.from.addresses().to_vec(),
             to: f.to.addresses().to_vec(),
             local,
             paths,
             configs,
-            start: f.start.0,
-            stop: f.stop.map(|t| t.0.min(self.duration.0)),
         }
     }
 }
@@ -111,8 +99,8 @@ impl Scenario {
 #[cfg(test)]
 mod tests {
     use super::super::load;
-    use super::super::plan::FlowPlan;
-    use super::*;
+    use super::super::plan::TransportPlan;
+    use crate::time::SimTime;
 
     #[test]
     fn an_sctp_plan_holds_both_agents_configuration_and_its_paths() {
@@ -135,7 +123,7 @@ mod tests {
             sctp = { mtu = "1000B", rwnd = "40000B", heartbeat = false }
         "#;
         let plan = load(text, None).unwrap();
-        let FlowPlan::Sctp(sctp) = &plan.flows[0] else {
+        let TransportPlan::Sctp(sctp) = &plan.flows[0].transport else {
             panic!("an SCTP flow");
         };
         // Nodes in order of appearance: s0 = 0, r0 = 1, s1 = 2, r1 = 3; address i of
@@ -152,6 +140,6 @@ mod tests {
         assert_eq!(receiver.buffer, 40_000);
         assert_eq!(receiver.mtu, 1000);
         // The stop is clamped to the end of the run (2 s).
-        assert_eq!(sctp.stop, Some(SimTime::from_secs(2)));
+        assert_eq!(plan.flows[0].stop, Some(SimTime::from_secs(2)));
     }
 }

@@ -337,6 +337,20 @@ pub enum AppSpec {
     },
 }
 
+impl AppSpec {
+    /// The bytes a transfer sends, its `segments` counted in units of `segment`
+    /// bytes (a TCP flow's MSS, an SCTP flow's user bytes per packet); `None` for
+    /// bulk.
+    pub fn bytes(&self, segment: u64) -> Option<u64> {
+        match self {
+            AppSpec::Bulk => None,
+            AppSpec::Transfer { bytes, segments } => {
+                bytes.map(|b| b.0).or(segments.map(|n| n * segment))
+            }
+        }
+    }
+}
+
 /// SCTP's RTO parameters (RFC 9260 §6.3.1, the same rules as RFC 6298), with
 /// their defaults written in (TCP's `tcp.rto` is `TcpRtoSpec`, over a profile).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]

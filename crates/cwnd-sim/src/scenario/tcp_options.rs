@@ -32,10 +32,10 @@ pub struct TcpOptions {
     pub mss: u64,
     pub mtu: u32,
     pub initial_window: u32,
-    /// The window as written (`rwnd`), or the buffer it comes from (`rcvbuf`).
-    pub rwnd: Option<Size>,
+    /// The buffer the window comes from (`rcvbuf`), when it does.
     pub rcvbuf: Option<Size>,
-    /// The advertised window in bytes, from `rwnd`, `rcvbuf` or the profile.
+    /// The advertised window in bytes, from `rwnd`, `rcvbuf` or the profile (the
+    /// canonical table writes it as `rwnd` unless it comes from `rcvbuf`).
     pub receive_window: u64,
     pub sndbuf: Option<Size>,
     pub write_size: Option<Size>,
@@ -145,7 +145,6 @@ impl TcpOptions {
             mss: m.mss.map_or(DEFAULT_MSS, |s| s.0),
             mtu: m.mtu.unwrap_or(DEFAULT_MTU),
             initial_window: 0,
-            rwnd: m.rwnd,
             rcvbuf: m.rcvbuf,
             receive_window: 0,
             sndbuf: m.sndbuf,
@@ -182,12 +181,12 @@ impl TcpOptions {
             },
             handshake: flag(m.handshake),
         };
-        o.check(&at)?;
+        o.check(m.rwnd, &at)?;
         let mss = o.payload_mss();
         o.initial_window = m
             .initial_window
             .unwrap_or_else(|| rfc3390_initial_window(mss));
-        o.receive_window = match (o.rwnd, o.rcvbuf, profile.window_segments()) {
+        o.receive_window = match (m.rwnd, o.rcvbuf, profile.window_segments()) {
             (Some(w), _, _) => w.0,
             (None, Some(b), _) => socket_options::receive_window(b.0, o.advertised_mss()),
             (None, None, Some(n)) => n * u64::from(mss),
@@ -261,8 +260,9 @@ impl TcpOptions {
         }
     }
 
-    /// Ranges and the options that need another one.
-    fn check(&self, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+    /// Ranges and the options that need another one; `rwnd` as written (the
+    /// options keep only the window it gives).
+    fn check(&self, rwnd: Option<Size>, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
         // Any larger MSS is clamped to the MTU (`advertised_mss`).
         if self.mss == 0 {
             return Err(ScenarioError::new(at("mss"), "must be positive"));
@@ -280,7 +280,7 @@ impl TcpOptions {
                 ));
             }
         }
-        self.check_socket_options(at)?;
+        self.check_socket_options(rwnd, at)?;
         let needs = [
             (
                 "dsack_undo",
@@ -329,7 +329,11 @@ impl TcpOptions {
     }
 
     /// The MTU, buffers and writes.
-    fn check_socket_options(&self, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+    fn check_socket_options(
+        &self,
+        rwnd: Option<Size>,
+        at: &dyn Fn(&str) -> String,
+    ) -> Result<(), ScenarioError> {
         if !(88..=65_535).contains(&self.mtu) {
             return Err(ScenarioError::new(
                 at("mtu"),
@@ -340,7 +344,7 @@ impl TcpOptions {
                 ),
             ));
         }
-        if self.rwnd.is_some() && self.rcvbuf.is_some() {
+        if rwnd.is_some() && self.rcvbuf.is_some() {
             return Err(ScenarioError::new(
                 at("rcvbuf"),
                 "set either tcp.rwnd (the advertised window itself) or tcp.rcvbuf \

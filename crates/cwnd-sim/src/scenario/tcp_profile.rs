@@ -139,7 +139,7 @@ pub const LINUX_ABC_LIMIT: u32 = 1 << 20;
 #[cfg(test)]
 mod tests {
     use crate::scenario::load;
-    use crate::scenario::plan::FlowPlan;
+    use crate::scenario::plan::TransportPlan;
     use crate::transport::tcp::cc::{CcConfig, HystartMode, LossReduction};
     use crate::transport::tcp::recovery::Recovery;
 
@@ -150,8 +150,8 @@ mod tests {
             "duration = \"1s\"\n{top}\n[[links]]\nbetween = [\"a\", \"b\"]\n\
              bandwidth = \"1Mbps\"\ndelay = \"5ms\"\n[[flows]]\nfrom = \"a\"\nto = \"b\"\n{flow}\n"
         );
-        match &load(&text, None).unwrap().flows[0] {
-            FlowPlan::Tcp { tcp, .. } => (tcp.cc.clone(), tcp.recovery, tcp.options.rack),
+        match &load(&text, None).unwrap().flows[0].transport {
+            TransportPlan::Tcp { tcp, .. } => (tcp.cc.clone(), tcp.recovery, tcp.options.rack),
             _ => panic!("not TCP"),
         }
     }
@@ -203,8 +203,8 @@ mod tests {
              bandwidth = \"1Mbps\"\ndelay = \"5ms\"\n[[flows]]\nfrom = \"a\"\nto = \"b\"\ncc = {cc}\n"
         );
         let plan = load(&text, None).unwrap();
-        match &plan.flows[0] {
-            FlowPlan::Tcp { tcp, .. } => match &tcp.cc {
+        match &plan.flows[0].transport {
+            TransportPlan::Tcp { tcp, .. } => match &tcp.cc {
                 CcConfig::Vegas(v) => (
                     v.fine_grained_retransmission,
                     v.loss_reduction == LossReduction::Vegas,

@@ -2,7 +2,7 @@
 //! flow's start, sending until its stop or the end of the run. The source draws
 //! from the stream `flows[i].source`.
 
-use super::spec::Scenario;
+use super::plan::FlowPlan;
 use super::udp_spec::{SourceKind, SourcePlan};
 use crate::packet::NodeId;
 use crate::rng;
@@ -13,19 +13,18 @@ use crate::transport::udp::sender::UdpSender;
 use crate::transport::udp::source::Source;
 use crate::world::UdpFlow;
 
-/// Builds UDP flow `i` from `src` to `dst`; its received rate is binned by
-/// `throughput_bin` (`trace.throughput_bin`).
+/// Builds UDP flow `i` (`f`) from `src` to `dst` in a run that ends at `end`; its
+/// received rate is binned by `throughput_bin` (`trace.throughput_bin`).
 pub(super) fn udp_flow(
-    spec: &Scenario,
     seed: u64,
     i: usize,
+    f: &FlowPlan,
     plan: &SourcePlan,
     (src, dst): (NodeId, NodeId),
-    throughput_bin: SimTime,
+    (end, throughput_bin): (SimTime, SimTime),
 ) -> UdpFlow {
-    let f = &spec.flows[i];
-    let start = f.start.0;
-    let stop = f.stop.map_or(spec.duration.0, |s| s.0.min(spec.duration.0));
+    let start = f.start;
+    let stop = f.stop.unwrap_or(end);
     let source = match plan.kind {
         SourceKind::Cbr { jitter } => {
             Source::Cbr(Cbr::new(start, plan.packet_size, plan.rate_bps, jitter))
@@ -45,7 +44,7 @@ pub(super) fn udp_flow(
     };
     let stream = rng::stream(seed, &format!("flows[{i}].source"));
     UdpFlow::new(
-        spec.flow_name(i),
+        f.name.clone(),
         plan.name(),
         src,
         dst,

@@ -10,6 +10,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
+use super::generator_spec::GeneratorPlan;
 use super::impairment_spec::{ArqStage, DelaySpec, EmpiricalDelay, ReorderSpec, StageSpec};
 use super::link_plan::LinkPlan;
 use super::plan::{CellPlan, StagePlan, StageWindow, WirelessPlan};
@@ -36,6 +37,10 @@ use crate::units::Duration;
 /// What checking a scenario yields beside "it is valid": the parts it parsed
 /// from untyped tables, in typed form, so that nothing is parsed twice.
 pub(super) struct Checked {
+    /// The run's name (`scenario` when it has none), its end and its memory budget.
+    pub name: String,
+    pub end: SimTime,
+    pub memory_budget: u64,
     /// Per link, its ends, parameters, queue and stages.
     pub links: Vec<LinkPlan>,
     pub trace: TracePlan,
@@ -45,14 +50,27 @@ pub(super) struct Checked {
     pub cells: Vec<CellPlan>,
     /// Per flow, what its transport's checks yield.
     pub flows: Vec<CheckedFlow>,
-    /// Per traffic generator, its connections' controller and loss recovery.
-    pub generators: Vec<TcpPlan>,
+    /// Per traffic generator, its plan (its routes are checked with the topology).
+    pub generators: Vec<GeneratorPlan>,
 }
 
-/// A flow's checked transport: TCP's controller and loss recovery, SCTP, or UDP's
-/// source.
-pub(super) enum CheckedFlow {
-    Tcp(TcpPlan),
+/// A flow, checked: its name, when its application runs (its stop never after the
+/// end of the run) and its transport's checked parts; its route is checked, and
+/// its nodes resolved, with the topology (`plan.rs`).
+pub(super) struct CheckedFlow {
+    pub name: String,
+    pub start: SimTime,
+    pub stop: Option<SimTime>,
+    pub transport: CheckedTransport,
+}
+
+/// A flow's checked transport: TCP's controller, loss recovery and the bytes its
+/// application sends, SCTP's agents, or UDP's source.
+pub(super) enum CheckedTransport {
+    Tcp {
+        tcp: TcpPlan,
+        app_bytes: Option<u64>,
+    },
     Sctp(SctpConfigs),
     Udp(SourcePlan),
 }
@@ -161,6 +179,11 @@ impl Scenario {
         let trace = self.check_trace(&nodes)?;
         super::budget::check(self)?;
         Ok(Checked {
+            name: self.name.clone().unwrap_or_else(|| "scenario".to_string()),
+            end: self.duration.0,
+            memory_budget: self
+                .memory_budget
+                .map_or(super::budget::DEFAULT_BUDGET, |b| b.0),
             links,
             trace,
             wireless,
@@ -600,10 +623,20 @@ impl Scenario {
                 }
             }
             self.refuse_source(i)?;
-            checked.push(match f.transport {
-                TransportSpec::Sctp => CheckedFlow::Sctp(self.check_sctp_flow(i)?),
-                TransportSpec::Tcp => CheckedFlow::Tcp(self.check_tcp_flow(i)?),
-                TransportSpec::Udp => CheckedFlow::Udp(self.check_udp_flow(i)?),
+            let transport = match f.transport {
+                TransportSpec::Sctp => CheckedTransport::Sctp(self.check_sctp_flow(i)?),
+                TransportSpec::Tcp => {
+                    let tcp = self.check_tcp_flow(i)?;
+                    let app_bytes = f.app.bytes(u64::from(tcp.options.payload_mss()));
+                    CheckedTransport::Tcp { tcp, app_bytes }
+                }
+                TransportSpec::Udp => CheckedTransport::Udp(self.check_udp_flow(i)?),
+            };
+            checked.push(CheckedFlow {
+                name: self.flow_name(i),
+                start: f.start.0,
+                stop: f.stop.map(|s| s.0.min(self.duration.0)),
+                transport,
             });
         }
         Ok(checked)

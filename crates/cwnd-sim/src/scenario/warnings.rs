@@ -3,11 +3,10 @@
 //! `cwnd run` and the Python API say so. Each warning names the field, the value
 //! and why it has no effect.
 
-use super::impairment_spec::ImpairmentSpec;
-use super::plan::FlowPlan;
-use super::plan::Plan;
-use super::spec::{AppSpec, TcpProfile};
+use super::plan::{Plan, StagePlan, StageWindow, TransportPlan};
+use super::spec::TcpProfile;
 use super::validate::TcpPlan;
+use crate::packet::FlowId;
 use crate::time::SimTime;
 use crate::transport::tcp::cc::CcConfig;
 use crate::transport::tcp::recovery::Recovery;
@@ -15,20 +14,20 @@ use crate::transport::tcp::recovery::Recovery;
 impl Plan {
     /// The scenario's silent no-ops, in scenario order.
     pub fn warnings(&self) -> Vec<String> {
-        let spec = self.spec();
         let mut out = Vec::new();
-        let links = spec.links.iter().map(|l| &l.impairments);
-        let air = spec.wireless.iter().map(|w| &w.impairments);
+        let links = self.links.iter().map(|l| &l.stages);
+        let air = self.wireless.iter().map(|w| &w.stages);
         let hops = links.enumerate().map(|(i, s)| (format!("links[{i}]"), s));
         let air = air.enumerate().map(|(i, s)| (format!("wireless[{i}]"), s));
         for (at, stages) in hops.chain(air) {
-            for (j, imp) in stages.iter().enumerate() {
-                self.stage_warnings(&format!("{at}.impairments[{j}]"), imp, &mut out);
+            for (j, stage) in stages.iter().enumerate() {
+                self.stage_warnings(&format!("{at}.impairments[{j}]"), stage, &mut out);
             }
         }
-        let flows = self.flows.iter().enumerate().filter_map(|(i, f)| match f {
-            FlowPlan::Tcp { tcp, .. } => Some((format!("flows[{i}]"), tcp)),
-            FlowPlan::Sctp { .. } | FlowPlan::Udp { .. } => None,
+        let flows = self.flows.iter().enumerate();
+        let flows = flows.filter_map(|(i, f)| match &f.transport {
+            TransportPlan::Tcp { tcp, .. } => Some((format!("flows[{i}]"), &**tcp)),
+            TransportPlan::Sctp(_) | TransportPlan::Udp { .. } => None,
         });
         let generators = self.generators.iter().enumerate();
         let generators = generators.map(|(g, p)| (format!("generators[{g}]"), &p.tcp));
@@ -38,50 +37,49 @@ impl Plan {
         out
     }
 
-    fn stage_warnings(&self, path: &str, imp: &ImpairmentSpec, out: &mut Vec<String>) {
-        let spec = self.spec();
-        let Ok((common, _)) = imp.parse() else {
-            return; // checked when the plan was made
-        };
-        let end = spec.duration.0;
-        if let Some(start) = common.start.filter(|s| s.0 >= end) {
-            out.push(format!(
+    /// A stage that starts at or after the end of the run, or on a segment its
+    /// flow's transfer never sends.
+    fn stage_warnings(&self, path: &str, stage: &StagePlan, out: &mut Vec<String>) {
+        match stage.window {
+            StageWindow::Between(start, _) if start >= self.end => out.push(format!(
                 "{path}.start: \"{}\" is not before the run's end (\"{}\"): the stage never starts",
-                seconds(start.0),
-                seconds(end)
-            ));
-        }
-        let Some(trigger) = common.start_on else {
-            return;
-        };
-        let Some(i) = spec
-            .flows
-            .iter()
-            .position(|f| f.name.as_deref() == Some(trigger.flow.as_str()))
-        else {
-            return;
-        };
-        if let Some(segments) = self.transfer_segments(i) {
-            if trigger.segment > segments {
-                out.push(format!(
-                    "{path}.start_on.segment: {} is beyond flow '{}''s transfer ({segments} \
-                 segments): the stage never starts",
-                    trigger.segment, trigger.flow
-                ));
+                seconds(start),
+                seconds(self.end)
+            )),
+            StageWindow::OnTrigger { flow, segment, .. } => {
+                let Some(i) = self.tcp_flow_index(flow) else {
+                    return;
+                };
+                if let Some(segments) = self.transfer_segments(i) {
+                    if segment > segments {
+                        out.push(format!(
+                            "{path}.start_on.segment: {segment} is beyond flow '{}''s transfer \
+                             ({segments} segments): the stage never starts",
+                            self.flows[i].name
+                        ));
+                    }
+                }
             }
+            StageWindow::Always | StageWindow::Between(..) => {}
         }
+    }
+
+    /// The index of the TCP flow whose id is `id` (TCP flows are numbered first, in
+    /// scenario order: `Scenario::flow_ids`); `None` for another transport's flow.
+    fn tcp_flow_index(&self, id: FlowId) -> Option<usize> {
+        let tcp = self.flows.iter().enumerate();
+        let mut tcp = tcp.filter(|(_, f)| matches!(f.transport, TransportPlan::Tcp { .. }));
+        tcp.nth(id as usize).map(|(i, _)| i)
     }
 
     /// Data segments TCP flow `i`'s transfer sends once each (`None`: bulk, or not TCP).
     fn transfer_segments(&self, i: usize) -> Option<u64> {
-        let mss = self.tcp_options(i)?.payload_mss();
-        match &self.spec().flows[i].app {
-            AppSpec::Bulk => None,
-            AppSpec::Transfer {
-                segments: Some(n), ..
-            } => Some(*n),
-            AppSpec::Transfer { bytes: Some(b), .. } => Some(b.0.div_ceil(u64::from(mss))),
-            AppSpec::Transfer { .. } => None,
+        match &self.flows[i].transport {
+            TransportPlan::Tcp { tcp, app_bytes, .. } => {
+                let mss = u64::from(tcp.options.payload_mss());
+                app_bytes.map(|b| b.div_ceil(mss))
+            }
+            TransportPlan::Sctp(_) | TransportPlan::Udp { .. } => None,
         }
     }
 }
@@ -164,6 +162,37 @@ mod tests {
         assert!(warnings(bytes, &stage(1371))[0].contains("(1370 segments)"));
         // A bulk flow sends for ever: no warning.
         assert!(warnings("", &stage(1_000_000)).is_empty());
+    }
+
+    #[test]
+    fn a_trigger_finds_its_flow_by_id_whatever_its_name() {
+        // A UDP flow first: the TCP flow is flows[1] but TCP flow id 0, and it has
+        // no name of its own (its name is "flow1").
+        let toml = r#"
+            duration = "60s"
+            tcp.profile = "rfc"
+            [[links]]
+            between = ["a", "b"]
+            bandwidth = "10Mbps"
+            delay = "10ms"
+            impairments = [{ kind = "outage", start_on = { flow = "flow1", segment = 11 }, duration = "1s" }]
+            [[flows]]
+            transport = "udp"
+            from = "a"
+            to = "b"
+            source = { kind = "cbr", rate = "1Mbps", packet_size = "500B" }
+            [[flows]]
+            from = "a"
+            to = "b"
+            app = { kind = "transfer", segments = 10 }
+        "#;
+        let w = load(toml, None).expect("a valid scenario").warnings();
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(
+            w[0].starts_with("links[0].impairments[0].start_on.segment: 11 is beyond flow 'flow1''s transfer (10 segments)"),
+            "{}",
+            w[0]
+        );
     }
 
     #[test]

@@ -96,7 +96,7 @@ impl World {
     }
 
     /// When the next event is due, if any.
-    pub fn next_event_time(&self) -> Option<SimTime> {
+    pub fn next_event_time(&mut self) -> Option<SimTime> {
         self.queue.peek_time()
     }
 

@@ -3,6 +3,7 @@
 //! the world; the world knows the records it produces.
 
 use super::{Flow, SctpFlow, UdpFlow, World};
+use crate::net::medium::{Medium, MediumReport};
 use crate::results::{
     AssociationResult, AssociationSummary, ChannelResult, EventResult, FlowResult, FlowSummary,
     LinkResult, PathResult, RunResults, SpuriousTruth, UdpResult, UdpSummary,
@@ -37,30 +38,37 @@ impl World {
             .into_iter()
             .map(|u| u.result(&self.node_names))
             .collect();
-        let links = self
-            .links
-            .iter_mut()
-            .zip(&self.link_info)
-            .map(|(link, info)| LinkResult {
-                name: info.name.clone(),
-                direction: info.direction,
-                from: self.node_names[link.from as usize].clone(),
-                to: self.node_names[link.to as usize].clone(),
-                stats: link.stats,
-                queue: link.take_queue_trace(),
-            })
-            .collect();
-        let wifi = self.channels.iter().map(|c| ChannelResult {
-            name: c.name.clone(),
-            kind: c.standard(),
-            counters: c.stats.counters(),
-        });
-        let wimax = self.cells.iter().map(|c| ChannelResult {
-            name: c.name.clone(),
-            kind: "802.16",
-            counters: c.stats.counters(),
-        });
-        let channels = wifi.chain(wimax).collect();
+        let (mut links, mut channels) = (Vec::new(), Vec::new());
+        let mut link_info = self.link_info.iter();
+        for medium in &mut self.media {
+            match medium.report() {
+                MediumReport::Link {
+                    from,
+                    to,
+                    stats,
+                    queue,
+                } => {
+                    let info = link_info.next().expect("a name for every link direction");
+                    links.push(LinkResult {
+                        name: info.name.clone(),
+                        direction: info.direction,
+                        from: self.node_names[from as usize].clone(),
+                        to: self.node_names[to as usize].clone(),
+                        stats,
+                        queue,
+                    });
+                }
+                MediumReport::Shared {
+                    name,
+                    kind,
+                    counters,
+                } => channels.push(ChannelResult {
+                    name,
+                    kind,
+                    counters,
+                }),
+            }
+        }
         let (connections, generators) =
             std::mem::take(&mut self.connections).finish(end, &self.node_names);
         let pcaps = std::mem::take(&mut self.captures)

@@ -44,6 +44,7 @@ use super::frame_errors::frame_error_rate;
 use super::propagation::RadioLink;
 use super::timing::{Access, Modulation, Phy, MAC_OVERHEAD};
 use crate::net::impair::{ImpairmentChain, PacketMeta, Verdict};
+use crate::net::medium::{Loss, Medium, MediumReport, SendOutcome};
 use crate::packet::{NodeId, Packet};
 use crate::rng::RngStream;
 use crate::time::SimTime;
@@ -117,13 +118,6 @@ struct Queued {
     since: SimTime,
 }
 
-/// What became of a packet handed to a station.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Enqueued {
-    Accepted,
-    QueueFull,
-}
-
 pub struct WifiChannel {
     pub name: String,
     /// The node of each station.
@@ -146,8 +140,10 @@ pub struct WifiChannel {
     /// Stages applied to each data frame sent (loss stages and outages).
     pub impairments: ImpairmentChain,
     pub stats: ChannelStats,
-    /// Flows of the packets dropped since the owner last looked (retry limit).
-    pub dropped: Vec<Packet>,
+    /// Packets dropped (retry limit, lifetime) since the world last looked.
+    dropped: Vec<Packet>,
+    /// The frame that reached its station in the event being handled.
+    delivered: Option<(NodeId, Packet)>,
 }
 
 impl WifiChannel {
@@ -188,61 +184,12 @@ impl WifiChannel {
             impairments: ImpairmentChain::default(),
             stats: ChannelStats::default(),
             dropped: Vec::new(),
+            delivered: None,
         }
     }
 
     fn station_of(&self, node: NodeId) -> Option<usize> {
         self.stations.iter().position(|&n| n == node)
-    }
-
-    /// Station `from` (a node) sends `packet` to station `to` over the air.
-    pub fn enqueue(&mut self, now: SimTime, from: NodeId, to: NodeId, packet: Packet) -> Enqueued {
-        let (Some(i), Some(j)) = (self.station_of(from), self.station_of(to)) else {
-            unreachable!("routing sends only between stations of the channel");
-        };
-        if self.queues[i].len() >= self.queue_limit {
-            self.stats.queue_drops += 1;
-            return Enqueued::QueueFull;
-        }
-        self.queues[i].push_back(Queued {
-            packet,
-            to: j,
-            since: now,
-        });
-        if !self.contention.contending(i) {
-            self.contention.ready(i);
-        }
-        if self.next_decision.is_none() {
-            // The medium was idle: contention starts after DIFS.
-            self.next_decision = Some(now + self.phy.difs());
-        }
-        Enqueued::Accepted
-    }
-
-    /// The time of the next thing the channel has to do, if an event is needed
-    /// earlier than the one pending.
-    pub fn event_to_schedule(&mut self) -> Option<SimTime> {
-        let next = match (self.arriving.as_ref().map(|a| a.0), self.next_decision) {
-            (Some(a), Some(d)) => a.min(d),
-            (a, d) => a.or(d)?,
-        };
-        self.timer.arm(next)
-    }
-
-    /// Processes everything due at `now`; received packets are pushed to `delivered`
-    /// as (receiving node, packet).
-    pub fn on_event(&mut self, now: SimTime, delivered: &mut Vec<(NodeId, Packet)>) {
-        if !self.timer.fire(now) {
-            return;
-        }
-        if self.arriving.as_ref().is_some_and(|a| a.0 <= now) {
-            let (_, node, packet) = self.arriving.take().unwrap_or_else(|| unreachable!());
-            self.stats.frames_delivered += 1;
-            delivered.push((node, packet));
-        }
-        while let Some(t) = self.next_decision.filter(|&t| t <= now) {
-            self.decide(t);
-        }
     }
 
     /// Resolves the virtual slot starting at `t` and sets the next decision time.
@@ -378,6 +325,81 @@ impl WifiChannel {
     }
 }
 
+impl Medium for WifiChannel {
+    fn fingerprint_kind(&self) -> u64 {
+        7
+    }
+
+    /// Station `from` (a node) sends `packet` to station `to` over the air.
+    fn send(&mut self, now: SimTime, from: NodeId, to: NodeId, packet: Packet) -> SendOutcome {
+        let (Some(i), Some(j)) = (self.station_of(from), self.station_of(to)) else {
+            unreachable!("routing sends only between stations of the channel");
+        };
+        if self.queues[i].len() >= self.queue_limit {
+            self.stats.queue_drops += 1;
+            return SendOutcome::DroppedQueue;
+        }
+        self.queues[i].push_back(Queued {
+            packet,
+            to: j,
+            since: now,
+        });
+        if !self.contention.contending(i) {
+            self.contention.ready(i);
+        }
+        if self.next_decision.is_none() {
+            // The medium was idle: contention starts after DIFS.
+            self.next_decision = Some(now + self.phy.difs());
+        }
+        SendOutcome::Accepted
+    }
+
+    /// The time of the next thing the channel has to do, if an event is needed
+    /// earlier than the one pending.
+    fn event_to_schedule(&mut self) -> Option<SimTime> {
+        let next = match (self.arriving.as_ref().map(|a| a.0), self.next_decision) {
+            (Some(a), Some(d)) => a.min(d),
+            (a, d) => a.or(d)?,
+        };
+        self.timer.arm(next)
+    }
+
+    /// Processes everything due at `now`: the frame on its way arrives (kept for
+    /// `next_delivery`), then the slots up to `now` are decided.
+    fn on_event(&mut self, now: SimTime, lost: &mut Vec<(Packet, Loss)>) -> bool {
+        if !self.timer.fire(now) {
+            return false;
+        }
+        if self.arriving.as_ref().is_some_and(|a| a.0 <= now) {
+            let (_, node, packet) = self.arriving.take().unwrap_or_else(|| unreachable!());
+            self.stats.frames_delivered += 1;
+            self.delivered = Some((node, packet));
+        }
+        while let Some(t) = self.next_decision.filter(|&t| t <= now) {
+            self.decide(t);
+        }
+        lost.extend(self.dropped.drain(..).map(|p| (p, Loss::Medium)));
+        true
+    }
+
+    fn next_delivery(&mut self, _now: SimTime) -> Option<(NodeId, Packet)> {
+        self.delivered.take()
+    }
+
+    /// Frames on their way are not cut: the MAC retries what the stage then loses.
+    fn trigger(&mut self, stage: usize, now: SimTime, _lost: &mut Vec<(Packet, Loss)>) {
+        self.impairments.trigger(stage, now);
+    }
+
+    fn report(&mut self) -> MediumReport {
+        MediumReport::Shared {
+            name: self.name.clone(),
+            kind: self.standard(),
+            counters: self.stats.counters(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::frame_errors::DsssRate;
@@ -431,14 +453,20 @@ mod tests {
     /// returns the stats once the channel is idle.
     fn drain(mut c: WifiChannel, n: u64) -> ChannelStats {
         for uid in 0..n {
-            c.enqueue(SimTime::ZERO, 0, 1, packet(uid));
+            c.send(SimTime::ZERO, 0, 1, packet(uid));
         }
-        let mut out = Vec::new();
+        let (mut delivered, mut lost) = (0, Vec::new());
         while let Some(t) = c.event_to_schedule() {
-            c.on_event(t, &mut out);
+            assert!(c.on_event(t, &mut lost));
+            while c.next_delivery(t).is_some() {
+                delivered += 1;
+            }
         }
         let s = c.stats;
-        assert_eq!(out.len() as u64, s.frames_delivered);
+        assert_eq!(delivered, s.frames_delivered);
+        // Every frame the MAC gave up on is handed to the world as lost.
+        assert_eq!(lost.len() as u64, s.retry_drops + s.lifetime_drops);
+        assert!(lost.iter().all(|&(_, why)| why == Loss::Medium));
         assert_eq!(s.frames_delivered + s.retry_drops + s.lifetime_drops, n);
         s
     }
@@ -517,15 +545,15 @@ mod tests {
         // enqueue; the first attempt is after k idle slots (20 µs each), so the
         // next decision is 50 + 20k + 403 µs.
         let mut c = out_of_reach(channel(FrameErrors::Fixed(0.0), Some(500), None, 1));
-        c.enqueue(SimTime::ZERO, 0, 1, packet(0));
-        let mut out = Vec::new();
+        c.send(SimTime::ZERO, 0, 1, packet(0));
+        let mut lost = Vec::new();
         let first = c.event_to_schedule().unwrap();
         assert_eq!(first, SimTime::from_micros(50));
-        c.on_event(first, &mut out);
+        c.on_event(first, &mut lost);
         let mut t = c.event_to_schedule().unwrap();
         let idle = t - first;
         assert_eq!(idle.as_nanos() % 20_000, 0, "{idle}");
-        c.on_event(t, &mut out);
+        c.on_event(t, &mut lost);
         t = c.event_to_schedule().unwrap();
         assert_eq!(c.stats.rts_failures, 1);
         assert_eq!(t - first - idle, SimTime::from_micros(403));

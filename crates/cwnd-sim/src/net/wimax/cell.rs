@@ -33,6 +33,7 @@ use super::block_errors::BlockErrorModel;
 use super::fading::Fading;
 use super::frame::{FrameLayout, UL_BURST_PREAMBLE_SYMBOLS};
 use super::mcs::Mcs;
+use crate::net::medium::{Loss, Medium, MediumReport, SendOutcome};
 use crate::packet::{NodeId, Packet};
 use crate::rng::RngStream;
 use crate::time::SimTime;
@@ -107,13 +108,6 @@ impl CellStats {
         v.extend(BURSTS.iter().copied().zip(self.bursts_per_mcs));
         v
     }
-}
-
-/// What became of a packet handed to a station.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Enqueued {
-    Accepted,
-    QueueFull,
 }
 
 struct Pdu {
@@ -198,8 +192,8 @@ pub struct WimaxCell {
     fading_rng: RngStream,
     error_rng: RngStream,
     pub stats: CellStats,
-    /// Packets lost since the owner last looked.
-    pub dropped: Vec<Packet>,
+    /// Packets lost since the world last looked.
+    dropped: Vec<Packet>,
 }
 
 impl WimaxCell {
@@ -239,68 +233,6 @@ impl WimaxCell {
 
     fn frame_start(&self, k: u64) -> SimTime {
         self.params.layout.duration.saturating_mul(k)
-    }
-
-    /// Station `from` sends `packet` to station `to` (one of them is the BS).
-    pub fn enqueue(&mut self, now: SimTime, from: NodeId, to: NodeId, packet: Packet) -> Enqueued {
-        let (way, peer) = if from == self.base_station {
-            (Way::Down, to)
-        } else {
-            (Way::Up, from)
-        };
-        let Some(s) = self.subscribers.iter().position(|&n| n == peer) else {
-            unreachable!("routing sends only between the BS and its subscribers");
-        };
-        let limit = self.params.queue_packets;
-        let conn = match way {
-            Way::Down => &mut self.down[s],
-            Way::Up => &mut self.up[s],
-        };
-        if conn.queue.len() >= limit {
-            self.stats.queue_drops += 1;
-            return Enqueued::QueueFull;
-        }
-        let remaining = packet.size + MAC_OVERHEAD;
-        conn.queue.push_back(Pdu {
-            packet,
-            enqueued: now,
-            remaining,
-            corrupted: false,
-            attempts: 0,
-            retry_at: SimTime::ZERO,
-        });
-        if self.next_frame.is_none() {
-            let frame = self.params.layout.duration.as_nanos();
-            let k = now.as_nanos().div_ceil(frame).max(self.frames_done);
-            self.next_frame = Some(k);
-        }
-        Enqueued::Accepted
-    }
-
-    /// The time of the next thing the cell has to do, if an event is needed earlier
-    /// than the one pending.
-    pub fn event_to_schedule(&mut self) -> Option<SimTime> {
-        let frame = self.next_frame.map(|k| self.frame_start(k));
-        let next = match (self.arriving.front().map(|a| a.0), frame) {
-            (Some(a), Some(f)) => a.min(f),
-            (a, f) => a.or(f)?,
-        };
-        self.timer.arm(next)
-    }
-
-    /// Processes everything due at `now`; received packets go to `delivered`.
-    pub fn on_event(&mut self, now: SimTime, delivered: &mut Vec<(NodeId, Packet)>) {
-        if !self.timer.fire(now) {
-            return;
-        }
-        while let Some(k) = self.next_frame.filter(|&k| self.frame_start(k) <= now) {
-            self.schedule_frame(k);
-        }
-        while self.arriving.front().is_some_and(|a| a.0 <= now) {
-            let (_, node, packet) = self.arriving.pop_front().unwrap_or_else(|| unreachable!());
-            self.stats.packets_delivered += 1;
-            delivered.push((node, packet));
-        }
     }
 
     /// Builds frame `k`: channel states, then the downlink and uplink bursts.
@@ -465,6 +397,89 @@ impl WimaxCell {
     }
 }
 
+impl Medium for WimaxCell {
+    fn fingerprint_kind(&self) -> u64 {
+        12
+    }
+
+    /// Station `from` sends `packet` to station `to` (one of them is the BS).
+    fn send(&mut self, now: SimTime, from: NodeId, to: NodeId, packet: Packet) -> SendOutcome {
+        let (way, peer) = if from == self.base_station {
+            (Way::Down, to)
+        } else {
+            (Way::Up, from)
+        };
+        let Some(s) = self.subscribers.iter().position(|&n| n == peer) else {
+            unreachable!("routing sends only between the BS and its subscribers");
+        };
+        let limit = self.params.queue_packets;
+        let conn = match way {
+            Way::Down => &mut self.down[s],
+            Way::Up => &mut self.up[s],
+        };
+        if conn.queue.len() >= limit {
+            self.stats.queue_drops += 1;
+            return SendOutcome::DroppedQueue;
+        }
+        let remaining = packet.size + MAC_OVERHEAD;
+        conn.queue.push_back(Pdu {
+            packet,
+            enqueued: now,
+            remaining,
+            corrupted: false,
+            attempts: 0,
+            retry_at: SimTime::ZERO,
+        });
+        if self.next_frame.is_none() {
+            let frame = self.params.layout.duration.as_nanos();
+            let k = now.as_nanos().div_ceil(frame).max(self.frames_done);
+            self.next_frame = Some(k);
+        }
+        SendOutcome::Accepted
+    }
+
+    /// The time of the next thing the cell has to do, if an event is needed earlier
+    /// than the one pending.
+    fn event_to_schedule(&mut self) -> Option<SimTime> {
+        let frame = self.next_frame.map(|k| self.frame_start(k));
+        let next = match (self.arriving.front().map(|a| a.0), frame) {
+            (Some(a), Some(f)) => a.min(f),
+            (a, f) => a.or(f)?,
+        };
+        self.timer.arm(next)
+    }
+
+    /// Schedules the frames that start by `now`; the packets they lose go to `lost`,
+    /// those that arrive by `now` wait for `next_delivery`.
+    fn on_event(&mut self, now: SimTime, lost: &mut Vec<(Packet, Loss)>) -> bool {
+        if !self.timer.fire(now) {
+            return false;
+        }
+        while let Some(k) = self.next_frame.filter(|&k| self.frame_start(k) <= now) {
+            self.schedule_frame(k);
+        }
+        lost.extend(self.dropped.drain(..).map(|p| (p, Loss::Medium)));
+        true
+    }
+
+    fn next_delivery(&mut self, now: SimTime) -> Option<(NodeId, Packet)> {
+        if self.arriving.front()?.0 > now {
+            return None;
+        }
+        let (_, node, packet) = self.arriving.pop_front()?;
+        self.stats.packets_delivered += 1;
+        Some((node, packet))
+    }
+
+    fn report(&mut self) -> MediumReport {
+        MediumReport::Shared {
+            name: self.name.clone(),
+            kind: "802.16",
+            counters: self.stats.counters(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::ofdm::OfdmPhy;
@@ -519,11 +534,13 @@ mod tests {
 
     /// Runs the cell up to `horizon`, returning the arrivals (time, node).
     fn run(c: &mut WimaxCell, horizon: SimTime) -> Vec<(SimTime, NodeId)> {
-        let (mut got, mut out) = (Vec::new(), Vec::new());
+        let (mut got, mut lost) = (Vec::new(), Vec::new());
         let mut next = c.event_to_schedule();
         while let Some(t) = next.filter(|&t| t <= horizon) {
-            c.on_event(t, &mut out);
-            got.extend(out.drain(..).map(|(n, _)| (t, n)));
+            c.on_event(t, &mut lost);
+            while let Some((n, _)) = c.next_delivery(t) {
+                got.push((t, n));
+            }
             next = c.event_to_schedule();
         }
         got
@@ -537,7 +554,7 @@ mod tests {
         for mcs in Mcs::ALL {
             let mut c = cell(params(Some(mcs), 60.0));
             for uid in 0..5000 {
-                c.enqueue(SimTime::ZERO, BS, SS, packet(uid, 1500));
+                c.send(SimTime::ZERO, BS, SS, packet(uid, 1500));
             }
             let got = run(&mut c, SimTime::from_millis(1000) - SimTime(1));
             let b = mcs.bytes_per_symbol() as u64;
@@ -555,7 +572,7 @@ mod tests {
         let mut p = params(Some(Mcs::Qam64_3_4), 60.0);
         p.propagation = SimTime::from_micros(8);
         let mut c = cell(p);
-        c.enqueue(SimTime::ZERO, BS, SS, packet(1, 1500));
+        c.send(SimTime::ZERO, BS, SS, packet(1, 1500));
         assert_eq!(
             run(&mut c, SimTime::from_secs(1)),
             vec![(SimTime(327_445), SS)]
@@ -573,7 +590,7 @@ mod tests {
         for uid in 0..5000 {
             let mut up = packet(uid, 1500);
             (up.src, up.dst) = (SS, BS);
-            c.enqueue(SimTime::ZERO, SS, BS, up);
+            c.send(SimTime::ZERO, SS, BS, up);
         }
         let got = run(&mut c, SimTime::from_millis(1000) - SimTime(1));
         assert_eq!(got.len() as u64, 199 * 16_500 / 1510);
@@ -590,7 +607,7 @@ mod tests {
         let lossy = params(Some(Mcs::Qpsk1_2), 7.4);
         let mut c = cell(lossy);
         for uid in 0..500 {
-            c.enqueue(SimTime::ZERO, BS, SS, packet(uid, 1500));
+            c.send(SimTime::ZERO, BS, SS, packet(uid, 1500));
         }
         let got = run(&mut c, SimTime::from_secs(10));
         assert!(c.stats.packets_lost > 100, "{:?}", c.stats);
@@ -602,7 +619,7 @@ mod tests {
         });
         let mut c = cell(with_arq);
         for uid in 0..500 {
-            c.enqueue(SimTime::ZERO, BS, SS, packet(uid, 1500));
+            c.send(SimTime::ZERO, BS, SS, packet(uid, 1500));
         }
         let got = run(&mut c, SimTime::from_secs(10));
         assert_eq!(got.len(), 500);
@@ -615,10 +632,10 @@ mod tests {
         let mut p = params(None, 30.0);
         p.queue_packets = 2;
         let mut c = cell(p);
-        let outcomes: Vec<Enqueued> = (0..3)
-            .map(|uid| c.enqueue(SimTime::ZERO, BS, SS, packet(uid, 1500)))
+        let outcomes: Vec<SendOutcome> = (0..3)
+            .map(|uid| c.send(SimTime::ZERO, BS, SS, packet(uid, 1500)))
             .collect();
-        assert_eq!(outcomes[2], Enqueued::QueueFull);
+        assert_eq!(outcomes[2], SendOutcome::DroppedQueue);
         assert_eq!(c.stats.queue_drops, 1);
     }
 }
