@@ -133,6 +133,7 @@ def test_newreno_runs_as_the_kernels_reno():
         ({"tcp": {"dsack_undo": False}}, "tcp.dsack_undo = False: the kernel undoes"),
         ({"tcp": {"abc_limit": 2}}, "tcp.abc_limit has no kernel equivalent"),
         ({"tcp": {"prr": False}}, "tcp.prr = false: the kernel always"),
+        ({"tcp": {"quickack": False}}, "tcp.quickack = false: the kernel always"),
     ],
 )
 def test_what_the_kernel_cannot_honour_is_refused(flow, words):

@@ -7,10 +7,10 @@ TCP_MAXSEG, `tcp.rwnd` and `tcp.rcvbuf` → SO_RCVBUF, `tcp.sndbuf` → SO_SNDBU
 `tcp.write_size` → the sender's write() size, `tcp.nagle = false` → TCP_NODELAY,
 `tcp.initial_window` → the route's `initcwnd`, and `tcp.timestamps`, `tcp.sack`,
 `tcp.dsack`, `tcp.frto`, `tcp.rack` → the per-namespace sysctls of both hosts;
-`tcp.delayed_ack = true` and `tcp.prr = true` are what the kernel always does, and so
-is `tcp.dsack_undo` equal to `tcp.dsack`. `tcp.profile` is "linux" (the kernel's own options); "rfc"
-and "ns2" are refused. Any other TCP option written in the scenario is refused: the
-kernel has no per-socket switch for it.
+`tcp.delayed_ack = true`, `tcp.quickack = true` and `tcp.prr = true` are what the
+kernel always does, and so is `tcp.dsack_undo` equal to `tcp.dsack`. `tcp.profile` is
+"linux" (the kernel's own options); "rfc" and "ns2" are refused. Any other TCP option
+written in the scenario is refused: the kernel has no per-socket switch for it.
 """
 
 from __future__ import annotations
@@ -187,11 +187,18 @@ def check_flow(name: str, flow: dict[str, Any], cc_list: list[str]) -> None:
             f"flow {name!r}: tcp.dsack_undo = {tcp['dsack_undo']}: the kernel undoes on "
             "D-SACK whenever it has D-SACK (tcp_try_undo_dsack); set it equal to tcp.dsack"
         )
-    allowed = SOCKET_OPTIONS | set(SYSCTL_OPTIONS) | {"delayed_ack", "dsack_undo", "profile", "prr"}
+    always = {"delayed_ack", "dsack_undo", "profile", "prr", "quickack"}
+    allowed = SOCKET_OPTIONS | set(SYSCTL_OPTIONS) | always
     if tcp.get("delayed_ack") is False:
         raise LiveRefused(
             f"flow {name!r}: tcp.delayed_ack = false: the kernel always delays ACKs "
             "(with its own quick-ack heuristics); only true can run live"
+        )
+    if tcp.get("quickack") is False:
+        raise LiveRefused(
+            f"flow {name!r}: tcp.quickack = false: the kernel always acknowledges every "
+            "segment at the start, while its receive window opens and after a "
+            "retransmission (tcp_incr_quickack, tcp_grow_window); only true can run live"
         )
     if tcp.get("prr") is False:
         raise LiveRefused(

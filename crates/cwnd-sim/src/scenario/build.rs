@@ -356,6 +356,7 @@ pub(super) fn tcp_agents(
             timeout: t.delayed_ack_timeout,
             every: t.delayed_ack_every,
         }),
+        quickack: t.quickack,
         mss,
         sack: t.sack,
         dsack: t.dsack,

@@ -387,6 +387,8 @@ impl RtoSpec {
             max: self.max.0,
             granularity: self.granularity.0,
             rule: self.rule,
+            // SCTP takes its own samples (RFC 9260 §6.3.1).
+            sample: crate::transport::tcp::rto::RttSample::default(),
         }
     }
 }

@@ -58,6 +58,7 @@ pub struct TcpOptions {
     pub delayed_ack: bool,
     pub delayed_ack_timeout: SimTime,
     pub delayed_ack_every: u32,
+    pub quickack: bool,
     pub rto: RtoConfig,
     pub handshake: bool,
 }
@@ -96,12 +97,14 @@ impl TcpSpec {
             delayed_ack: self.delayed_ack.or(base.delayed_ack),
             delayed_ack_timeout: self.delayed_ack_timeout.or(base.delayed_ack_timeout),
             delayed_ack_every: self.delayed_ack_every.or(base.delayed_ack_every),
+            quickack: self.quickack.or(base.quickack),
             rto: TcpRtoSpec {
                 initial: r.0.initial.or(r.1.initial),
                 min: r.0.min.or(r.1.min),
                 max: r.0.max.or(r.1.max),
                 granularity: r.0.granularity.or(r.1.granularity),
                 rule: r.0.rule.or(r.1.rule),
+                sample: r.0.sample.or(r.1.sample),
             },
             handshake: self.handshake.or(base.handshake),
         }
@@ -134,6 +137,8 @@ impl TcpOptions {
         let dsack_undo = flag(undo.or(p.dsack_undo.filter(|_| sack && dsack)));
         let eifel = flag(own(t.eifel, p.eifel).or(p.eifel.filter(|_| timestamps)));
         let rack = flag(own(t.rack, p.rack).or(p.rack.filter(|_| sack)));
+        let delayed_ack = flag(m.delayed_ack);
+        let quickack = flag(own(t.quickack, p.quickack).or(p.quickack.filter(|_| delayed_ack)));
         let rto = RtoConfig::default();
         let mut o = TcpOptions {
             profile,
@@ -160,17 +165,19 @@ impl TcpOptions {
             frto: flag(m.frto),
             rack,
             ssthresh_on_repeated_timeout: m.ssthresh_on_repeated_timeout.unwrap_or_default(),
-            delayed_ack: flag(m.delayed_ack),
+            delayed_ack,
             delayed_ack_timeout: m
                 .delayed_ack_timeout
                 .map_or(SimTime::from_millis(200), |d| d.0),
             delayed_ack_every: m.delayed_ack_every.unwrap_or(2),
+            quickack,
             rto: RtoConfig {
                 initial: m.rto.initial.map_or(rto.initial, |d| d.0),
                 min: m.rto.min.map_or(rto.min, |d| d.0),
                 max: m.rto.max.map_or(rto.max, |d| d.0),
                 granularity: m.rto.granularity.map_or(rto.granularity, |d| d.0),
                 rule: m.rto.rule.unwrap_or(rto.rule),
+                sample: m.rto.sample.unwrap_or(rto.sample),
             },
             handshake: flag(m.handshake),
         };
@@ -240,12 +247,14 @@ impl TcpOptions {
             delayed_ack: Some(self.delayed_ack),
             delayed_ack_timeout: d(self.delayed_ack_timeout),
             delayed_ack_every: Some(self.delayed_ack_every),
+            quickack: Some(self.quickack),
             rto: TcpRtoSpec {
                 initial: d(self.rto.initial),
                 min: d(self.rto.min),
                 max: d(self.rto.max),
                 granularity: d(self.rto.granularity),
                 rule: Some(self.rto.rule),
+                sample: Some(self.rto.sample),
             },
             handshake: Some(self.handshake),
         }
@@ -297,6 +306,12 @@ impl TcpOptions {
                 "rack",
                 self.rack && !self.sack,
                 "RACK-TLP needs SACK blocks (RFC 8985 §4); set tcp.sack = true",
+            ),
+            (
+                "quickack",
+                self.quickack && !self.delayed_ack,
+                "quick-ACK mode is how a delayed-ACK receiver stops delaying; set \
+                 tcp.delayed_ack = true",
             ),
         ];
         if let Some((field, _, message)) = needs.iter().find(|n| n.1) {
@@ -420,7 +435,7 @@ fn rfc3390_initial_window(mss: u32) -> u32 {
 mod tests {
     use super::*;
     use crate::scenario::load;
-    use crate::transport::tcp::rto::RtoRule;
+    use crate::transport::tcp::rto::{RtoRule, RttSample};
 
     /// The options of the one flow of a scenario with `scenario` at its top and
     /// `tcp` as the flow's table.
@@ -460,10 +475,14 @@ mod tests {
         // An ACK for every second segment, after at most TCP_ATO_MIN = HZ/25 = 40 ms.
         assert!(o.delayed_ack);
         assert_eq!((o.delayed_ack_every, o.delayed_ack_timeout), (2, ms(40)));
+        // ... with quick ACKs (tcp_incr_quickack, tcp_grow_window's quick |= 1).
+        assert!(o.quickack);
         // TCP_TIMEOUT_INIT 1 s, TCP_RTO_MIN HZ/5 = 200 ms on the variance term,
         // TCP_RTO_MAX 120 s.
         let rto = (o.rto.initial, o.rto.min, o.rto.max, o.rto.rule);
         assert_eq!(rto, (ms(1000), ms(200), ms(120_000), RtoRule::Linux));
+        // tcp_ack_update_rtt's sample (sequence RTT, SACK RTT, then the echo).
+        assert_eq!(o.rto.sample, RttSample::Linux);
         // Timestamps take 12 B of the 1460 B segment: 1448 B of payload.
         assert_eq!((o.advertised_mss(), o.payload_mss()), (1460, 1448));
         assert_eq!(o.receive_window, 64 << 20);
@@ -492,6 +511,7 @@ mod tests {
         let rto = (o.rto.initial, o.rto.min, o.rto.max, o.rto.granularity);
         assert_eq!(rto, (ms(1000), ms(1000), ms(60_000), ms(1)));
         assert_eq!(o.rto.rule, RtoRule::Rfc6298);
+        assert_eq!(o.rto.sample, RttSample::Rfc7323);
         assert_eq!(o.ssthresh_on_repeated_timeout, RepeatedTimeoutSpec::Keep);
         assert_eq!(o.payload_mss(), 1460);
     }
@@ -555,6 +575,27 @@ mod tests {
         assert_eq!(
             options("tcp.profile = \"best\"", "").unwrap_err(),
             "tcp.profile: unknown variant \"best\", expected one of \"linux\", \"rfc\", \"ns2\" (line 2)"
+        );
+    }
+
+    #[test]
+    fn quick_acks_go_with_the_delayed_acks_they_interrupt() {
+        // The profile's quick-ACK mode goes with its delayed ACKs.
+        let o = options("", "delayed_ack = false").unwrap();
+        assert!(!o.delayed_ack && !o.quickack);
+        assert!(!options("", "quickack = false").unwrap().quickack);
+        // "rfc" has neither; asked for alone it is an error naming the field.
+        let rfc = "tcp.profile = \"rfc\"";
+        assert!(!options(rfc, "").unwrap().quickack);
+        assert_eq!(
+            options(rfc, "quickack = true").unwrap_err(),
+            "flows[0].tcp.quickack: quick-ACK mode is how a delayed-ACK receiver stops \
+             delaying; set tcp.delayed_ack = true"
+        );
+        assert!(
+            options(rfc, "quickack = true, delayed_ack = true")
+                .unwrap()
+                .quickack
         );
     }
 

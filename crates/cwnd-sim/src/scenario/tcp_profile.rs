@@ -10,9 +10,10 @@
 //!   = 2 (RFC 5682, SACK-enhanced), limited transmit (RFC 3042, always on), IW 10
 //!   (RFC 6928, `TCP_INIT_CWND`), slow start by segments delivered without RFC
 //!   3465's per-ACK limit (`tcp_slow_start`), delayed ACKs of every second
-//!   segment after at most `TCP_ATO_MIN` = 40 ms (the quick-ACK mode and the
-//!   adaptive `ato` up to 200 ms are not modelled), RTO min 200 ms on the
-//!   variance term (`TCP_RTO_MIN`, `RtoRule::Linux`), max 120 s (`TCP_RTO_MAX`),
+//!   segment after at most `TCP_ATO_MIN` = 40 ms with Linux's quick-ACK mode
+//!   (`quickack.rs`; the adaptive `ato` up to 200 ms is not modelled), RTO min
+//!   200 ms on the variance term (`TCP_RTO_MIN`, `RtoRule::Linux`) with Linux's
+//!   choice of RTT sample (`tcp_ack_update_rtt`, `RttSample::Linux`), max 120 s (`TCP_RTO_MAX`),
 //!   PRR in fast recovery (RFC 6937, `tcp_cwnd_reduction`, always on since
 //!   Linux 3.2), RACK-TLP loss detection (RFC 8985, `tcp_recovery` = 1, the
 //!   default since 4.18), and CUBIC's slow start ended by HyStart
@@ -33,7 +34,7 @@ use serde_json::{Map, Value};
 
 use super::tcp_spec::{RepeatedTimeoutSpec, TcpRtoSpec, TcpSpec};
 use crate::time::SimTime;
-use crate::transport::tcp::rto::RtoRule;
+use crate::transport::tcp::rto::{RtoRule, RttSample};
 use crate::units::Duration;
 
 /// A named set of TCP options.
@@ -68,12 +69,14 @@ impl TcpProfile {
                 abc_limit: Some(LINUX_ABC_LIMIT),
                 delayed_ack: Some(true),
                 delayed_ack_timeout: ms(40),
+                quickack: Some(true),
                 rto: TcpRtoSpec {
                     initial: ms(1000),
                     min: ms(200),
                     max: ms(120_000),
                     granularity: None,
                     rule: Some(RtoRule::Linux),
+                    sample: Some(RttSample::Linux),
                 },
                 ..TcpSpec::default()
             },
@@ -87,6 +90,7 @@ impl TcpProfile {
                     max: ms(60_000),
                     granularity: ms(10),
                     rule: None,
+                    sample: None,
                 },
                 ..TcpSpec::default()
             },

@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::tcp_profile::TcpProfile;
-use crate::transport::tcp::rto::RtoRule;
+use crate::transport::tcp::rto::{RtoRule, RttSample};
 use crate::units::{Duration, Size};
 
 /// TCP options of a flow (or of a generator's connections). Unset fields take the
@@ -87,6 +87,10 @@ pub struct TcpSpec {
     pub delayed_ack_timeout: Option<Duration>,
     /// ACK at least every this many full-sized segments.
     pub delayed_ack_every: Option<u32>,
+    /// Linux's quick-ACK mode (`transport/tcp/quickack.rs`): with delayed ACKs,
+    /// acknowledge every segment at the start, while the window opens and after
+    /// a retransmission; needs `delayed_ack`.
+    pub quickack: Option<bool>,
     pub rto: TcpRtoSpec,
     /// Open the connection with a SYN / SYN-ACK handshake first
     /// (`transport/tcp/handshake.rs`).
@@ -115,6 +119,10 @@ pub struct TcpRtoSpec {
     /// Where `min` applies: "rfc6298" (the whole RTO) or "linux" (the variance
     /// term: RTO = SRTT + max(4·RTTVAR, min)).
     pub rule: Option<RtoRule>,
+    /// Which RTT measurement of an ACK the estimator takes: "rfc7323" (the
+    /// timestamp echo, else Karn's rule) or "linux" (sequence RTT, SACK RTT,
+    /// then the echo: `tcp_ack_update_rtt` since Linux 3.13).
+    pub sample: Option<RttSample>,
 }
 
 /// The scenario-wide `tcp` table: the profile of every TCP flow and generator that

@@ -6,6 +6,7 @@ pub mod handshake;
 mod nagle;
 mod pacing;
 mod prr;
+mod quickack;
 mod rack;
 pub mod rate;
 pub mod receiver;

@@ -11,7 +11,8 @@
 //!   one (`RACK_sent_after`). A retransmitted segment gives no sample when the ACK
 //!   echoes a TSval older than the retransmission, or when the sample is below
 //!   RACK.min_RTT (it must be the original's ACK). RACK.min_RTT is the smallest
-//!   sample taken here (step 1 allows any RFC 6298/7323 measurement).
+//!   sample taken here over the last 300 s (`MinRtt`; step 1 allows any RFC
+//!   6298/7323 measurement).
 //!   Among the segments one ACK delivers, RACK.rtt is that of the most recently
 //!   sent: the RFC's loop "in ascending order of Segment.xmit_ts" ends there.
 //! * **Step 3**: a never-retransmitted segment delivered below RACK.fack (the
@@ -35,14 +36,45 @@
 //! On a timeout (§6.3 `RACK_mark_losses_on_RTO`) the first unacknowledged segment
 //! and those whose RACK deadline has passed are lost; the others stay in flight.
 //!
-//! Simplified: RACK.min_RTT is the minimum over the whole connection (Linux uses a
-//! windowed minimum filter); the RFC leaves the filter to the implementation.
+//! RACK.min_RTT is a windowed minimum as Linux's (`MinRtt`). Simplified: Linux's
+//! filter (`tcp_min_rtt`) is the connection's, fed once per ACK with the newest
+//! (S)ACKed segment's RTT and skipping samples of suspected delayed ACKs
+//! (`tcp_update_rtt_min`, `FLAG_ACK_MAYBE_DELAYED`); here it takes RACK's own
+//! per-segment samples. Both give the path's smallest RTT.
 
+use super::cc::windowed_max::WindowedMax;
 use super::sack::SentSegment;
 use crate::time::SimTime;
 
 /// Recoveries without a D-SACK after which the multiplier returns to 1 (§6.2 step 4).
 const REO_WND_PERSIST: u32 = 16;
+
+/// `sysctl_tcp_min_rtt_wlen`: Linux's min-RTT window, 300 s (net/ipv4/tcp_input.c,
+/// Documentation/networking/ip-sysctl.rst `tcp_min_rtt_wlen`).
+const MIN_RTT_WINDOW: SimTime = SimTime::from_secs(300);
+
+/// RACK.min_RTT as Linux keeps it: the smallest RTT sample of the last 300 s
+/// (`tcp_update_rtt_min`: `minmax_running_min`, lib/win_minmax.c, Kathleen
+/// Nichols' three-choice filter). It is the windowed maximum (`WindowedMax`, the
+/// same algorithm) of u64::MAX − RTT: `minmax_running_min` is
+/// `minmax_running_max` with the comparisons reversed, which the complement does.
+/// Within a run shorter than the window it is the connection's minimum.
+#[derive(Clone, Copy, Debug, Default)]
+struct MinRtt(WindowedMax);
+
+impl MinRtt {
+    /// The minimum (`SimTime::MAX` before the first sample).
+    fn get(&self) -> SimTime {
+        match self.0.get() {
+            0 => SimTime::MAX,
+            v => SimTime(u64::MAX - v),
+        }
+    }
+
+    fn update(&mut self, now: SimTime, rtt: SimTime) {
+        self.0.update(MIN_RTT_WINDOW.0, now.0, u64::MAX - rtt.0);
+    }
+}
 
 /// RACK's per-connection state (RFC 8985 §6.1).
 #[derive(Clone, Debug)]
@@ -52,8 +84,8 @@ pub(super) struct Rack {
     end_seq: u64,
     /// RACK.rtt: the RTT of that segment (zero before the first delivery).
     rtt: SimTime,
-    /// RACK.min_RTT (`SimTime::MAX` before the first sample).
-    min_rtt: SimTime,
+    /// RACK.min_RTT.
+    min_rtt: MinRtt,
     /// RACK.fack: the highest end of a delivered segment.
     fack: u64,
     /// RACK.fack before the ACK being processed, and the newest segment it delivered.
@@ -74,7 +106,7 @@ impl Default for Rack {
             xmit_ts: SimTime::ZERO,
             end_seq: 0,
             rtt: SimTime::ZERO,
-            min_rtt: SimTime::MAX,
+            min_rtt: MinRtt::default(),
             fack: 0,
             prior_fack: 0,
             ack_newest: None,
@@ -108,10 +140,10 @@ impl Rack {
         }
         self.fack = self.fack.max(end);
         let rtt = now - s.sent;
-        if s.retransmitted && (echo.is_some_and(|e| e < s.sent) || rtt < self.min_rtt) {
+        if s.retransmitted && (echo.is_some_and(|e| e < s.sent) || rtt < self.min_rtt.get()) {
             return;
         }
-        self.min_rtt = self.min_rtt.min(rtt);
+        self.min_rtt.update(now, rtt);
         if self
             .ack_newest
             .is_none_or(|(t, e)| sent_after(s.sent, end, t, e))
@@ -157,11 +189,12 @@ impl Rack {
         if !self.reordering_seen && (recovering || segs_sacked >= dupthresh) {
             return SimTime::ZERO;
         }
-        if self.min_rtt == SimTime::MAX {
+        let min_rtt = self.min_rtt.get();
+        if min_rtt == SimTime::MAX {
             return SimTime::ZERO;
         }
-        let wnd = SimTime::from_nanos(self.min_rtt.as_nanos() / 4)
-            .saturating_mul(self.reo_wnd_mult.into());
+        let wnd =
+            SimTime::from_nanos(min_rtt.as_nanos() / 4).saturating_mul(self.reo_wnd_mult.into());
         srtt.map_or(wnd, |s| wnd.min(s))
     }
 
@@ -244,6 +277,26 @@ mod tests {
     }
 
     #[test]
+    fn min_rtt_forgets_a_sample_older_than_300_s_as_linux() {
+        // A 100 ms sample at 0.1 s, then 150 ms every 10 s (the path got slower).
+        // Nichols' filter (Linux `minmax_running_min`, window 300 s): the 150 ms
+        // samples become the second and third choices once a quarter window (75 s)
+        // has passed; the best, 100 ms from 0.1 s, is kept while it is at most
+        // 300 s old, so at 300 s min_RTT is still 100 ms; at 310 s it is 309.9 s
+        // old and the 150 ms choice takes over. (The connection's minimum would
+        // stay 100 ms.)
+        let mut rack = Rack::default();
+        rack.on_delivered(ms(100), &seg(0, 0, false), None);
+        for k in 1..=30 {
+            let t = 10_000 * k;
+            rack.on_delivered(ms(t), &seg(k, t - 150, false), None);
+        }
+        assert_eq!(rack.min_rtt.get(), ms(100));
+        rack.on_delivered(ms(310_000), &seg(31, 310_000 - 150, false), None);
+        assert_eq!(rack.min_rtt.get(), ms(150));
+    }
+
+    #[test]
     fn a_segment_sent_before_a_delivered_one_is_lost_after_rtt_plus_reo_wnd() {
         // Segments 0..4 sent at 0, 1, 2, 3 ms; 1, 2, 3 SACKed at 101, 102, 103 ms.
         let mut sent: VecDeque<_> = (0..4).map(|n| seg(n, n, false)).collect();
@@ -255,7 +308,7 @@ mod tests {
         }
         // RACK.rtt = 103 − 3 = 100 ms; min_RTT = 100 ms; no reordering seen.
         assert_eq!(
-            (rack.rtt, rack.min_rtt, rack.xmit_ts),
+            (rack.rtt, rack.min_rtt.get(), rack.xmit_ts),
             (ms(100), ms(100), ms(3))
         );
         // One SACKed segment (< DupThresh 3): reo_wnd = min_RTT/4 = 25 ms (< SRTT).

@@ -115,3 +115,47 @@ fn the_probe_sends_new_data_when_there_is_some_and_its_sack_starts_recovery() {
     assert_eq!(ack(&mut s, 400, 1, &[(4, 5)], None), vec![1, 2]);
     assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (2, 2));
 }
+
+#[test]
+fn rack_marks_the_losses_and_prr_paces_their_retransmissions() {
+    // RACK and PRR together, as the "linux" profile runs them. Reno, SACK, initial
+    // window 16: segments 0..15 sent at 0 ms; 0, 1 and 2 lost.
+    let mut s = sender(Recovery::Sack, 16, |c| {
+        c.rack = true;
+        c.prr = true;
+    });
+    assert_eq!(start(&mut s), (0..16).collect::<Vec<_>>());
+    // 100 ms: one ACK SACKs 3, 4, 5. RFC 8985 §6.2: RACK.rtt = 100 ms (segment 5,
+    // the most recently sent delivered one: same send time, highest sequence);
+    // DupThresh = 3 segments SACKed and no reordering seen, so reo_wnd = 0; 0, 1, 2
+    // (sent at 0, before 5) are lost since 0 + 100 + 0 ≤ 100 ms: fast recovery.
+    // ssthresh = max(FlightSize 16 / 2, 2) = 8; RFC 6937: RecoverFS = 16 (cwnd
+    // before), prr_delivered = 3, prr_out = 0; pipe = 16 − 3 SACKed − 3 lost = 10 >
+    // ssthresh, so sndcnt = ⌈3 · 8 / 16⌉ − 0 = ⌈1.5⌉ = 2: cwnd = 10 + 2 = 12, and
+    // 0 and 1 go (RFC 6675's cwnd = ssthresh = 8 < pipe would let only the fast
+    // retransmission of 0 go; checked below).
+    assert_eq!(ack(&mut s, 100, 0, &[(3, 6)], None), vec![0, 1]);
+    assert_eq!(s.tcb.ca_state, CaState::Recovery);
+    assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (8, 12));
+    // Each further ACK SACKs one more original (6, 7, 8, 9), delivering 1: pipe
+    // falls 12 → 11 → 10 (with 2 resent, 11) → 10, still above 8.
+    //   prr_delivered 4: ⌈4 · 8 / 16⌉ − 2 = 2 − 2 = 0: nothing.
+    //   prr_delivered 5: ⌈2.5⌉ − 2 = 1: 2, the last segment RACK marked lost.
+    //   prr_delivered 6: ⌈3⌉ − 3 = 0: nothing.
+    //   prr_delivered 7: ⌈3.5⌉ − 3 = 1: new data, 16.
+    // So the three retransmissions leave at 2 for 5 delivered, half the rate the
+    // ACKs arrive, not in one burst. RACK marks nothing else: the retransmissions
+    // were sent at 100 ms, and 100 + RACK.rtt (≥ 100 ms) > 104 ms.
+    let sent: Vec<Vec<u64>> = (6..10)
+        .map(|k| ack(&mut s, 95 + k, 0, &[(3, k + 1)], None))
+        .collect();
+    assert_eq!(sent, vec![vec![], vec![2], vec![], vec![16]]);
+    assert_eq!(s.stats.segments_retransmitted, 3);
+    assert_eq!(s.stats.fast_retransmits, 1);
+    // Without PRR the same RACK marks give RFC 6675's cwnd = ssthresh = 8 < pipe
+    // 10: only the fast retransmission of 0 goes at once.
+    let mut no_prr = sender(Recovery::Sack, 16, |c| c.rack = true);
+    start(&mut no_prr);
+    assert_eq!(ack(&mut no_prr, 100, 0, &[(3, 6)], None), vec![0]);
+    assert_eq!((no_prr.tcb.ssthresh, no_prr.tcb.cwnd), (8, 8));
+}

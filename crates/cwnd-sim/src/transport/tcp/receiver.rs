@@ -12,6 +12,9 @@
 //!   `every` = N: more than N − 1 MSS (our generalisation). Linux estimates the
 //!   sender's MSS from the segments it sees (`tcp_measure_rcv_mss`); here it is
 //!   the flow's MSS.
+//! * Linux's quick-ACK mode (`quickack.rs`), when enabled with delayed ACKs: every
+//!   segment is acknowledged at once at the start of the connection, while the
+//!   receive window opens, and after a retransmission.
 //! * The application reads in-order data at once, so the advertised window is the
 //!   receive buffer size and never changes; data beyond `rcv_nxt + buffer` is
 //!   dropped. A scenario's `rcvbuf` (SO_RCVBUF) is turned into this window as Linux
@@ -33,6 +36,7 @@
 //!   block, that containing block comes second (§4 (2)), then the others as above.
 //!   An ACK carrying a D-SACK block is sent at once, whatever the delayed-ACK state.
 
+use super::quickack::QuickAck;
 use crate::packet::{
     SackBlocks, TcpAck, TcpData, MAX_SACK_BLOCKS, MAX_SACK_BLOCKS_WITH_TIMESTAMPS,
 };
@@ -49,6 +53,8 @@ pub struct DelayedAck {
 pub struct ReceiverConfig {
     pub buffer: u64,
     pub delayed_ack: Option<DelayedAck>,
+    /// Linux's quick-ACK mode (`quickack.rs`); only with `delayed_ack`.
+    pub quickack: bool,
     pub mss: u32,
     pub sack: bool,
     pub dsack: bool,
@@ -83,11 +89,14 @@ pub struct TcpReceiver {
     delack_deadline: SimTime,
     ts_recent: Option<SimTime>,
     last_ack_sent: u64,
+    quickack: Option<QuickAck>,
     pub stats: ReceiverStats,
 }
 
 impl TcpReceiver {
     pub fn new(cfg: ReceiverConfig) -> Self {
+        let quickack =
+            (cfg.quickack && cfg.delayed_ack.is_some()).then(|| QuickAck::new(cfg.buffer, cfg.mss));
         TcpReceiver {
             cfg,
             rcv_nxt: 0,
@@ -98,6 +107,7 @@ impl TcpReceiver {
             delack_deadline: SimTime::MAX,
             ts_recent: None,
             last_ack_sent: 0,
+            quickack,
             stats: ReceiverStats::default(),
         }
     }
@@ -123,6 +133,9 @@ impl TcpReceiver {
         }
         if end <= self.rcv_nxt {
             self.stats.duplicate_segments += 1;
+            if let Some(q) = &mut self.quickack {
+                q.on_old_data();
+            }
             return (Some(self.make_ack(Some((start, end)))), 0);
         }
         if start > self.rcv_nxt {
@@ -150,6 +163,10 @@ impl TcpReceiver {
         self.absorb_out_of_order();
         let delivered = self.rcv_nxt - before;
         self.stats.bytes_delivered += delivered;
+        if let Some(q) = &mut self.quickack {
+            q.on_data(u64::from(seg.len));
+        }
+        let quick = self.quickack.as_ref().is_some_and(QuickAck::active);
 
         let ack_now = match self.cfg.delayed_ack {
             None => true,
@@ -157,7 +174,7 @@ impl TcpReceiver {
                 self.unacked_bytes += delivered;
                 let dsack = duplicate.is_some() && self.cfg.sack && self.cfg.dsack;
                 let threshold = u64::from(d.every - 1) * u64::from(self.cfg.mss);
-                filled_hole || dsack || self.unacked_bytes > threshold
+                quick || filled_hole || dsack || self.unacked_bytes > threshold
             }
         };
         if ack_now {
@@ -186,6 +203,9 @@ impl TcpReceiver {
         self.delack_deadline = SimTime::MAX;
         self.last_ack_sent = self.rcv_nxt;
         self.stats.acks_sent += 1;
+        if let Some(q) = &mut self.quickack {
+            q.on_ack_sent();
+        }
         TcpAck {
             ack: self.rcv_nxt,
             window: self.cfg.buffer,
@@ -286,6 +306,7 @@ mod tests {
                 timeout: SimTime::from_millis(200),
                 every: 2,
             }),
+            quickack: false,
             mss: 1000,
             sack: true,
             dsack: true,
@@ -521,6 +542,33 @@ mod tests {
             assert_eq!(ack_of(&mut r, seg(1300 + 300 * k, 300)), None);
         }
         assert_eq!(ack_of(&mut r, seg(2200, 300)), Some(2500));
+    }
+
+    #[test]
+    fn quick_acks_at_the_start_and_after_a_retransmission() {
+        // MSS 1000, a 10 000 B window (never grows past the initial 10 segments):
+        // the first data sets quick = 10 000 / (2 · 1000) = 5 (tcp_incr_quickack),
+        // so segments 1–5 are acknowledged one by one, then every second one.
+        let mut r = receiver(true);
+        r.cfg.buffer = 10_000;
+        r.cfg.quickack = true;
+        let mut r = TcpReceiver::new(r.cfg);
+        let acks: Vec<_> = (0..8)
+            .map(|k| ack_of(&mut r, seg(1000 * k, 1000)))
+            .collect();
+        let expected = [1000, 2000, 3000, 4000, 5000].map(Some);
+        assert_eq!(acks[..5], expected);
+        assert_eq!(acks[5..], [None, Some(7000), None]);
+        // A copy of old data: acknowledged at once (it always was), and quick =
+        // min(10 000 / 2000, 16) = 5 again, less the ACK just sent: the next 4
+        // segments go one by one.
+        assert_eq!(ack_of(&mut r, seg(0, 1000)), Some(8000));
+        let after: Vec<_> = (8..13)
+            .map(|k| ack_of(&mut r, seg(1000 * k, 1000)))
+            .collect();
+        let expected = [9000, 10_000, 11_000, 12_000].map(Some);
+        assert_eq!(after[..4], expected);
+        assert_eq!(after[4], None);
     }
 
     #[test]

@@ -41,6 +41,20 @@ pub enum RtoRule {
     Linux,
 }
 
+/// Which RTT measurement of an ACK the estimator takes (`TcpSender::rto_sample`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RttSample {
+    /// RFC 7323 §4 with timestamps (the echo of every ACK that advances the
+    /// window), RFC 6298 with Karn's rule without them.
+    #[default]
+    Rfc7323,
+    /// Linux since 3.13 (`tcp_ack_update_rtt`: "Prefer RTT measured from ACK's
+    /// timing to TS-ECR"): the sequence RTT, else the SACK RTT, else the echo.
+    /// Linux 2.6.20 took the echo first, as `Rfc7323`.
+    Linux,
+}
+
 /// RTO parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RtoConfig {
@@ -50,6 +64,7 @@ pub struct RtoConfig {
     /// Clock granularity G.
     pub granularity: SimTime,
     pub rule: RtoRule,
+    pub sample: RttSample,
 }
 
 impl Default for RtoConfig {
@@ -60,6 +75,7 @@ impl Default for RtoConfig {
             max: SimTime::from_secs(60),
             granularity: SimTime::from_millis(1),
             rule: RtoRule::Rfc6298,
+            sample: RttSample::Rfc7323,
         }
     }
 }
@@ -163,6 +179,7 @@ mod tests {
             max: ms(60_000),
             granularity: ms(1),
             rule,
+            sample: RttSample::default(),
         })
     }
 

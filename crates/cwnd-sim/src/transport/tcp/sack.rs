@@ -72,6 +72,9 @@ pub struct SackUpdate {
     /// End of the ACK's D-SACK block, if it has one (RACK-TLP, RFC 8985 §6.2
     /// step 4 and §7.4.2).
     pub dsack_end: Option<u64>,
+    /// (sequence, send time) of the lowest newly SACKed segment never
+    /// retransmitted: Linux's `first_sackt` (`tcp_sacktag_one`), the SACK RTT.
+    pub first_sacked: Option<(u64, SimTime)>,
 }
 
 impl SackUpdate {
@@ -531,7 +534,11 @@ impl TcpSender {
             blocks = &blocks[1..];
         }
         let (rate, tcb, rack) = (&mut self.rate, &mut self.tcb, &mut self.rack);
+        let first = &mut update.first_sacked;
         update.newly_sacked = self.scoreboard.apply_sack(blocks, ack.ack, |s| {
+            if !s.retransmitted && first.is_none_or(|(seq, _)| s.seq < seq) {
+                *first = Some((s.seq, s.sent));
+            }
             rate.on_delivered(tcb, now, &s.tx, s.sent);
             if let Some(r) = rack {
                 r.on_delivered(now, s, ack.ts_ecr);

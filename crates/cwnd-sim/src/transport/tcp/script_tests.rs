@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use super::cc::{AckSample, CongestionControl, Reno, Vegas, VegasConfig};
 use super::recovery::{Recovery, RepeatedTimeout};
-use super::rto::RtoConfig;
+use super::rto::{RtoConfig, RttSample};
 use super::sender::{SenderConfig, TcpSender};
 use super::tcb::{CaState, Tcb};
 use crate::packet::{SackBlocks, TcpAck, TcpData};
@@ -721,4 +721,82 @@ fn prr_replaces_window_inflation_with_one_segment_per_two_delivered() {
     // the flight (16..22, 7 segments) leaves room for one more.
     assert_eq!(segs(&ack(&mut s, ms(200), 16)), vec![23]);
     assert_eq!((s.tcb.cwnd, s.tcb.ca_state), (8, CaState::Open));
+}
+
+/// SACK recovery taking RTT samples by `sample`, timestamps on or off.
+fn rto_sample_sender(sample: RttSample, timestamps: bool) -> TcpSender {
+    let mut s = sender(Recovery::Sack, 10);
+    s.cfg.rto = RtoConfig {
+        sample,
+        ..RtoConfig::default()
+    };
+    s.cfg.timestamps = timestamps;
+    s
+}
+
+/// An ACK for `seg` segments with SACK blocks (in segments) and a TS echo.
+fn sack_ts_ack(s: &mut TcpSender, t: SimTime, seg: u64, blocks: &[(u64, u64)], echo: SimTime) {
+    let mut sack = SackBlocks::default();
+    for &(a, b) in blocks {
+        sack.push(a * MSS, b * MSS);
+    }
+    let a = TcpAck {
+        ack: seg * MSS,
+        window: u64::MAX,
+        ts_ecr: Some(echo),
+        sack,
+    };
+    s.on_ack(t, &a, &mut Vec::new());
+}
+
+/// (time ms, cumulative ACK, SACK blocks, echoed TSval ms), in segments.
+type ScriptAck = (u64, u64, &'static [(u64, u64)], u64);
+
+/// The SRTTs (ns) after each ACK of a script: segments 0..9 sent at 0 ms, 0 lost.
+/// Duplicate ACKs SACK 1 (100 ms), 2 (110 ms), 4 (120 ms: the third, 0 is resent
+/// at 120 ms); at 220 ms the ACK of 0..3 (0's retransmission, 1 and 2 SACKed
+/// before) newly SACKs 5. The receiver echoes 0's TSval until the retransmission
+/// arrives, then the retransmission's (120 ms).
+fn srtts(sample: RttSample, timestamps: bool) -> (Vec<Option<u64>>, u64) {
+    let mut s = rto_sample_sender(sample, timestamps);
+    start(&mut s);
+    let script: [ScriptAck; 4] = [
+        (100, 0, &[(1, 2)], 0),
+        (110, 0, &[(1, 3)], 0),
+        (120, 0, &[(4, 5), (1, 3)], 0),
+        (220, 3, &[(4, 6)], 120),
+    ];
+    let mut out = Vec::new();
+    for (t, seg, blocks, echo) in script {
+        sack_ts_ack(&mut s, ms(t), seg, blocks, ms(echo));
+        out.push(s.tcb.srtt.map(|v| v.as_nanos()));
+    }
+    (out, s.stats.rtt_samples)
+}
+
+#[test]
+fn linux_rtt_sample_takes_the_sack_rtt_where_rfc_6298_has_none() {
+    // Linux `tcp_ack_update_rtt`: seq_rtt_us, else sack_rtt_us, else the echo.
+    // Duplicate ACKs: no seq RTT, a SACK RTT each: 100 − 0 = 100 ms (SRTT = R),
+    // 110 ms (SRTT = (7 · 100 + 110) / 8 = 101.25 ms), 120 ms (SRTT = (7 · 101.25 +
+    // 120) / 8 = 103.59375 ms). At 220 ms the ACK covers the retransmitted 0: no
+    // seq RTT (FLAG_RETRANS_DATA_ACKED); 5 newly SACKed, sent at 0: 220 ms, SRTT =
+    // (7 · 103.59375 + 220) / 8 = 118.14453125 ms, truncated to the nanosecond.
+    let linux = vec![
+        Some(100_000_000),
+        Some(101_250_000),
+        Some(103_593_750),
+        Some(118_144_531),
+    ];
+    assert_eq!(srtts(RttSample::Linux, false), (linux.clone(), 4));
+    // With timestamps the SACK RTT still wins over the echo (which would give
+    // 220 − 120 = 100 ms at the last ACK).
+    assert_eq!(srtts(RttSample::Linux, true), (linux, 4));
+    // RFC 6298 without timestamps: duplicates give nothing, the last ACK covers a
+    // retransmission (Karn's rule): no sample at all.
+    assert_eq!(srtts(RttSample::Rfc7323, false), (vec![None; 4], 0));
+    // RFC 7323 §4: only an ACK that advances the window is timed, by its echo:
+    // 220 − 120 = 100 ms.
+    let rfc_ts = vec![None, None, None, Some(100_000_000)];
+    assert_eq!(srtts(RttSample::Rfc7323, true), (rfc_ts, 1));
 }

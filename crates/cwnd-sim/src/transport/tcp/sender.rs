@@ -13,7 +13,8 @@
 //! the ACK, free of delayed-ACK wait). With timestamps, the echoed TSval gives the
 //! RTO's sample, retransmissions included (RFC 7323 §4); the controller's stays
 //! the newest segment's age and takes the echo only under Karn's rule (Linux
-//! `tcp_ack_update_rtt`: ACK timing before TS-ECR).
+//! `tcp_ack_update_rtt`: ACK timing before TS-ECR). With `rto.sample = "linux"`
+//! the RTO's sample is Linux's too (`rto_sample`).
 //!
 //! Every transmission is stamped for delivery-rate estimation (`rate.rs`); a
 //! controller with `cong_control` (BBR) gets a rate sample on every ACK, owns cwnd
@@ -35,7 +36,7 @@ use super::rack::Rack;
 use super::rate::{mark_app_limited, RateEstimator};
 use super::recovery::{LossEpisode, Recovery, RepeatedTimeout};
 use super::reordering::Reordering;
-use super::rto::{RtoConfig, RtoEstimator};
+use super::rto::{RtoConfig, RtoEstimator, RttSample};
 use super::sack::{SackUpdate, Scoreboard};
 use super::send_buffer::{SendBuffer, WriteStep};
 use super::spurious::UndoState;
@@ -127,6 +128,20 @@ pub struct SenderStats {
     pub base_rto_sum_ns: u128,
 }
 
+/// What one cumulative ACK acknowledged (`pop_acked`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Acked {
+    pub count: u32,
+    /// Send time of the first (oldest) segment.
+    pub oldest: Option<SimTime>,
+    /// Send time of the first segment neither SACKed before nor ever retransmitted.
+    pub oldest_unsacked: Option<SimTime>,
+    /// The latest send time among them.
+    pub newest: Option<SimTime>,
+    /// One of them was ever retransmitted.
+    pub retransmitted: bool,
+}
+
 pub struct TcpSender {
     pub(super) cfg: SenderConfig,
     pub tcb: Tcb,
@@ -170,6 +185,9 @@ pub struct TcpSender {
     /// ACK").
     pub(super) una_at_ack: u64,
     pub(super) lost_at_ack: u64,
+    /// Send time of the segment giving the ACK being processed its SACK RTT
+    /// (`SackUpdate::first_sacked`).
+    sack_rtt_sent: Option<SimTime>,
     /// PRR's counters for the current fast recovery, when `cfg.prr` (`prr.rs`).
     pub(super) prr: Option<Prr>,
     pub(super) peer_window: u64,
@@ -208,6 +226,7 @@ impl TcpSender {
             delivered_at_ack: 0,
             una_at_ack: 0,
             lost_at_ack: 0,
+            sack_rtt_sent: None,
             prr: None,
             rto: RtoEstimator::new(cfg.rto),
             app: SendBuffer::new(cfg.write_size, cfg.sndbuf),
@@ -516,6 +535,14 @@ impl TcpSender {
         };
         let rack_lost = self.rack_on_ack(now, ack, sack);
         self.tlp_on_ack(now, ack, sack, window_changed);
+        self.sack_rtt_sent = sack.first_sacked.map(|(_, sent)| sent);
+        if ack.ack <= self.tcb.snd_una {
+            // An ACK that acknowledges nothing new gives the RTO only a SACK RTT.
+            let acked = Acked::default();
+            if let Some(r) = self.rto_sample(now, &acked, None) {
+                self.take_rto_sample(r);
+            }
+        }
         if self.undo.frto_waiting() && self.frto_ack(now, ack, sack, window_changed, out) {
             return;
         }
@@ -708,7 +735,9 @@ impl TcpSender {
         let prior_in_flight = self.tcb.flight_segments();
         let acked_bytes = ack.ack - self.tcb.snd_una;
         self.reordering_on_advance(ack.ack);
-        let (acked, oldest_sent, newest_sent, any_retransmitted) = self.pop_acked(now, ack.ack);
+        let popped = self.pop_acked(now, ack.ack);
+        let (acked, newest_sent, any_retransmitted) =
+            (popped.count, popped.newest, popped.retransmitted);
         self.tcb.snd_una = ack.ack;
         self.tcb.snd_nxt = self.tcb.snd_nxt.max(ack.ack);
         if !self.cfg.sack && acked > 0 {
@@ -729,21 +758,14 @@ impl TcpSender {
         // BBR's RTprop and to every delay-based controller's base RTT.
         let echo_rtt = ack.ts_ecr.filter(|_| self.cfg.timestamps).map(|e| now - e);
         let newest_rtt = newest_sent.map(|t| now - t);
-        let (rto_rtt, cc_rtt) = match echo_rtt {
-            Some(echo) if any_retransmitted => (Some(echo), Some(echo)),
-            Some(echo) => (Some(echo), newest_rtt.or(Some(echo))),
-            None if any_retransmitted => (None, None),
-            None => (oldest_sent.map(|t| now - t), newest_rtt),
+        let cc_rtt = match echo_rtt {
+            Some(echo) if any_retransmitted => Some(echo),
+            Some(echo) => newest_rtt.or(Some(echo)),
+            None if any_retransmitted => None,
+            None => newest_rtt,
         };
-        if let Some(r) = rto_rtt {
-            self.rto.sample(r);
-            if let Some(t) = &mut self.tlp {
-                t.on_rtt_sample();
-            }
-            self.tcb.srtt = self.rto.srtt();
-            self.stats.rtt_samples += 1;
-            self.stats.rtt_sum_ns += r.as_nanos() as u128;
-            self.stats.base_rto_sum_ns += self.rto.base_rto().as_nanos() as u128;
+        if let Some(r) = self.rto_sample(now, &popped, echo_rtt) {
+            self.take_rto_sample(r);
         }
         if let Some(r) = cc_rtt {
             self.tcb.min_rtt = self.tcb.min_rtt.min(r);
@@ -815,24 +837,64 @@ impl TcpSender {
     /// Removes acknowledged segments (delivered, unless SACKed before); returns
     /// (count, oldest send time, newest send time, whether any of them had been
     /// retransmitted).
-    fn pop_acked(
-        &mut self,
-        now: SimTime,
-        ack: u64,
-    ) -> (u32, Option<SimTime>, Option<SimTime>, bool) {
-        let (mut count, mut oldest, mut newest, mut retx) = (0u32, None, None, false);
+    fn pop_acked(&mut self, now: SimTime, ack: u64) -> Acked {
+        let mut a = Acked::default();
         while let Some(s) = self.scoreboard.pop_acked(ack) {
             if !self.cfg.sack {
                 self.rate.sample(&s.tx, s.sent); // counted by the caller
             } else if !s.sacked {
                 self.rate.on_delivered(&mut self.tcb, now, &s.tx, s.sent);
             }
-            count += 1;
-            oldest = oldest.or(Some(s.sent));
-            newest = Some(newest.map_or(s.sent, |n: SimTime| n.max(s.sent)));
-            retx |= s.retransmitted;
+            a.count += 1;
+            a.oldest = a.oldest.or(Some(s.sent));
+            if !s.sacked && !s.retransmitted {
+                a.oldest_unsacked = a.oldest_unsacked.or(Some(s.sent));
+            }
+            a.newest = Some(a.newest.map_or(s.sent, |n: SimTime| n.max(s.sent)));
+            a.retransmitted |= s.retransmitted;
         }
-        (count, oldest, newest, retx)
+        a
+    }
+
+    /// The RTO estimator's sample from an ACK (`echo_rtt`: now − TSecr, given only
+    /// for an ACK that advances snd_una).
+    ///
+    /// `"rfc7323"`: the echo with timestamps (RFC 7323 §4: unambiguous,
+    /// retransmissions included), else the oldest newly acknowledged segment's age
+    /// unless one of them was retransmitted (Karn's rule, RFC 6298 §3).
+    ///
+    /// `"linux"`: Linux (since 3.13) `tcp_clean_rtx_queue` and `tcp_ack_update_rtt`
+    /// (net/ipv4/tcp_input.c), "Prefer RTT measured from ACK's timing to TS-ECR":
+    /// `seq_rtt_us`, the age of the oldest cumulatively acknowledged segment neither
+    /// SACKed before nor ever retransmitted, none if any acknowledged segment was
+    /// ever retransmitted (`FLAG_RETRANS_DATA_ACKED`); else `sack_rtt_us`, the age of
+    /// the lowest newly SACKed segment never retransmitted (`first_sackt`), which
+    /// an ACK that acknowledges nothing new can give too; else the echo, only when
+    /// the ACK advances snd_una (`FLAG_ACKED`).
+    fn rto_sample(&self, now: SimTime, a: &Acked, echo_rtt: Option<SimTime>) -> Option<SimTime> {
+        match self.cfg.rto.sample {
+            RttSample::Rfc7323 => {
+                let karn = (!a.retransmitted).then_some(a.oldest).flatten();
+                echo_rtt.or(karn.map(|t| now - t))
+            }
+            RttSample::Linux => {
+                let seq = (!a.retransmitted).then_some(a.oldest_unsacked).flatten();
+                let sent = seq.or(self.sack_rtt_sent);
+                sent.map(|t| now - t).or(echo_rtt)
+            }
+        }
+    }
+
+    /// Feeds an RTT sample to the RTO estimator (and TLP, SRTT, the counters).
+    fn take_rto_sample(&mut self, r: SimTime) {
+        self.rto.sample(r);
+        if let Some(t) = &mut self.tlp {
+            t.on_rtt_sample();
+        }
+        self.tcb.srtt = self.rto.srtt();
+        self.stats.rtt_samples += 1;
+        self.stats.rtt_sum_ns += r.as_nanos() as u128;
+        self.stats.base_rto_sum_ns += self.rto.base_rto().as_nanos() as u128;
     }
 
     /// A timer fired at `now` (the owner calls this only when `now >=

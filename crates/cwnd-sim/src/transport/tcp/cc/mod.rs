@@ -54,7 +54,7 @@ mod vegas;
 mod vegas_timer;
 mod veno;
 mod westwood;
-mod windowed_max;
+pub(in crate::transport::tcp) mod windowed_max;
 
 pub use bbr::{Bbr, BbrConfig, Mode as BbrMode};
 pub use bic::Bic;
