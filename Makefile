@@ -33,8 +33,8 @@ run: build
 test: build
 	@echo "== cwnd: Rust tests (profile fasttest: optimised, no LTO)"
 	cargo test --workspace --profile fasttest
-	@echo "== cwnd: Python tests (two workers; a module's tests stay together)"
-	$(BIN)/python -m pytest -q -n 2 --dist loadgroup
+	@echo "== cwnd: Python tests (four workers; a module's tests stay together)"
+	$(BIN)/python -m pytest -q -n 4 --dist loadgroup
 
 # Rewrites the golden files after a deliberate behaviour change (say why in the commit).
 golden:
