@@ -362,10 +362,11 @@ impl World {
         self.medium_lost = lost;
     }
 
-    /// Arms medium `m`'s next event. Inlined: called after every packet a medium
-    /// accepts and every medium event, its call frame cost more than its body
-    /// (callgrind, BENCHMARKS.md).
-    #[inline(always)]
+    /// Arms medium `m`'s next event. One out-of-line function with the medium's
+    /// `event_to_schedule` and the queue's `schedule` inlined into it, as the link's
+    /// `schedule_link` was before the media shared a trait: 2 % faster on the
+    /// 10-flow dumbbell than inlining it into its callers (BENCHMARKS.md).
+    #[inline(never)]
     fn schedule_medium(&mut self, m: usize) {
         if let Some(t) = self.media[m].event_to_schedule() {
             self.queue.schedule(t, Event::Medium(m as u32));

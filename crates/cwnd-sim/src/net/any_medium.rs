@@ -67,7 +67,8 @@ impl Medium for AnyMedium {
         each!(self, m => Medium::send(m, now, from, to, packet))
     }
 
-    #[inline]
+    /// Always inlined into the world's `schedule_medium` (BENCHMARKS.md).
+    #[inline(always)]
     fn event_to_schedule(&mut self) -> Option<SimTime> {
         each!(self, m => m.event_to_schedule())
     }
