@@ -200,8 +200,13 @@ pub struct ExternalRef {
     pub data: bool,
 }
 
-/// What a packet carries.
+/// What a packet carries. The tag is a whole word (`repr(u64)`), which keeps the
+/// size at 40 B: left to itself the compiler put a one-byte tag in the middle of the
+/// packet, every payload field after it at an odd offset, and the copy of a delivered
+/// packet then went in unaligned pieces that a later 8-byte load spanned (a failed
+/// store-to-load forward on every hop: 6 % of the 10-flow dumbbell, BENCHMARKS.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u64)]
 pub enum Payload {
     TcpData(TcpData),
     TcpAck(AckRef),
