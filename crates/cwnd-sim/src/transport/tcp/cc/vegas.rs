@@ -14,8 +14,12 @@
 //!                        at a fixed window); leave it when diff > γ:
 //!                        cwnd = min(cwnd, cwnd·BaseRTT/RTT + 1), ssthresh = cwnd − 1   (4)
 //! ```
-//! BaseRTT is the smallest RTT ever measured. With two or fewer samples in an RTT
-//! (delayed ACKs leave too few to trust), the RTT behaves as Reno.
+//! BaseRTT is the smallest RTT ever measured, never raised (the paper;
+//! `tcp_vegas_rtt_calc` in Linux 2.6.20). Where the RTT stays flat until the link is
+//! full (two 5 ms frames over an 802.16 cell), diff then weighs how far the luckiest
+//! sample lies below it, not a queue, and the window settles where that luck puts it
+//! (docs/studies.md, "Vegas at 256 B"). With two or fewer samples in an RTT (delayed
+//! ACKs leave too few to trust), the RTT behaves as Reno.
 //!
 //! Parameters and defaults: α = 2, β = 4, γ = 1 packets (Linux; ns-2 and the studies use
 //! α = 1, β = 3). On loss, `loss_reduction = "reno"` halves (Linux) and `"vegas"`
