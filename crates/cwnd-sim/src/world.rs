@@ -5,7 +5,7 @@
 //! the components' own streams (seeded from the run seed), and the event queue
 //! breaks ties by insertion order.
 
-use crate::engine::EventQueue;
+use crate::engine::{EventCode, EventQueue};
 use crate::net::medium::{AnyMedium, Hop, Loss, Medium, SendOutcome};
 use crate::net::routing::RoutingTable;
 use crate::packet::sack_store::SackStore;
@@ -66,11 +66,21 @@ pub enum Event {
 }
 
 impl Event {
-    /// A number identifying kind and target, folded into the run's fingerprint. A
-    /// medium's is its own (`World::medium_tags`).
+    /// A number identifying kind and target, folded into the run's fingerprint: the
+    /// event's code, but a medium's is its own (`World::medium_tags`).
     fn tag(&self, medium_tags: &[u64]) -> u64 {
-        let (kind, id) = match *self {
-            Event::Medium(m) => return medium_tags[m as usize],
+        match *self {
+            Event::Medium(m) => medium_tags[m as usize],
+            _ => self.encode(),
+        }
+    }
+}
+
+/// `(kind << 32) | id`, the kinds being the numbers the fingerprint always folded.
+impl EventCode for Event {
+    fn encode(self) -> u64 {
+        let (kind, id) = match self {
+            Event::Medium(m) => (1, m),
             Event::SenderTimer(f) => (2, f),
             Event::ReceiverTimer(f) => (3, f),
             Event::FlowStart(f) => (4, f),
@@ -83,7 +93,26 @@ impl Event {
             Event::UdpSend(k) => (13, k),
             Event::Connect(g) => (14, g),
         };
-        (kind << 32) | id as u64
+        (kind << 32) | u64::from(id)
+    }
+
+    fn decode(code: u64) -> Self {
+        let id = code as u32;
+        match code >> 32 {
+            1 => Event::Medium(id),
+            2 => Event::SenderTimer(id),
+            3 => Event::ReceiverTimer(id),
+            4 => Event::FlowStart(id),
+            5 => Event::FlowStop(id),
+            6 => Event::Sample,
+            8 => Event::AssociationStart(id),
+            9 => Event::AssociationStop(id),
+            10 => Event::AssociationTimer(id),
+            11 => Event::PacingTimer(id),
+            13 => Event::UdpSend(id),
+            14 => Event::Connect(id),
+            kind => unreachable!("event kind {kind}: only `encode` makes codes"),
+        }
     }
 }
 
@@ -514,9 +543,36 @@ fn fingerprint_tags(media: &[AnyMedium]) -> Vec<u64> {
 
 #[cfg(test)]
 mod tests {
+    use super::Event;
+    use crate::engine::EventCode;
     use crate::net::medium::AnyMedium;
     use crate::scenario::{build, load};
     use crate::time::SimTime;
+
+    /// Every kind of event comes back from its code as it went in, with the largest
+    /// id too; the code of a flow's sender timer is the fingerprint's (2 << 32) | f.
+    #[test]
+    fn events_come_back_from_their_codes() {
+        for id in [0, 7, u32::MAX] {
+            for event in [
+                Event::Medium(id),
+                Event::SenderTimer(id),
+                Event::PacingTimer(id),
+                Event::ReceiverTimer(id),
+                Event::FlowStart(id),
+                Event::FlowStop(id),
+                Event::Sample,
+                Event::AssociationStart(id),
+                Event::AssociationStop(id),
+                Event::AssociationTimer(id),
+                Event::UdpSend(id),
+                Event::Connect(id),
+            ] {
+                assert_eq!(Event::decode(event.encode()), event);
+            }
+        }
+        assert_eq!(Event::SenderTimer(7).encode(), (2 << 32) | 7);
+    }
 
     /// An ACK's SACK blocks wait in the store while it travels (`packet::AckRef`):
     /// its slot must be freed when the ACK arrives and when a link loses it. Data
