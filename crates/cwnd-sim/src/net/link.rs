@@ -183,20 +183,21 @@ impl LinkDirection {
     }
 
     /// Keeps the in-flight list sorted by arrival; equal arrivals keep sending order.
+    /// Almost every packet arrives after those already on the way: a `push_back`,
+    /// which `VecDeque::insert` at the end is not (it goes through its general
+    /// shifting path: 5 % of the 10-flow dumbbell's instructions, callgrind).
     fn insert_in_flight(&mut self, start: SimTime, arrival: SimTime, packet: Packet) {
-        let pos = if self.in_flight.back().is_none_or(|b| b.arrival <= arrival) {
-            self.in_flight.len()
-        } else {
-            self.in_flight.partition_point(|f| f.arrival <= arrival)
+        let entry = InFlight {
+            start,
+            arrival,
+            packet,
         };
-        self.in_flight.insert(
-            pos,
-            InFlight {
-                start,
-                arrival,
-                packet,
-            },
-        );
+        if self.in_flight.back().is_none_or(|b| b.arrival <= arrival) {
+            self.in_flight.push_back(entry);
+        } else {
+            let pos = self.in_flight.partition_point(|f| f.arrival <= arrival);
+            self.in_flight.insert(pos, entry);
+        }
     }
 
     /// Another packet of `flow` will arrive at `arrival`: held packets of the flow
