@@ -96,6 +96,27 @@ def test_best_from_1024_needs_every_large_size_distinctly_above_every_small() ->
         is Verdict.NOT_MEASURABLE  # fmt: skip
 
 
+def test_best_from_1024_explains_a_vegas_cell_the_seeds_spread() -> None:
+    # Vegas at 256 B: 17.0, 8.5, 19.0 Mb/s against 25.99, 26.0, 26.01 at 1024 B. Welch:
+    # mean difference 26.0 − 14.83 = 11.17, s = 5.58 over 3 seeds, SE 3.22, ~2 degrees
+    # of freedom (t 4.30): 11.17 − 13.85 < 0, so Vegas fails and the why names
+    # the seeds' goodputs. At 20.0 ± 0.01 Mb/s it is distinct and the why says nothing.
+    rows = [cell("reno", "nlos_snr30", 256, 512, goodput_mbps=20.0),
+            cell("reno", "nlos_snr30", 1024, 512, goodput_mbps=25.0),
+            cell("vegas", "nlos_snr30", 256, 512, goodput_mbps=20.0),
+            cell("vegas", "nlos_snr30", 1024, 512, goodput_mbps=26.0)]  # fmt: skip
+    steady = runs(rows)
+    assert "BaseRTT" not in wimax.claim_best_from_1024(steady).why
+    frame = steady.derived("per_run", pd.DataFrame).copy()
+    vegas_256 = (frame["cc"] == "vegas") & (frame["size"] == 256)
+    frame.loc[vegas_256, "goodput_mbps"] = [17.0, 8.5, 19.0]
+    spread = StudyData({}, quick=False)
+    spread.derived("per_run", lambda: frame)
+    measured = wimax.claim_best_from_1024(spread)
+    assert measured.verdict is Verdict.NOT_MEASURABLE
+    assert "Vegas at 256 B varies with the seed (17.0, 8.5, 19.0 Mb/s)" in measured.why
+
+
 def test_loss_claim_needs_more_than_10_percent_and_a_lossless_snr30() -> None:
     def losses(snr10: float, snr30: float) -> StudyData:
         return runs([cell("reno", "nlos_snr10", 4096, 512, lost=snr10),

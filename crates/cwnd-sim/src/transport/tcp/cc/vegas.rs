@@ -14,8 +14,12 @@
 //!                        at a fixed window); leave it when diff > γ:
 //!                        cwnd = min(cwnd, cwnd·BaseRTT/RTT + 1), ssthresh = cwnd − 1   (4)
 //! ```
-//! BaseRTT is the smallest RTT ever measured. With two or fewer samples in an RTT
-//! (delayed ACKs leave too few to trust), the RTT behaves as Reno.
+//! BaseRTT is the smallest RTT ever measured, never raised (the paper;
+//! `tcp_vegas_rtt_calc` in Linux 2.6.20). Where the RTT stays flat until the link is
+//! full (two 5 ms frames over an 802.16 cell), diff then weighs how far the luckiest
+//! sample lies below it, not a queue, and the window settles where that luck puts it
+//! (docs/studies.md, "Vegas at 256 B"). With two or fewer samples in an RTT (delayed
+//! ACKs leave too few to trust), the RTT behaves as Reno.
 //!
 //! Parameters and defaults: α = 2, β = 4, γ = 1 packets (Linux; ns-2 and the studies use
 //! α = 1, β = 3). On loss, `loss_reduction = "reno"` halves (Linux) and `"vegas"`
@@ -310,10 +314,14 @@ mod tests {
 
     /// Feeds three RTT samples of `rtt_ms`, then an ACK past the RTT boundary.
     fn one_rtt(v: &mut Vegas, t: &mut Tcb, rtt_ms: u64) {
+        one_rtt_ns(v, t, rtt_ms * MS);
+    }
+
+    fn one_rtt_ns(v: &mut Vegas, t: &mut Tcb, rtt_ns: u64) {
         for _ in 0..3 {
             let s = AckSample {
                 acked: 1,
-                rtt: Some(SimTime(rtt_ms * MS)),
+                rtt: Some(SimTime(rtt_ns)),
                 in_flight: t.cwnd,
             };
             v.pkts_acked(t, SimTime::ZERO, &s);
@@ -391,6 +399,28 @@ mod tests {
         one_rtt(&mut v, &mut t, 90);
         one_rtt(&mut v, &mut t, 120);
         assert_eq!(v.base_rtt, SimTime(90 * MS));
+    }
+
+    #[test]
+    fn a_lucky_sample_lowers_the_window_for_good() {
+        // docs/studies.md, "Vegas at 256 B" (wimax, seed 2): the RTT is two 5 ms frames,
+        // 10 ms, whatever the window. BaseRTT 9.652 ms, cwnd 100: diff = 100·0.348/10 =
+        // 3.48 ∈ [α, β] = [2, 4]: hold. A round with one 9.115 ms sample: BaseRTT 9.115,
+        // that round's diff 0 < α: 101. Then 10 ms again: diff = 0.0885·cwnd, above β
+        // down to cwnd 46 (4.071), so one less per round, 55 rounds to 46 and one more
+        // to 45 (3.98, in [α, β]), where it stays: no queue was ever there.
+        let (mut v, mut t) = setup(100, VegasConfig::default());
+        v.base_rtt = SimTime(9_652_000);
+        one_rtt_ns(&mut v, &mut t, 10_000_000);
+        assert_eq!(t.cwnd, 100);
+        one_rtt_ns(&mut v, &mut t, 9_115_000);
+        assert_eq!((t.cwnd, v.base_rtt), (101, SimTime(9_115_000)));
+        let mut windows = Vec::new();
+        for _ in 0..100 {
+            one_rtt_ns(&mut v, &mut t, 10_000_000);
+            windows.push(t.cwnd);
+        }
+        assert_eq!((windows[54], windows[55], windows[99]), (46, 45, 45));
     }
 
     #[test]
