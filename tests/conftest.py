@@ -113,11 +113,13 @@ def quick_run(tmp_path_factory: pytest.TempPathFactory) -> QuickReport:
     from cwnd.cli import main
 
     out = tmp_path_factory.mktemp("results")
-    seen: dict[int, Drawn] = {}
+    # By figure (one may be saved as PNG and SVG), each held so that its id is not
+    # given to a later figure once it is freed (which made one go unseen).
+    seen: dict[int, tuple[Figure, Drawn]] = {}
     save = Figure.savefig
 
     def spy(fig: Figure, *args: Any, **kwargs: Any) -> None:
-        seen.setdefault(id(fig), _drawn(fig))
+        seen.setdefault(id(fig), (fig, _drawn(fig)))
         save(fig, *args, **kwargs)
 
     # main installs its own signal handlers and warning format: pytest's come back after.
@@ -137,7 +139,7 @@ def quick_run(tmp_path_factory: pytest.TempPathFactory) -> QuickReport:
                 signal.signal(signum, handler)
             warnings.showwarning = show
     assert code == 0, stdout.getvalue()
-    return QuickReport(out / "quick", stdout.getvalue(), list(seen.values()))
+    return QuickReport(out / "quick", stdout.getvalue(), [d for _, d in seen.values()])
 
 
 @pytest.fixture(scope="session")
