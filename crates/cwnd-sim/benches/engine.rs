@@ -1,13 +1,11 @@
-//! Engine microbenchmark: the hold workload, 1024 pending events and delays of
-//! 1 ns … 1 ms unless told; UNIT scales the delays (300: up to 300 ms, the sparse
-//! case of few, far-apart events).
-//! Run: `cargo bench -p cwnd-sim --bench engine [-- EVENTS [PENDING [UNIT]]]`.
+//! Engine microbenchmark: the hold workload, 1024 pending events unless told.
+//! Run: `cargo bench -p cwnd-sim --bench engine [-- EVENTS [PENDING]]`.
 
 #![allow(clippy::disallowed_methods)] // a benchmark measures wall time
 
 use std::time::Instant;
 
-use cwnd_sim::engine::hold_workload_in_units;
+use cwnd_sim::engine::hold_workload;
 
 fn main() {
     let numbers: Vec<u64> = std::env::args()
@@ -16,13 +14,12 @@ fn main() {
         .collect();
     let events = numbers.first().copied().unwrap_or(20_000_000);
     let pending = numbers.get(1).copied().unwrap_or(1024) as u32;
-    let unit = numbers.get(2).copied().unwrap_or(1);
     for _ in 0..5 {
         let start = Instant::now();
-        std::hint::black_box(hold_workload_in_units(pending, events, unit));
+        std::hint::black_box(hold_workload(pending, events));
         let wall = start.elapsed().as_secs_f64();
         println!(
-            "hold({pending}, unit {unit} ns): {events} events in {wall:.3} s = {:.2} M events/s",
+            "hold({pending}): {events} events in {wall:.3} s = {:.2} M events/s",
             events as f64 / wall / 1e6
         );
     }
