@@ -4,6 +4,9 @@ message where live mode cannot run, and one real live cell where it can."""
 from __future__ import annotations
 
 import json
+import os
+import pickle
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -11,6 +14,7 @@ import pytest
 from cwnd import _cwnd
 from cwnd.live import checks
 from cwnd.studies import wimax_live
+from cwnd.studies.study import FigureSpec, ReportSection, live_half
 
 can_go_live = checks.has_net_admin() and checks.TUN_DEVICE.exists()
 
@@ -69,6 +73,24 @@ def test_without_tun_the_live_half_is_skipped_with_the_reason(
         section.lines[-1] == f"Skipped: cwnd live needs {tmp_path / 'no-tun'} (the tun "
         "module); it is missing."
     )
+
+
+def test_the_live_half_runs_in_a_child_and_its_section_comes_back(tmp_path: Path) -> None:
+    """`live_half` runs a study's live half in a forked child (what it allocates leaves
+    with it) and returns its section through a pipe: the section, figure included,
+    must pickle, as wimax's does with its table's drawer."""
+    parent = os.getpid()
+    drawer = partial(wimax_live._draw_table, {"cells": [1, 2]})
+    pickle.dumps(drawer)  # a lambda here would not pickle, and the section not return
+
+    def live(folder: Path, quick: bool) -> ReportSection:
+        figure = FigureSpec("live_vs_simulated", "caption", drawer)
+        return ReportSection([str(os.getpid()), str(quick)], [(figure, folder / "f.png")])
+
+    section = live_half(live, tmp_path, True)
+    assert section.lines[0] != str(parent) and section.lines[1] == "True"
+    assert section.figures[0][0].stem == "live_vs_simulated"
+    assert section.figures[0][1] == tmp_path / "f.png"
 
 
 @pytest.mark.skipif(not can_go_live, reason="live mode needs root or CAP_NET_ADMIN and "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import traceback
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -61,11 +62,31 @@ class Beside:
         return value
 
     def close(self) -> None:
-        """Kills the child if it is still working (the parent failed or was stopped
-        before it read the result) and waits for it."""
-        self._process.kill()
-        self._process.join()
+        """Stops the child if it is still working (the parent failed or was stopped
+        before it read the result) and waits for it: SIGTERM first, which ends a child
+        at once unless its work chose to clean up on it (`stop_on_sigterm`: live mode
+        removes its namespaces), then SIGKILL after `STOP_GRACE_S`."""
+        self._process.terminate()
+        self._process.join(STOP_GRACE_S)
+        if self._process.is_alive():
+            self._process.kill()
+            self._process.join()
         self._receive.close()
+
+
+#: How long `Beside.close` waits for a child to stop on SIGTERM before killing it.
+STOP_GRACE_S = 10.0
+
+
+def stop_on_sigterm() -> None:
+    """In a child's work: SIGTERM raises `KeyboardInterrupt`, so that its `finally`
+    blocks and context managers run when `Beside.close` stops it (the child's default,
+    set by `worker_setup`, is to die at once)."""
+
+    def interrupt(signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 def _run(send: Connection, parent: int, work: Callable[[], Any]) -> None:

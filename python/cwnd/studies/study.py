@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cwnd.atomic import replacing, write_text
-from cwnd.beside import Beside, can_fork
+from cwnd.beside import Beside, can_fork, stop_on_sigterm
 from cwnd.sweep import Failure, Point, SweepResults, sweep
 
 if TYPE_CHECKING:
@@ -404,8 +404,8 @@ def post_process(swept: Swept) -> PostProcessed:
 
 
 def finish(swept: Swept, done: PostProcessed) -> StudyReport:
-    """The study's live half, if it has one (real TCP: run when nothing else runs),
-    its report and claims.md. The report's seconds are the sweeps', the
+    """The study's live half, if it has one (real TCP: run when nothing else runs,
+    in a child: `live_half`), its report and claims.md. The report's seconds are the sweeps', the
     post-processing's and the live half's, whatever ran beside them."""
     started = time.perf_counter()
     study, folder = swept.study, swept.folder
@@ -416,7 +416,7 @@ def finish(swept: Swept, done: PostProcessed) -> StudyReport:
             figures.append((spec, (folder / spec.stem).with_suffix(".png")))
         else:
             failures.append(Failure({"figure": spec.stem}, -1, problem))
-    live = study.live(folder, swept.quick) if study.live is not None else None
+    live = live_half(study.live, folder, swept.quick) if study.live is not None else None
     if live is not None:
         figures += live.figures
     report = StudyReport(
@@ -434,6 +434,27 @@ def finish(swept: Swept, done: PostProcessed) -> StudyReport:
     )
     write_text(folder / "claims.md", claims_markdown(report))
     return report
+
+
+def live_half(
+    live: Callable[[Path, bool], ReportSection], folder: Path, quick: bool
+) -> ReportSection:
+    """Runs a study's live half in a forked child and waits for it (nothing runs
+    beside it: BENCHMARKS.md, "why the live half stays alone"). A child, so that what
+    its runs allocate (the relay's buffers, the simulated twins: 130 MB over a full
+    wimax grid) leaves with it instead of raising the parent's peak; stopped, it still
+    removes its namespaces (`stop_on_sigterm`)."""
+    if not can_fork():
+        return live(folder, quick)
+    section: ReportSection = Beside(partial(_live_in_child, live, folder, quick)).result()
+    return section
+
+
+def _live_in_child(
+    live: Callable[[Path, bool], ReportSection], folder: Path, quick: bool
+) -> ReportSection:
+    stop_on_sigterm()
+    return live(folder, quick)
 
 
 def _draw(figures: list[FigureSpec], data: StudyData, folder: Path) -> list[str | None]:

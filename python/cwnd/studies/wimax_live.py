@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import statistics
 import warnings
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -159,7 +160,7 @@ def reproduce_live(folder: Path, quick: bool, log: Any = print) -> ReportSection
         return ReportSection([*head, "No live cell finished.", "", *failures])
     table.to_parquet(folder / "live_cells.parquet", index=False)
     figure = FigureSpec("live_vs_simulated", "Simulated and live (kernel) goodput per cell, "
-                        "a panel per preset", lambda _data, path: draw(table, path))  # fmt: skip
+                        "a panel per preset", partial(_draw_table, table))  # fmt: skip
     path = (folder / figure.stem).with_suffix(".png")
     draw(table, path)
     lines = [*head, f"{len(rows)} live runs of {seconds} s, seeds {SEEDS}.", "", *markdown(table)]
@@ -224,6 +225,12 @@ def markdown(table: Any) -> list[str]:
     if ratios:
         lines += ["", f"Median live/sim over the cells: {statistics.median(ratios):.2f}."]
     return lines
+
+
+def _draw_table(table: Any, _data: Any, path: Path) -> None:
+    """`draw` as a figure's drawer (a partial of it pickles: the live half may run in
+    a child process and send its section back)."""
+    draw(table, path)
 
 
 def draw(table: Any, path: Path) -> None:
