@@ -31,6 +31,8 @@ def test_the_flow_is_a_linux_2_6_20_iperf_flow() -> None:
     assert (tcp["mss"], tcp["mtu"], tcp["write_size"]) == ("65536B", 1500, "8192B")
     assert (tcp["rcvbuf"], tcp["sndbuf"]) == ("2048B", "2048B")
     assert tcp["rto"]["initial"] == "3s" and tcp["sack"] and tcp["nagle"]
+    # 2.6.20's rtt_sample: the oldest newly acknowledged segment's age, not today's newest.
+    assert tcp["cc_sample"] == "oldest"
     assert spec["duration"] == "120s" and spec["wimax"][0]["preset"] == "nlos_snr10"
 
 

@@ -18,7 +18,8 @@ their reasons (docs/studies.md has the argument in full, written before any run)
   window and bounds the writer's unsent + unacknowledged bytes by SO_SNDBUF.
 - Linux 2.6.20's TCP (`linux_tcp`, `CC`): SACK, timestamps, D-SACK, delayed ACKs,
   limited transmit, RFC 3390's initial window, slow start +1 segment per ACK, RTO
-  3 s initial / 200 ms minimum / 120 s maximum with Linux's rule; each controller with
+  3 s initial / 200 ms minimum / 120 s maximum with Linux's rule, the controller's RTT
+  sample from the oldest segment an ACK covers (`rtt_sample`); each controller with
   2.6.20's parameters (CUBIC's β 0.8, Scalable's 1/50 and 1/8; Westwood is Westwood+).
 - Runs of 30 s at SNR 30 (3 seeds), 120 s at SNR 10 (5 seeds); the first 5 s skipped.
 """
@@ -162,7 +163,9 @@ def linux_tcp(
     `tcp_slow_start` add one per ACK whatever it acknowledges: cwnd's default
     `abc_limit` 1), RTO 3 s initial (`TCP_TIMEOUT_INIT`), 200 ms minimum, 120 s
     maximum, 1 ms clock (HZ 1000), the minimum bounding the variance term (Linux's
-    rule). F-RTO is off (`tcp_frto` = 0 before 2.6.24)."""
+    rule). F-RTO is off (`tcp_frto` = 0 before 2.6.24). The controller's RTT sample
+    is the oldest newly acknowledged segment's age, none if one was retransmitted
+    (`tcp.cc_sample = "oldest"`: 2.6.20's `rtt_sample` hook, Vegas's and Veno's)."""
     if reading not in READINGS:
         raise ValueError(f"reading: {reading!r} is not one of {list(READINGS)}")
     buffer = buffer_kb * 1024
@@ -184,6 +187,7 @@ def linux_tcp(
         "timestamps": True,
         "delayed_ack": True,
         "limited_transmit": True,
+        "cc_sample": "oldest",
         "rto": {"initial": "3s", "min": "200ms", "max": "120s", "granularity": "1ms",
                 "rule": "linux"},
     }  # fmt: skip

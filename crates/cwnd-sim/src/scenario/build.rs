@@ -337,6 +337,7 @@ pub(super) fn tcp_agents(
             RepeatedTimeoutSpec::Halve => RepeatedTimeout::Halve,
         },
         timestamps: t.timestamps,
+        cc_sample: t.cc_sample,
         sack: t.sack,
         dsack_undo: t.dsack_undo,
         eifel: t.eifel,

@@ -12,6 +12,7 @@ use super::tcp_spec::{RepeatedTimeoutSpec, TcpRtoSpec, TcpSpec};
 use super::validate::ScenarioError;
 use crate::packet::TCP_TIMESTAMP_OPTION;
 use crate::time::SimTime;
+use crate::transport::tcp::cc_sample::CcSample;
 use crate::transport::tcp::rto::RtoConfig;
 use crate::transport::tcp::socket_options::{self, SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF};
 use crate::units::{Duration, Size};
@@ -45,6 +46,7 @@ pub struct TcpOptions {
     pub prr: bool,
     pub abc_limit: u32,
     pub timestamps: bool,
+    pub cc_sample: CcSample,
     pub sack: bool,
     pub dsack: bool,
     pub dsack_undo: bool,
@@ -82,6 +84,7 @@ impl TcpSpec {
             prr: self.prr.or(base.prr),
             abc_limit: self.abc_limit.or(base.abc_limit),
             timestamps: self.timestamps.or(base.timestamps),
+            cc_sample: self.cc_sample.or(base.cc_sample),
             sack: self.sack.or(base.sack),
             dsack: self.dsack.or(base.dsack),
             dsack_undo: self.dsack_undo.or(base.dsack_undo),
@@ -155,6 +158,7 @@ impl TcpOptions {
             prr: flag(m.prr),
             abc_limit: m.abc_limit.unwrap_or(1),
             timestamps,
+            cc_sample: m.cc_sample.unwrap_or_default(),
             sack,
             dsack,
             dsack_undo,
@@ -234,6 +238,7 @@ impl TcpOptions {
             prr: Some(self.prr),
             abc_limit: Some(self.abc_limit),
             timestamps: Some(self.timestamps),
+            cc_sample: Some(self.cc_sample),
             sack: Some(self.sack),
             dsack: Some(self.dsack),
             dsack_undo: Some(self.dsack_undo),
@@ -435,6 +440,7 @@ fn rfc3390_initial_window(mss: u32) -> u32 {
 mod tests {
     use super::*;
     use crate::scenario::load;
+    use crate::transport::tcp::cc_sample::CcSample;
     use crate::transport::tcp::rto::{RtoRule, RttSample};
 
     /// The options of the one flow of a scenario with `scenario` at its top and
@@ -548,6 +554,24 @@ mod tests {
         assert_eq!(options(ns2, "").unwrap().profile, TcpProfile::Ns2);
         let rfc = options(ns2, "profile = \"rfc\"").unwrap();
         assert_eq!((rfc.profile, rfc.initial_window), (TcpProfile::Rfc, 3));
+    }
+
+    #[test]
+    fn the_controllers_sample_is_the_newest_segments_unless_the_flow_asks_for_2_6_20s() {
+        // Every profile keeps the rule cwnd had before the option (Linux after
+        // 2.6.20); "oldest" is 2.6.20's `rtt_sample`, asked for by the flow only.
+        for profile in ["linux", "rfc", "ns2"] {
+            let o = options("", &format!("profile = \"{profile}\"")).unwrap();
+            assert_eq!(o.cc_sample, CcSample::Newest, "{profile}");
+        }
+        let o = options("", "cc_sample = \"oldest\"").unwrap();
+        assert_eq!(o.cc_sample, CcSample::Oldest);
+        assert_eq!(o.table().cc_sample, Some(CcSample::Oldest));
+        // The flow's table is line 10 of the scenario `options` writes.
+        assert_eq!(
+            options("", "cc_sample = \"first\"").unwrap_err(),
+            "flows[0].tcp.cc_sample: unknown variant \"first\", expected \"newest\" or \"oldest\" (line 10)"
+        );
     }
 
     #[test]

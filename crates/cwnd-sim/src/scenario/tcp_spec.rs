@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::tcp_profile::TcpProfile;
+use crate::transport::tcp::cc_sample::CcSample;
 use crate::transport::tcp::rto::{RtoRule, RttSample};
 use crate::units::{Duration, Size};
 
@@ -51,6 +52,11 @@ pub struct TcpSpec {
     pub abc_limit: Option<u32>,
     /// RFC 7323 timestamps (12 B per segment; RTT from echoed TSval).
     pub timestamps: Option<bool>,
+    /// Which newly acknowledged segment's age an ACK gives the congestion
+    /// controller as its RTT sample: "newest" (Linux after 2.6.20, the default of
+    /// every profile) or "oldest" (Linux 2.6.20's `rtt_sample`, used by Vegas and
+    /// Veno); `transport/tcp/cc_sample.rs`.
+    pub cc_sample: Option<CcSample>,
     /// SACK (RFC 2018): the receiver reports out-of-order blocks and the sender
     /// recovers with RFC 6675 unless `recovery` says otherwise.
     pub sack: Option<bool>,

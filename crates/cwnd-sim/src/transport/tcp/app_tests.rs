@@ -3,6 +3,7 @@
 //! worked out by hand from Linux 2.6.20's `tcp_sendmsg` and `tcp_write_xmit`.
 
 use super::cc::Reno;
+use super::cc_sample::CcSample;
 use super::recovery::{Recovery, RepeatedTimeout};
 use super::rto::RtoConfig;
 use super::sender::{SenderConfig, TcpSender};
@@ -28,6 +29,7 @@ fn transfer(write_size: u64, nagle: bool, app_bytes: Option<u64>) -> TcpSender {
         recovery: Recovery::NewReno,
         repeated_timeout: RepeatedTimeout::Keep,
         timestamps: false,
+        cc_sample: CcSample::Newest,
         sack: false,
         dsack_undo: false,
         eifel: false,

@@ -2,6 +2,7 @@
 //! control.
 
 pub mod cc;
+pub mod cc_sample;
 pub mod handshake;
 mod nagle;
 mod pacing;

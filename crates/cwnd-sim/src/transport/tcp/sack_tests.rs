@@ -8,6 +8,7 @@ use super::cc::Reno;
 use super::recovery::{Recovery, RepeatedTimeout};
 use std::collections::VecDeque;
 
+use super::cc_sample::CcSample;
 use super::rto::RtoConfig;
 use super::sack::{Scoreboard, SentSegment};
 use super::sender::{SenderConfig, TcpSender};
@@ -34,6 +35,7 @@ pub(super) fn sender(
         recovery,
         repeated_timeout: RepeatedTimeout::Keep,
         timestamps: false,
+        cc_sample: CcSample::Newest,
         sack: recovery == Recovery::Sack,
         dsack_undo: false,
         eifel: false,

@@ -4,6 +4,7 @@
 use std::sync::{Arc, Mutex};
 
 use super::cc::{AckSample, CongestionControl, Reno, Vegas, VegasConfig};
+use super::cc_sample::CcSample;
 use super::recovery::{Recovery, RepeatedTimeout};
 use super::rto::{RtoConfig, RttSample};
 use super::sender::{SenderConfig, TcpSender};
@@ -39,6 +40,7 @@ fn sender_cc(
         recovery,
         repeated_timeout: RepeatedTimeout::Keep,
         timestamps: false,
+        cc_sample: CcSample::Newest,
         sack,
         dsack_undo,
         eifel: false,
@@ -428,6 +430,7 @@ fn timestamps_config(initial_window: u32) -> SenderConfig {
         recovery: Recovery::NewReno,
         repeated_timeout: RepeatedTimeout::Keep,
         timestamps: true,
+        cc_sample: CcSample::Newest,
         sack: false,
         dsack_undo: false,
         eifel: false,
@@ -496,6 +499,85 @@ fn controller_rtt_with_timestamps_is_the_newest_segments_age_not_the_echo() {
     assert_eq!(s.tcb.min_rtt, ms(100));
     // RFC 6298 (2.3) on R = 240 ms after SRTT 100 ms: SRTT = 7/8·100 + 1/8·240 = 117.5 ms.
     assert_eq!(s.tcb.srtt, Some(SimTime::from_micros(117_500)));
+}
+
+/// The samples a controller is handed under `rule`, from a sender made by `make`
+/// (given the recorder) and driven by `script`.
+fn cc_samples(
+    rule: CcSample,
+    make: impl FnOnce(Box<dyn CongestionControl>) -> TcpSender,
+    script: impl FnOnce(&mut TcpSender),
+) -> Vec<Option<SimTime>> {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let mut s = make(Box::new(RttRecorder(seen.clone())));
+    s.cfg.cc_sample = rule;
+    script(&mut s);
+    let samples = seen.lock().expect("not poisoned").clone();
+    samples
+}
+
+#[test]
+fn a_delayed_ack_of_three_gives_the_newest_or_the_oldest_segments_age() {
+    // IW 2: segments 0, 1 at 0 ms. The ACK of 0 at 100 ms gives 100 ms under both
+    // rules; cwnd 3, so 2 and 3 leave at 100 ms. One ACK at 240 ms covers 1 (sent at
+    // 0 ms), 2 and 3 (100 ms): newest 240 − 100 = 140 ms (Linux `last_ackt`),
+    // oldest 240 − 0 = 240 ms (Linux 2.6.20: the first skb of the walk stamps `tv`).
+    let script = |s: &mut TcpSender| {
+        assert_eq!(segs(&start(s)), vec![0, 1]);
+        assert_eq!(segs(&ack(s, ms(100), 1)), vec![2, 3]);
+        ack(s, ms(240), 4);
+    };
+    let make = |cc| sender_cc(Recovery::NewReno, 2, false, cc);
+    let newest = cc_samples(CcSample::Newest, make, script);
+    assert_eq!(newest, vec![Some(ms(100)), Some(ms(140))]);
+    let oldest = cc_samples(CcSample::Oldest, make, script);
+    assert_eq!(oldest, vec![Some(ms(100)), Some(ms(240))]);
+}
+
+#[test]
+fn with_a_retransmitted_segment_among_three_oldest_gives_nothing_even_with_timestamps() {
+    // IW 3 with timestamps: 0, 1, 2 at 0 ms (TSval 0). The RTO (1 s) resends 0 at
+    // 1000 ms (TSval 1000); the ACK of all three at 1100 ms echoes 1000 ms. Karn:
+    // no ACK timing. Newest takes the echo, 1100 − 1000 = 100 ms (Linux
+    // `tcp_ack_update_rtt`); 2.6.20 does not call `rtt_sample` at all
+    // (`FLAG_RETRANS_DATA_ACKED`) and never reads the echo.
+    let script = |s: &mut TcpSender| {
+        assert_eq!(segs(&start(s)), vec![0, 1, 2]);
+        let mut out = Vec::new();
+        s.on_timer(SimTime::from_secs(1), &mut out);
+        assert_eq!(segs(&out), vec![0]);
+        ts_ack(s, ms(1100), 3, ms(1000));
+    };
+    let make = |cc| TcpSender::new(timestamps_config(3), cc);
+    assert_eq!(
+        cc_samples(CcSample::Newest, make, script),
+        vec![Some(ms(100))]
+    );
+    assert_eq!(cc_samples(CcSample::Oldest, make, script), vec![None]);
+}
+
+#[test]
+fn a_segment_sacked_earlier_does_not_change_either_rule() {
+    // SACK, IW 1: 0 at 0 ms; its ACK at 100 ms (100 ms) opens cwnd to 2: 1, 2 at
+    // 100 ms; the ACK of 1 at 200 ms (100 ms) opens it to 3: 3, 4 at 200 ms. A
+    // duplicate ACK at 250 ms SACKs 3: no sample (it acknowledges nothing new;
+    // 2.6.20: no `FLAG_ACKED`). The ACK at 300 ms covers 2 (sent at 100 ms), 3
+    // (200 ms, SACKed) and 4 (200 ms): newest 300 − 200 = 100 ms, oldest
+    // 300 − 100 = 200 ms (the SACKed skb is walked like any other in 2.6.20; it is
+    // not the first).
+    let script = |s: &mut TcpSender| {
+        assert_eq!(segs(&start(s)), vec![0]);
+        assert_eq!(segs(&ack(s, ms(100), 1)), vec![1, 2]);
+        assert_eq!(segs(&ack(s, ms(200), 2)), vec![3, 4]);
+        assert!(sack_ack(s, ms(250), 2, &[(3, 4)]).is_empty());
+        ack(s, ms(300), 5);
+    };
+    let make = |cc| sender_cc(Recovery::Sack, 1, false, cc);
+    let hundred = Some(ms(100));
+    let newest = cc_samples(CcSample::Newest, make, script);
+    assert_eq!(newest, vec![hundred, hundred, hundred]);
+    let oldest = cc_samples(CcSample::Oldest, make, script);
+    assert_eq!(oldest, vec![hundred, hundred, Some(ms(200))]);
 }
 
 #[test]

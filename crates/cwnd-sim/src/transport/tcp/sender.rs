@@ -7,14 +7,16 @@
 //! exchange is modelled: the connection is established at the flow's start time).
 //!
 //! RTT samples: without timestamps, every ACK of new data gives one sample unless
-//! one of the segments it acknowledges was retransmitted (Karn's rule). As in
-//! Linux, the RTO estimator takes the age of the oldest newly acknowledged segment
-//! and the congestion controller the age of the newest (the one that triggered
-//! the ACK, free of delayed-ACK wait). With timestamps, the echoed TSval gives the
-//! RTO's sample, retransmissions included (RFC 7323 §4); the controller's stays
-//! the newest segment's age and takes the echo only under Karn's rule (Linux
-//! `tcp_ack_update_rtt`: ACK timing before TS-ECR). With `rto.sample = "linux"`
-//! the RTO's sample is Linux's too (`rto_sample`).
+//! one of the segments it acknowledges was retransmitted (Karn's rule). The RTO
+//! estimator takes the age of the oldest newly acknowledged segment; the
+//! congestion controller, by default, that of the newest (the one that triggered
+//! the ACK, free of delayed-ACK wait), as Linux after 2.6.20 (`last_ackt`); with
+//! `cc_sample = "oldest"`, that of the oldest, as Linux 2.6.20's `rtt_sample` hook
+//! (`cc_sample.rs`). With timestamps, the echoed TSval gives the RTO's sample,
+//! retransmissions included (RFC 7323 §4); the controller's newest-segment sample
+//! takes the echo only under Karn's rule (Linux `tcp_ack_update_rtt`: ACK timing
+//! before TS-ECR), 2.6.20's never. With `rto.sample = "linux"` the RTO's sample is
+//! Linux's too (`rto_sample`).
 //!
 //! Every transmission is stamped for delivery-rate estimation (`rate.rs`); a
 //! controller with `cong_control` (BBR) gets a rate sample on every ACK, owns cwnd
@@ -28,6 +30,7 @@
 //! only a finite transfer's last segment is short (sent with the FIN, unheld).
 
 use super::cc::{AckEvent, AckSample, CaEvent, CongestionControl, RateSample};
+use super::cc_sample::CcSample;
 use super::handshake::{Opened, RTO_AFTER_LOST_SYN};
 use super::nagle::Nagle;
 use super::pacing::Pacer;
@@ -65,6 +68,9 @@ pub struct SenderConfig {
     /// ssthresh on a repeated timer expiry: RFC 5681's or ns-2's (`recovery.rs`).
     pub repeated_timeout: RepeatedTimeout,
     pub timestamps: bool,
+    /// Which newly acknowledged segment's age the congestion controller takes
+    /// (`cc_sample.rs`).
+    pub cc_sample: CcSample,
     /// Use the receiver's SACK blocks (RFC 2018 scoreboard; D-SACK blocks feed the
     /// RFC 3708 detector).
     pub sack: bool,
@@ -736,8 +742,7 @@ impl TcpSender {
         let acked_bytes = ack.ack - self.tcb.snd_una;
         self.reordering_on_advance(ack.ack);
         let popped = self.pop_acked(now, ack.ack);
-        let (acked, newest_sent, any_retransmitted) =
-            (popped.count, popped.newest, popped.retransmitted);
+        let acked = popped.count;
         self.tcb.snd_una = ack.ack;
         self.tcb.snd_nxt = self.tcb.snd_nxt.max(ack.ack);
         if !self.cfg.sack && acked > 0 {
@@ -750,20 +755,13 @@ impl TcpSender {
             self.dup_delivered -= self.dup_delivered.min(acked - 1);
         }
 
-        // Linux `tcp_ack_update_rtt` prefers the ACK's own timing to TS-ECR and
-        // falls back on the echo only where Karn's rule forbids it. The echo is
-        // TS.Recent, the TSval of the *oldest* segment a delayed ACK covers (RFC
-        // 7323 §4.3), so taking it for the controller's sample would add the
-        // receiver's wait (one bottleneck serialization per held segment) to
-        // BBR's RTprop and to every delay-based controller's base RTT.
+        // The echo is TS.Recent, the TSval of the *oldest* segment a delayed ACK
+        // covers (RFC 7323 §4.3): as the controller's sample it would add the
+        // receiver's wait (one bottleneck serialization per held segment) to BBR's
+        // RTprop and to every delay-based controller's base RTT, so the rules
+        // prefer the ACK's own timing (`cc_sample.rs`).
         let echo_rtt = ack.ts_ecr.filter(|_| self.cfg.timestamps).map(|e| now - e);
-        let newest_rtt = newest_sent.map(|t| now - t);
-        let cc_rtt = match echo_rtt {
-            Some(echo) if any_retransmitted => Some(echo),
-            Some(echo) => newest_rtt.or(Some(echo)),
-            None if any_retransmitted => None,
-            None => newest_rtt,
-        };
+        let cc_rtt = self.cfg.cc_sample.rtt(now, &popped, echo_rtt);
         if let Some(r) = self.rto_sample(now, &popped, echo_rtt) {
             self.take_rto_sample(r);
         }
