@@ -214,6 +214,8 @@ fn mix(h: u64, v: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
     use super::*;
 
     fn drain(q: &mut EventQueue<u32>) -> Vec<(u64, u32)> {
@@ -222,6 +224,17 @@ mod tests {
             out.push((t.as_nanos(), e));
         }
         out
+    }
+
+    /// xorshift64: the tests' fixed pseudo-random sequence, `next(m)` in 0..m.
+    fn sequence(seed: u64) -> impl FnMut(u64) -> u64 {
+        let mut state = seed;
+        move |m| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        }
     }
 
     #[test]
@@ -282,47 +295,96 @@ mod tests {
         assert_eq!(q.peek_time(), None);
     }
 
-    /// The replacing `schedule` and the plain one give the order of a sorted list:
-    /// 2 000 events at pseudo-random times (many equal, to exercise the sequence
-    /// tie-break), each pop followed by 0, 1 or 2 schedules, checked against the
-    /// (time, sequence) order of everything scheduled.
+    /// 100 000 events at one instant (100 000 flows starting at t = 0) pop in the
+    /// order they were scheduled.
+    #[test]
+    fn a_hundred_thousand_simultaneous_events_pop_in_scheduling_order() {
+        let mut q = EventQueue::new();
+        for e in 0..100_000 {
+            q.schedule(SimTime::ZERO, e);
+        }
+        for e in 0..100_000 {
+            assert_eq!(q.pop(|e| *e as u64), Some((SimTime::ZERO, e)));
+        }
+        assert!(q.is_empty());
+    }
+
+    /// Drained, the queue takes new events from the time it reached, far later ones
+    /// included, and `peek_time` and `len` follow.
+    #[test]
+    fn an_emptied_queue_is_refilled() {
+        let mut q = EventQueue::new();
+        for e in 0..100 {
+            q.schedule(SimTime(u64::from(e) * 10), e);
+        }
+        assert_eq!(drain(&mut q).len(), 100);
+        assert_eq!(q.now(), SimTime(990));
+        assert_eq!(q.peek_time(), None);
+        assert_eq!(q.pop(|e| *e as u64), None);
+        for e in 0..50 {
+            q.schedule(SimTime(5_000_000_000 + u64::from(49 - e) * 1_000), e);
+        }
+        q.schedule(SimTime(990), 50);
+        assert_eq!(q.len(), 51);
+        assert_eq!(q.peek_time(), Some(SimTime(990)));
+        let out = drain(&mut q);
+        assert_eq!(out[0], (990, 50));
+        assert_eq!(out[1], (5_000_000_000, 49));
+        assert_eq!(out[50], (5_000_049_000, 0));
+        assert!(q.is_empty());
+    }
+
+    /// The replacing `schedule` and the plain one give the order of a sorted set
+    /// under mixed use, at several sizes: `pending` events, then steps of 0–2
+    /// schedules (delays: a tie at `now` one time in eight, near ones up to 1 µs,
+    /// far ones up to 1 s) and a pop, `peek_time` (which removes a taken root)
+    /// checked before each pop, then a drain to empty.
     #[test]
     fn pops_follow_time_then_sequence_order_under_mixed_use() {
-        let mut q: EventQueue<u32> = EventQueue::new();
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |m: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % m
-        };
-        // The reference: (time, id), ids in scheduling order, so sorting by
-        // (time, id) is the queue's (time, sequence) order.
-        let mut pending: Vec<(u64, u32)> = Vec::new();
-        let mut scheduled = 0u32;
-        let mut now = 0u64;
-        loop {
-            let count = if scheduled == 0 { 64 } else { next(3) };
-            for _ in 0..count {
-                if scheduled < 2000 {
-                    let at = now + next(40);
-                    q.schedule(SimTime(at), scheduled);
-                    pending.push((at, scheduled));
-                    scheduled += 1;
+        for (pending, steps) in [(3, 20_000), (40, 20_000), (700, 20_000), (5_000, 30_000)] {
+            let mut next = sequence(0x2545_f491_4f6c_dd1d ^ pending);
+            let mut q: EventQueue<u32> = EventQueue::new();
+            // The reference: (time, id), ids in scheduling order, so the set's
+            // order is the queue's (time, sequence) order.
+            let mut reference = BTreeSet::new();
+            let mut id = 0u32;
+            let delay = |next: &mut dyn FnMut(u64) -> u64| match next(8) {
+                0 => 0,
+                1 => next(1_000_000_000),
+                _ => next(1_000),
+            };
+            for _ in 0..pending {
+                let at = delay(&mut next);
+                q.schedule(SimTime(at), id);
+                reference.insert((at, id));
+                id += 1;
+            }
+            for step in 0..steps + pending as usize {
+                let count = if step < steps { next(3) } else { 0 };
+                for _ in 0..count {
+                    let at = q.now().as_nanos() + delay(&mut next);
+                    q.schedule(SimTime(at), id);
+                    reference.insert((at, id));
+                    id += 1;
                 }
+                let Some(expected) = reference.pop_first() else {
+                    break;
+                };
+                assert_eq!(q.peek_time(), Some(SimTime(expected.0)));
+                let (t, e) = q.pop(|e| *e as u64).unwrap();
+                assert_eq!(
+                    (t.as_nanos(), e),
+                    expected,
+                    "pending {pending}, step {step}"
+                );
+                assert_eq!(q.len(), reference.len());
             }
-            if pending.is_empty() {
-                break;
+            while let Some(expected) = reference.pop_first() {
+                let (t, e) = q.pop(|e| *e as u64).unwrap();
+                assert_eq!((t.as_nanos(), e), expected);
             }
-            pending.sort_unstable();
-            let expected = pending.remove(0);
-            let (t, e) = q.pop(|e| *e as u64).unwrap();
-            assert_eq!((t.as_nanos(), e), expected);
-            assert_eq!(q.len(), pending.len());
-            now = t.as_nanos();
+            assert!(q.is_empty());
         }
-        assert_eq!(scheduled, 2000);
-        assert!(q.is_empty());
     }
 
     #[test]
