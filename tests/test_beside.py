@@ -109,15 +109,15 @@ def test_a_daemonic_process_draws_in_itself() -> None:
     daemon.join()
 
 
-def test_a_child_that_asked_cleans_up_when_stopped(tmp_path: Path) -> None:
-    """`close` before the result (the parent stopped): a child whose work called
-    `stop_on_sigterm` runs its `finally` (live mode removes its namespaces there); it
-    must not be killed outright. The work writes "started", sleeps, and writes
-    "cleaned" in its `finally`."""
+def _stop_while_working(tmp_path: Path, ask: bool) -> bool:
+    """Starts a child whose work writes "started", sleeps, and writes "cleaned" in its
+    `finally` (after calling `stop_on_sigterm` if `ask`); closes it while it sleeps.
+    Whether its `finally` ran."""
     started, cleaned = tmp_path / "started", tmp_path / "cleaned"
 
     def work() -> None:
-        stop_on_sigterm()
+        if ask:
+            stop_on_sigterm()
         try:
             started.write_text("yes")
             time.sleep(60)
@@ -129,24 +129,17 @@ def test_a_child_that_asked_cleans_up_when_stopped(tmp_path: Path) -> None:
     while not started.exists() and time.monotonic() < deadline:
         time.sleep(0.01)
     child.close()
-    assert cleaned.exists()
+    return cleaned.exists()
+
+
+def test_a_child_that_asked_cleans_up_when_stopped(tmp_path: Path) -> None:
+    """`close` before the result (the parent stopped): a child whose work called
+    `stop_on_sigterm` runs its `finally` (live mode removes its namespaces there); it
+    must not be killed outright."""
+    assert _stop_while_working(tmp_path, ask=True)
 
 
 def test_a_child_that_did_not_ask_is_stopped_at_once(tmp_path: Path) -> None:
     """Without `stop_on_sigterm`, SIGTERM ends the child where it stands (the default
     `worker_setup` sets): its `finally` never runs."""
-    started, cleaned = tmp_path / "started", tmp_path / "cleaned"
-
-    def work() -> None:
-        try:
-            started.write_text("yes")
-            time.sleep(60)
-        finally:
-            cleaned.write_text("yes")
-
-    child = Beside(work)
-    deadline = time.monotonic() + 30
-    while not started.exists() and time.monotonic() < deadline:
-        time.sleep(0.01)
-    child.close()
-    assert not cleaned.exists()
+    assert not _stop_while_working(tmp_path, ask=False)
