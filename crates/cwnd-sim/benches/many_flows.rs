@@ -5,8 +5,10 @@
 //! per CPU second, the data segments received (the work, to compare with ns-3's run of
 //! the same dumbbell: tools/ns3_many_flows.py), and peak RSS after set-up and after
 //! the run.
-//! Run: `cargo bench -p cwnd-sim --bench many_flows -- FLOWS [SECONDS]` (one N per
-//! process, so each peak RSS is its own).
+//! Run: `cargo bench -p cwnd-sim --bench many_flows -- FLOWS [SECONDS [MBPS]]` (one N
+//! per process, so each peak RSS is its own). MBPS, the bottleneck's share per flow
+//! (10 unless told; the queue's share stays one bandwidth-delay product), sets how
+//! many packets the network holds apart from how many flows there are.
 
 #![allow(clippy::disallowed_methods)] // a benchmark measures wall time
 
@@ -16,14 +18,14 @@ use cwnd_sim::scenario::{build, load};
 use serde_json::json;
 
 /// The scenario as JSON (what the Python front end hands the kernel).
-fn dumbbell(flows: usize, seconds: f64) -> String {
-    // Per flow: 10 Mb/s of bottleneck and its BDP at the 24 ms base RTT,
-    // 10e6 · 0.024 / 8 / 1500 = 20 packets of queue.
+fn dumbbell(flows: usize, seconds: f64, mbps: f64) -> String {
+    // Per flow: `mbps` of bottleneck and its BDP at the 24 ms base RTT,
+    // 10e6 · 0.024 / 8 / 1500 = 20 packets of queue at 10 Mb/s.
     let mut links = vec![json!({
         "between": ["r0", "r1"],
-        "bandwidth": format!("{}Mbps", 10 * flows),
+        "bandwidth": format!("{}kbps", (mbps * 1000.0 * flows as f64).round() as u64),
         "delay": "10ms",
-        "queue": { "packets": 20 * flows },
+        "queue": { "packets": ((2.0 * mbps * flows as f64).round() as u64).max(2) },
     })];
     let mut specs = Vec::with_capacity(flows);
     for i in 0..flows {
@@ -82,7 +84,8 @@ fn main() {
         .collect();
     let flows = args.first().map_or(10, |&n| n as usize);
     let seconds = args.get(1).copied().unwrap_or(1.0);
-    let text = dumbbell(flows, seconds);
+    let mbps = args.get(2).copied().unwrap_or(10.0);
+    let text = dumbbell(flows, seconds, mbps);
     let (start, cpu) = (Instant::now(), cpu_seconds());
     let plan = load(&text, None).expect("benchmark scenario is valid");
     let loaded = cpu_seconds() - cpu;
