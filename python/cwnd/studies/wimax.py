@@ -61,7 +61,9 @@ LABELS = {"reno": "Reno", "vegas": "Vegas", "westwood": "Westwood", "veno": "Ven
           "hybla": "Hybla", "cubic": "CUBIC", "bic": "BIC", "highspeed": "HighSpeed",
           "scalable": "Scalable"}  # fmt: skip
 #: Each variant as Linux 2.6.20 runs it: `tcp_vegas.c` α 2, β 4, γ 1; `tcp_westwood.c`
-#: is Westwood+ (50 ms minimum sample interval, cwnd's default); `tcp_veno.c` β 3;
+#: is Westwood+ (50 ms minimum sample interval, cwnd's default) whose RTT and RTTmin come
+#: from the smoothed RTT (`w->rtt = tp->srtt >> 3` in `tcp_westwood_pkts_acked`);
+#: `tcp_veno.c` β 3;
 #: `tcp_hybla.c` RTT0 25 ms; `tcp_cubic.c` (v2.1) β = 819/1024 = 0.8 (0.7 from 2.6.25),
 #: C = bic_scale 41/1024·10 = 0.4, fast convergence and TCP friendliness on, no
 #: HyStart (2.6.29); `tcp_bic.c` β 819/1024, S_max 16, low window 14 (cwnd's `bic`);
@@ -70,7 +72,7 @@ LABELS = {"reno": "Reno", "vegas": "Vegas", "westwood": "Westwood", "veno": "Ven
 CC: dict[str, Any] = {
     "reno": "reno",
     "vegas": {"name": "vegas", "alpha": 2, "beta": 4, "gamma": 1},
-    "westwood": "westwood_plus",
+    "westwood": {"name": "westwood_plus", "rtt": "srtt"},
     "veno": {"name": "veno", "beta": 3},
     "hybla": {"name": "hybla", "rtt0": "25ms"},
     "cubic": {"name": "cubic", "beta": 0.8, "c": 0.4, "fast_convergence": True,

@@ -21,7 +21,8 @@
 //!                              if cwnd > ssthresh: cwnd = ssthresh                (6)
 //! after a timeout:             ssthresh = max(BWE · RTTmin / MSS, 2);  cwnd = 1    (7)
 //! ```
-//! RTTmin is the smallest RTT sample. Between losses the window grows as Reno's.
+//! RTTmin is the smallest RTT sample (for Westwood+ with `rtt = "srtt"`, the smallest
+//! smoothed RTT, as Linux 2.6.20 kept it). Between losses the window grows as Reno's.
 //!
 //! Defaults: τ = 1 s and m = 2, the `tau_` and the τ/2 null-sample spacing of the
 //! authors' ns-2 module (m ≥ 2 is the paper's Nyquist condition); Westwood+'s 50 ms
@@ -114,14 +115,33 @@ impl WestwoodConfig {
 pub struct WestwoodPlusConfig {
     /// Shortest sampling interval. Default 50 ms (Linux `TCP_WESTWOOD_RTT_MIN`).
     pub min_interval: Duration,
+    /// Where the RTT of the sampling interval and of RTTmin comes from.
+    pub rtt: WestwoodRtt,
 }
 
 impl Default for WestwoodPlusConfig {
     fn default() -> Self {
         WestwoodPlusConfig {
             min_interval: Duration(SimTime::from_millis(50)),
+            rtt: WestwoodRtt::Sample,
         }
     }
+}
+
+/// The RTT Westwood+ keeps (`w->rtt` in Linux), from which RTTmin is the smallest.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum WestwoodRtt {
+    /// The controller's per-ACK sample (`tcp.cc_sample`): Linux since `pkts_acked`
+    /// was given an RTT.
+    #[default]
+    Sample,
+    /// The sender's smoothed RTT after this ACK's update, on every ACK that newly
+    /// acknowledges data: Linux 2.6.20's `tcp_westwood_pkts_acked`
+    /// (`w->rtt = tp->srtt >> 3`, called after `tcp_ack_update_rtt`). RTTmin is then
+    /// the smallest SRTT, above the smallest sample by the smoothing; ssthresh after a
+    /// loss is larger. (Linux kept SRTT in whole jiffies; here it is exact.)
+    Srtt,
 }
 
 impl WestwoodPlusConfig {
@@ -170,6 +190,7 @@ pub struct Westwood {
     accounted: u64,
     /// The latest RTT sample (Westwood+'s sampling interval).
     last_rtt: Option<SimTime>,
+    rtt_source: WestwoodRtt,
     rtt_min: SimTime,
     /// Westwood+: take the next RTT sample as RTTmin (set by a timeout).
     reset_rtt_min: bool,
@@ -192,12 +213,15 @@ impl Westwood {
 
     /// Westwood+ (2004): per-RTT samples, two 7/8 stages.
     pub fn plus(cfg: WestwoodPlusConfig) -> Self {
-        Westwood::with(Estimator::PerRtt {
-            min_interval: cfg.min_interval.0,
-            stage: 0.0,
-            bytes: 0,
-            start: None,
-        })
+        Westwood {
+            rtt_source: cfg.rtt,
+            ..Westwood::with(Estimator::PerRtt {
+                min_interval: cfg.min_interval.0,
+                stage: 0.0,
+                bytes: 0,
+                start: None,
+            })
+        }
     }
 
     fn with(estimator: Estimator) -> Self {
@@ -206,6 +230,7 @@ impl Westwood {
             bwe: 0.0,
             accounted: 0,
             last_rtt: None,
+            rtt_source: WestwoodRtt::Sample,
             rtt_min: SimTime::MAX,
             reset_rtt_min: false,
             rtt_min_before_loss: None,
@@ -358,8 +383,12 @@ impl CongestionControl for Westwood {
         tcb.cwnd.max(tcb.prior_cwnd)
     }
 
-    fn pkts_acked(&mut self, _tcb: &Tcb, _now: SimTime, sample: &AckSample) {
-        let Some(rtt) = sample.rtt else { return };
+    fn pkts_acked(&mut self, tcb: &Tcb, _now: SimTime, sample: &AckSample) {
+        let rtt = match self.rtt_source {
+            WestwoodRtt::Sample => sample.rtt,
+            WestwoodRtt::Srtt => tcb.srtt.filter(|_| sample.acked > 0),
+        };
+        let Some(rtt) = rtt else { return };
         self.last_rtt = Some(rtt);
         if self.reset_rtt_min {
             self.rtt_min = rtt;
@@ -480,6 +509,52 @@ mod tests {
         assert!((w.bwe - 1e5).abs() < 1e-6, "{}", w.bwe);
         fast_recovery(&mut w, &mut tcb, ms(125));
         assert_eq!((tcb.ssthresh, tcb.cwnd), (10, 10));
+    }
+
+    #[test]
+    fn westwood_plus_on_srtt_takes_rtt_min_from_the_smoothed_rtt() {
+        // Linux 2.6.20: w->rtt = srtt after each ACK that acknowledges data. ACKs with
+        // samples 105 and 110 ms while SRTT is 120 then 115 ms: RTTmin 115 ms (the
+        // samples would give 105), sampling interval 115 ms, so the ACK at 120 ms closes
+        // it: b = 12 000 B / 0.12 s = 1e5 B/s; ssthresh = 1e5 · 0.115 / 1000 = 11.5 → 11
+        // (10 on the samples: the test above). An ACK that acknowledges nothing new
+        // (SRTT 90 ms) changes nothing.
+        let mut tcb = Tcb::new(1000, 20);
+        let mut w = Westwood::plus(WestwoodPlusConfig {
+            rtt: WestwoodRtt::Srtt,
+            ..WestwoodPlusConfig::default()
+        });
+        for (srtt, sample) in [(120, 105), (115, 110)] {
+            tcb.srtt = Some(ms(srtt));
+            rtt_sample(&mut w, &tcb, sample);
+        }
+        tcb.srtt = Some(ms(90));
+        let nothing_new = AckSample {
+            acked: 0,
+            rtt: None,
+            in_flight: 10,
+        };
+        w.pkts_acked(&tcb, SimTime::ZERO, &nothing_new);
+        assert_eq!((w.rtt_min, w.last_rtt), (ms(115), Some(ms(115))));
+        ack_stream(&mut w, &tcb, 13);
+        assert!((w.bwe - 1e5).abs() < 1e-6, "{}", w.bwe);
+        fast_recovery(&mut w, &mut tcb, ms(125));
+        assert_eq!((tcb.ssthresh, tcb.cwnd), (11, 11));
+    }
+
+    #[test]
+    fn westwood_plus_rtt_source_is_sample_or_srtt() {
+        let cfg: WestwoodPlusConfig = serde_json::from_str(r#"{"rtt": "srtt"}"#).unwrap();
+        assert_eq!(cfg.rtt, WestwoodRtt::Srtt);
+        let cfg: WestwoodPlusConfig = serde_json::from_str("{}").unwrap();
+        assert_eq!(cfg.rtt, WestwoodRtt::Sample);
+        let err = serde_json::from_str::<WestwoodPlusConfig>(r#"{"rtt": "mean"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("mean") && err.contains("sample") && err.contains("srtt"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -686,6 +761,7 @@ mod tests {
         assert_eq!(bad_m.check().unwrap_err().0, "m");
         let zero = WestwoodPlusConfig {
             min_interval: Duration(SimTime::ZERO),
+            ..WestwoodPlusConfig::default()
         };
         assert_eq!(zero.check().unwrap_err().0, "min_interval");
     }
