@@ -1,4 +1,5 @@
-"""The published studies cwnd reproduces, one module each (see ../shared/STUDIES.md).
+"""The published studies cwnd reproduces, one module each; docs/studies.md
+summarises each paper, its set-up and what was chosen where it is silent.
 
 `STUDIES` maps a study's name to its declaration; `reproduce` runs one.
 """
