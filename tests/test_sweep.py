@@ -45,6 +45,27 @@ def test_field_paths_address_nested_lists_and_tables(small_dict: dict[str, Any])
         set_field(spec, "nope[0].x", 1)
     with pytest.raises(IndexError, match="beyond"):
         set_field(spec, "flows[3]", {})
+    with pytest.raises(KeyError, match="duration is a string, not a table of fields"):
+        set_field(spec, "duration.x", 1)
+    assert spec["duration"] == "5s"
+
+
+def test_a_grid_path_into_a_value_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    from conftest import SMALL
+
+    (tmp_path / "s.toml").write_text(SMALL)
+    sweep_file = tmp_path / "sweep.toml"
+    sweep_file.write_text('scenario = "s.toml"\nseeds = [1]\n[grid]\n"duration.x" = [1]\n')
+    args = ["--cache", str(tmp_path / "c"), "--out", str(tmp_path / "t.parquet")]
+    proc = subprocess.run(
+        [sys.executable, "-m", "cwnd", "sweep", str(sweep_file), *args],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines() == [
+        f"cwnd: error: {sweep_file}: grid: duration.x: duration is a string, not a table of fields"
+    ]
 
 
 def test_cache_computes_only_missing_runs(small_dict: dict[str, Any], tmp_path: Path) -> None:
@@ -421,6 +442,14 @@ def test_a_scheduler_without_workers_is_named(tmp_path: Path) -> None:
         ({"points": [0.1]}, "points[0]: 0.1 is not a table"),
         ({"points": {LOSS: 0.1}}, "is not a list of points"),
         ({"tables": ["nope"]}, "tables: 'nope' is not one of"),
+        # A path into a value that is not a container: was a TypeError (issue 27).
+        ({"grid": {"duration.x": [1]}}, "grid: duration.x: duration is a string, not a table"),
+        (
+            {"grid": {"links[0][1]": [1]}},
+            "grid: links[0][1]: links[0] is a table of fields, not a list",
+        ),
+        ({"points": [{"flows[0].cc.y": 1}]}, "points: flows[0].cc.y: flows[0].cc is a string"),
+        ({"grid": {"[0]": [1]}}, "grid: [0]: the scenario is a table of fields"),
     ],
 )
 def test_arguments_that_cannot_mean_what_was_meant_are_refused(

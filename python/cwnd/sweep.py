@@ -76,22 +76,51 @@ def set_field(spec: dict[str, Any], path: str, value: Any) -> None:
     """Sets `spec[path] = value` for a path such as `links[1].impairments[0].p`.
 
     Raises `KeyError`/`IndexError` naming the path when a container on the way is
-    missing (the last key may be new).
+    missing (the last key may be new), or when the path goes into a value that is not
+    the container it asks for: a name into a value that is not a table
+    (`duration.x`), an index into one that is not a list (`links[0][1]`).
     """
     parts = [name if name else int(index) for name, index in _PATH_PART.findall(path)]
     if not parts:
         raise KeyError(f"{path!r} is not a field path")
     node: Any = spec
-    for i, part in enumerate(parts[:-1]):
+    for i, part in enumerate(parts):
+        _check_container(node, path, parts[:i], part)
+        if i == len(parts) - 1:
+            break
         try:
             node = node[part]
-        except (KeyError, IndexError, TypeError):
+        except (KeyError, IndexError):
             where = path if i == 0 else f"{path} (at {parts[i]!r})"
             raise KeyError(f"{where}: no such field in the base scenario") from None
     last = parts[-1]
     if isinstance(node, list) and isinstance(last, int) and last >= len(node):
         raise IndexError(f"{path}: index {last} is beyond the list's {len(node)} entries")
     node[last] = value
+
+
+def _check_container(node: Any, path: str, before: list[str | int], part: str | int) -> None:
+    """Refuses a step of a field path into a value that is not a table (for a name) or
+    a list (for an index), naming the path and what is there instead."""
+    wanted = dict if isinstance(part, str) else list
+    if isinstance(node, wanted):
+        return
+    if not before:
+        raise KeyError(f"{path}: the scenario is a table of fields; start with a field name")
+    there = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in before).lstrip(".")
+    raise KeyError(f"{path}: {there} is {_KINDS.get(type(node), 'a value')}, not {_KINDS[wanted]}")
+
+
+#: What a value of the plan is, as a field path's error names it.
+_KINDS = {
+    dict: "a table of fields",
+    list: "a list",
+    str: "a string",
+    int: "a number",
+    float: "a number",
+    bool: "true or false",
+    type(None): "empty (null)",
+}
 
 
 def check_fields(plan: dict[str, Any], points: Sequence[Point], argument: str) -> None:
