@@ -22,11 +22,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from cwnd.no_space import no_space
+
 
 @contextmanager
 def replacing(path: Path) -> Iterator[Path]:
     """Yields a temporary path beside `path` to write to; on success renames it to
-    `path`, on an error removes it. The temporary name is hidden and ends in `.tmp`
+    `path`, on an error removes it (a full disk is raised as `NoSpace`, naming the
+    device and `path`). The temporary name is hidden and ends in `.tmp`
     (no `*.json` or `*.parquet` glob sees it), so writers that choose a format by the
     file's suffix must be told the format. A temporary left there by a killed writer
     is overwritten; one being written by a live process is waited for. A process
@@ -36,8 +39,11 @@ def replacing(path: Path) -> Iterator[Path]:
     try:
         yield tmp
         tmp.replace(path)
-    except BaseException:
+    except BaseException as e:
         tmp.unlink(missing_ok=True)
+        full = no_space(e, path) if isinstance(e, OSError) else None
+        if full is not None:
+            raise full from None
         raise
     finally:
         os.close(fd)

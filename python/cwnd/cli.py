@@ -1,7 +1,7 @@
 """The `cwnd` command line.
 
-Exit codes: 0 success, 2 bad input or an unusable Dask cluster (one line naming the
-problem, no traceback), 1 internal error, 128 + N when stopped by signal N (130 for
+Exit codes: 0 success, 2 bad input, an unusable Dask cluster or a full disk (one line
+naming the problem, no traceback), 1 internal error, 128 + N when stopped by signal N (130 for
 Ctrl-C, 143 for SIGTERM).
 """
 
@@ -26,6 +26,7 @@ import cwnd
 from cwnd import atomic
 from cwnd.beside import Beside, can_fork
 from cwnd.executors import ClusterError
+from cwnd.no_space import NoSpace
 from cwnd.results import FIGURES
 from cwnd.scenario import Scenario
 
@@ -392,14 +393,17 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     except SweepError as e:
         raise BadInput(f"{args.sweep}: {e}") from None
     if results.rows:
-        results.write(out)
-        print(f"{len(results.rows)} rows written to {out}")
-        for name in args.tables:
-            path = out.with_name(f"{out.stem}.{name}.parquet")
-            with atomic.replacing(path) as tmp:
-                results.frame(name).to_parquet(tmp, index=False)
-            print(f"{name} of every run written to {path}")
-        _summarize_sweep(results, args, spec.get("names"), out)
+        try:
+            results.write(out)
+            print(f"{len(results.rows)} rows written to {out}")
+            for name in args.tables:
+                path = out.with_name(f"{out.stem}.{name}.parquet")
+                with atomic.replacing(path) as tmp:
+                    results.frame(name).to_parquet(tmp, index=False)
+                print(f"{name} of every run written to {path}")
+            _summarize_sweep(results, args, spec.get("names"), out)
+        except NoSpace as e:
+            raise BadInput(f"{e}{_where_the_runs_are(results)}") from None
     print(
         f"runs: {results.computed} computed, {results.cached} from the cache, "
         f"{len(results.failures)} failed"
@@ -407,6 +411,17 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     for f in results.failures:
         print(f"cwnd: failed: point {f.point} seed {f.seed}: {f.error}", file=sys.stderr)
     return EXIT_BAD_INPUT if results.failures else EXIT_OK
+
+
+def _where_the_runs_are(results: Any) -> str:
+    """What a sweep whose outputs could not be written still has: its finished runs, in
+    the cache unless that could not be written either."""
+    if results.cache_error is not None:
+        return ""
+    return (
+        f"; every finished run is in the cache ({results.store.folder}): run the sweep "
+        "again, with room or another --out, to write it without computing"
+    )
 
 
 def _check_figure_options(args: argparse.Namespace, spec: dict[str, Any]) -> None:
@@ -745,7 +760,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)
-    except (cwnd.ScenarioError, BadInput, ClusterError) as e:
+    except (cwnd.ScenarioError, BadInput, ClusterError, NoSpace) as e:
         print(f"cwnd: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt as e:

@@ -15,9 +15,9 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -25,6 +25,17 @@ if TYPE_CHECKING:
 
 Job = tuple[Any, ...]
 Outcome = tuple[int, Any]
+
+
+class Jobs(Protocol):
+    """Jobs by index (a list will do): each is made when it is sent, so that a sweep
+    need not hold every run's plan at once, and what it says may change on the way
+    (a sweep stops asking workers to cache once its cache cannot be written)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: int, /) -> Job: ...
+
 
 #: Seconds to wait for a Dask scheduler to answer, and then for it to have a worker.
 CONNECT_TIMEOUT = 5
@@ -94,17 +105,15 @@ class LocalPool:
         # the children that are not in it (`_kill`).
         self._children_before: set[multiprocessing.process.BaseProcess] = set()
 
-    def results(
-        self, fn: Callable[..., Any], jobs: Sequence[Job]
-    ) -> Generator[Outcome, None, None]:
-        waiting = deque(enumerate(jobs))
+    def results(self, fn: Callable[..., Any], jobs: Jobs) -> Generator[Outcome, None, None]:
+        waiting = deque(range(len(jobs)))
         while waiting:
-            suspects = yield from self._until_a_worker_dies(fn, waiting)
+            suspects = yield from self._until_a_worker_dies(fn, jobs, waiting)
             for index, job in suspects:
                 yield index, _alone(fn, job)
 
     def _until_a_worker_dies(
-        self, fn: Callable[..., Any], waiting: deque[tuple[int, Job]]
+        self, fn: Callable[..., Any], jobs: Jobs, waiting: deque[int]
     ) -> Generator[Outcome, None, list[tuple[int, Job]]]:
         """Runs waiting jobs until none is left or a worker dies; returns the jobs in
         flight when it died (the generator's return value). Raises `RuntimeError` if
@@ -121,11 +130,12 @@ class LocalPool:
         try:
             while running or (waiting and not broken):
                 while waiting and not broken and len(running) < self.workers:
-                    index, job = waiting.popleft()
+                    index = waiting.popleft()
+                    job = jobs[index]
                     try:
                         running[pool.submit(fn, *job)] = (index, job)
                     except BrokenProcessPool:
-                        waiting.appendleft((index, job))
+                        waiting.appendleft(index)
                         broken = True
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
@@ -195,14 +205,12 @@ class DaskCluster:
         self.client = client
         self.owned = owned
 
-    def results(
-        self, fn: Callable[..., Any], jobs: Sequence[Job]
-    ) -> Generator[Outcome, None, None]:
+    def results(self, fn: Callable[..., Any], jobs: Jobs) -> Generator[Outcome, None, None]:
         from distributed import as_completed
         from distributed.scheduler import KilledWorker
 
         # pure=False: Dask must run every submission, never dedupe them by value.
-        futures = {self.client.submit(fn, *job, pure=False): i for i, job in enumerate(jobs)}
+        futures = {self.client.submit(fn, *jobs[i], pure=False): i for i in range(len(jobs))}
         try:
             for future in as_completed(list(futures)):
                 index = futures.pop(future)

@@ -203,7 +203,8 @@ def run_one(
     under `key` (summary and compressed tables) and returns the summary without the
     tables: compressing and sending every run's columns through the parent made the
     parent the bottleneck of a parallel sweep (issue 17: 16 s of serial compression
-    in `cwnd reproduce all`).
+    in `cwnd reproduce all`). A cache it cannot write (a full disk, a read-only
+    folder) loses no run: the run comes back whole, with the reason under "unstored".
 
     Errors are returned, not raised, so that one bad point never stops a sweep.
     """
@@ -222,7 +223,10 @@ def run_one(
     }
     if cache is None:
         return result
-    RunCache(Path(cache)).put(key, result)
+    try:
+        RunCache(Path(cache)).put(key, result)
+    except OSError as e:
+        return {**result, "unstored": str(e)}
     del result["tables"]
     return {**result, "stored": True}
 
@@ -267,7 +271,10 @@ class Run:
 @dataclass
 class SweepResults:
     """One tidy table: a row per (point, seed, flow), the point's fields as columns;
-    and, when the sweep kept them, the runs' time series (`frame`)."""
+    and, when the sweep kept them, the runs' time series (`frame`).
+
+    `cache_error` says why the cache could not be written, if it could not: the runs
+    computed after that are not in the cache, and `held` keeps their tables."""
 
     rows: list[dict[str, Any]] = field(default_factory=list)
     generator_rows: list[dict[str, Any]] = field(default_factory=list)
@@ -276,6 +283,8 @@ class SweepResults:
     cached: int = 0
     runs: list[Run] = field(default_factory=list)
     store: RunCache | None = None
+    cache_error: str | None = None
+    held: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def table(self) -> pd.DataFrame:
@@ -319,9 +328,12 @@ class SweepResults:
     def _run_frame(self, run: Run, name: str) -> pd.DataFrame:
         import pandas as pd
 
-        if self.store is None:
+        if run.key in self.held:
+            columns = self.held[run.key].get(name)
+        elif self.store is None:
             raise ValueError("this sweep kept no per-run tables")
-        columns = self.store.get_table(run.key, name)
+        else:
+            columns = self.store.get_table(run.key, name)
         if columns is None:
             raise ValueError(f"{name}: not kept for run {run.key}; sweep with tables=")
         frame = pd.DataFrame(columns)
@@ -381,6 +393,11 @@ class SweepResults:
 class CacheWarning(UserWarning):
     """A cache entry that cannot be used (unreadable, truncated, wrong-shaped, or not
     the run its name says): reported with its path, and the run computed again."""
+
+
+class CacheWriteWarning(UserWarning):
+    """The cache cannot be written (a full disk, a read-only folder): reported once,
+    with the reason, and the sweep goes on without caching."""
 
 
 class RunCache:
@@ -643,8 +660,12 @@ def _execute(
         disable=not progress,
         transient=False,
     )
-    jobs = [(spec, seed, tables, folder, key) for _, _, seed, key, spec in todo]
-    outcomes = executor.results(run_one, jobs)
+
+    def job(index: int) -> tuple[Any, ...]:
+        _, _, seed, key, spec = todo[index]
+        return (spec, seed, tables, folder if results.cache_error is None else None, key)
+
+    outcomes = executor.results(run_one, _Jobs(len(todo), job))
     try:
         with bar:
             task = bar.add_task("runs", total=len(todo), failed=0)
@@ -653,8 +674,7 @@ def _execute(
                 if isinstance(result, WorkerDied):
                     results.failures.append(Failure(point, seed, result.reason))
                 elif result["ok"]:
-                    if not result.pop("stored", False):
-                        store.put(key, result)
+                    _keep(results, store, key, result)
                     _add_run(results, order, point, seed, key, result)
                     results.computed += 1
                 else:
@@ -663,3 +683,41 @@ def _execute(
     finally:
         outcomes.close()
         executor.close()
+
+
+@dataclass
+class _Jobs:
+    """`count` jobs, each made by `make(index)` when the executor sends it."""
+
+    count: int
+    make: Callable[[int], tuple[Any, ...]]
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, index: int) -> tuple[Any, ...]:
+        return self.make(index)
+
+
+def _keep(results: SweepResults, store: RunCache, key: str, result: dict[str, Any]) -> None:
+    """Caches a finished run that its worker did not store (a Dask worker's, or one
+    whose worker could not write the cache). The first failure to write is reported
+    once (`CacheWriteWarning`) and ends caching for the sweep; a run not cached keeps
+    its tables in `results.held`."""
+    unstored = result.pop("unstored", None)
+    if result.pop("stored", False):
+        return
+    if unstored is None and results.cache_error is None:
+        try:
+            store.put(key, result)
+        except OSError as e:
+            unstored = str(e)
+        else:
+            return
+    if results.cache_error is None:
+        results.cache_error = unstored
+        message = f"{store.folder}: cannot write the run cache ({unstored}); going on without it"
+        warnings.warn(CacheWriteWarning(message), stacklevel=2)
+    if result["tables"]:
+        results.held[key] = result["tables"]
+    del result["tables"]
