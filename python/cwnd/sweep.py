@@ -7,9 +7,10 @@ an explicit list, or from a function that builds the whole scenario from a point
 
 Runs go to a local process pool (all cores by default) or to a Dask distributed
 cluster (`cwnd.executors`). Each finished run is written to the cache at once, keyed
-by (a hash of the scenario's plan, which holds the contents of the files it names,
-seed, cwnd version and a hash of its compiled engine), so an interrupted or partly
-failed sweep loses nothing and a rerun computes only what is missing. A failing point
+by (a hash of the scenario's plan, which holds the contents of the files it names, or
+for a point of a grid of its base plan and values: `cwnd.sweep_plans`; seed, cwnd
+version and a hash of its compiled engine), so an interrupted or partly failed sweep
+loses nothing and a rerun computes only what is missing. A failing point
 (a scenario error, or a worker that died running it) is recorded with its error and
 the others go on.
 
@@ -26,7 +27,6 @@ import hashlib
 import itertools
 import json
 import os
-import re
 import warnings
 import zipfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -39,6 +39,7 @@ from cwnd import _cwnd
 from cwnd.atomic import replacing, write_text
 from cwnd.executors import LocalPool, WorkerDied, connect
 from cwnd.sweep_arguments import SweepError, checked_grid, checked_points, checked_seeds
+from cwnd.sweep_plans import PointPlans, set_field
 from cwnd.sweep_summary import DEFAULT_METRIC, axis_names, draw, resolve, summarize
 
 if TYPE_CHECKING:
@@ -63,64 +64,11 @@ TABLES = tuple(TABLE_KEYS)
 #: The quotes `str(KeyError(...))` puts around its message.
 QUOTES = "'\""
 
-_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
-
 
 def default_cache_dir() -> Path:
     """`$CWND_CACHE`, else `~/.cache/cwnd`."""
     env = os.environ.get("CWND_CACHE")
     return Path(env) if env else Path.home() / ".cache" / "cwnd"
-
-
-def set_field(spec: dict[str, Any], path: str, value: Any) -> None:
-    """Sets `spec[path] = value` for a path such as `links[1].impairments[0].p`.
-
-    Raises `KeyError`/`IndexError` naming the path when a container on the way is
-    missing (the last key may be new), or when the path goes into a value that is not
-    the container it asks for: a name into a value that is not a table
-    (`duration.x`), an index into one that is not a list (`links[0][1]`).
-    """
-    parts = [name if name else int(index) for name, index in _PATH_PART.findall(path)]
-    if not parts:
-        raise KeyError(f"{path!r} is not a field path")
-    node: Any = spec
-    for i, part in enumerate(parts):
-        _check_container(node, path, parts[:i], part)
-        if i == len(parts) - 1:
-            break
-        try:
-            node = node[part]
-        except (KeyError, IndexError):
-            where = path if i == 0 else f"{path} (at {parts[i]!r})"
-            raise KeyError(f"{where}: no such field in the base scenario") from None
-    last = parts[-1]
-    if isinstance(node, list) and isinstance(last, int) and last >= len(node):
-        raise IndexError(f"{path}: index {last} is beyond the list's {len(node)} entries")
-    node[last] = value
-
-
-def _check_container(node: Any, path: str, before: list[str | int], part: str | int) -> None:
-    """Refuses a step of a field path into a value that is not a table (for a name) or
-    a list (for an index), naming the path and what is there instead."""
-    wanted = dict if isinstance(part, str) else list
-    if isinstance(node, wanted):
-        return
-    if not before:
-        raise KeyError(f"{path}: the scenario is a table of fields; start with a field name")
-    there = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in before).lstrip(".")
-    raise KeyError(f"{path}: {there} is {_KINDS.get(type(node), 'a value')}, not {_KINDS[wanted]}")
-
-
-#: What a value of the plan is, as a field path's error names it.
-_KINDS = {
-    dict: "a table of fields",
-    list: "a list",
-    str: "a string",
-    int: "a number",
-    float: "a number",
-    bool: "true or false",
-    type(None): "empty (null)",
-}
 
 
 def check_fields(plan: dict[str, Any], points: Sequence[Point], argument: str) -> None:
@@ -180,7 +128,8 @@ def run_key(scenario: dict[str, Any] | str, seed: int) -> str:
     """Cache key of one run: hash of the scenario's plan in canonical form (a loss
     trace's contents, not its file name: editing the file changes the key, moving it
     does not), the seed and the engine (version and build). `scenario` is a scenario
-    dict, or a plan as `_cwnd.load` gives it.
+    dict, or a plan as `_cwnd.load` gives it. The runs of a point of a grid or a list
+    are keyed by `PointPlans.keys` instead (their plans are not loaded to be keyed).
 
     Raises `ScenarioError` for a dict that does not load."""
     plan = scenario if isinstance(scenario, str) else _cwnd.load(json.dumps(scenario))
@@ -419,9 +368,10 @@ class RunCache:
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The summary of a cached run, or None when there is none or it is unusable."""
-        path = self._path(key)
-        if not path.is_file():
+        # A miss is the common case of a new sweep: one stat of a string, no Path.
+        if not os.path.isfile(os.path.join(self.folder, key[:2], f"{key}.json")):
             return None
+        path = self._path(key)
         try:
             entry = json.loads(path.read_bytes())
             if not isinstance(entry, dict) or entry.keys() != {"key", "sha256", "run"}:
@@ -598,31 +548,91 @@ def sweep(
         source = base
     store = RunCache(Path(cache) if cache else default_cache_dir())
     results = SweepResults(store=store)
-    todo: list[tuple[int, Point, int, str, str]] = []
-    for order, point in enumerate(all_points):
-        spec = spec_for(source, point)
-        try:
-            plan = _cwnd.load(json.dumps(spec))
-        except _cwnd.ScenarioError as e:
-            for seed in seeds:
-                results.failures.append(Failure(point, seed, f"ScenarioError: {e}"))
-            continue
-        for seed in seeds:
-            key = run_key(plan, seed)
-            hit = None if fresh else store.get(key)
-            if hit is not None and hit.get("ok") and store.has_tables(key, tables):
-                _add_run(results, order, point, seed, key, hit)
-                results.cached += 1
-            else:
-                todo.append((order, point, seed, key, plan))
-    _execute(todo, results, store, workers, cluster, progress, tuple(tables))
+    plans = PointPlans(source, engine_id()) if isinstance(source, dict) else None
+    todo = _prepare(all_points, seeds, source, plans, store, fresh, tables, results, progress)
+    _execute(todo, plans, results, store, workers, cluster, progress, tuple(tables))
     results.rows.sort(key=lambda row: (row["point"], row["seed"]))
     results.generator_rows.sort(key=lambda row: (row["point"], row["seed"]))
     return results
 
 
+#: A run to compute: its point's index, the point, the seed, the run's key, and the
+#: point's plan when it was loaded here (else `PointPlans.text` makes it when sent).
+Todo = tuple[int, Point, int, str, str | None]
+
+#: Points prepared between two updates of the preparation's progress bar (an update
+#: costs more than a point).
+PROGRESS_STEP = 1024
+
+
+def _prepare(
+    points: list[Point],
+    seeds: list[int],
+    source: dict[str, Any] | SpecBuilder,
+    plans: PointPlans | None,
+    store: RunCache,
+    fresh: bool,
+    tables: Sequence[str],
+    results: SweepResults,
+    progress: bool,
+) -> list[Todo]:
+    """Each point's run keys (`PointPlans`, or the point's plan loaded here: a builder's
+    point, a point that names a file), and the runs the cache does not hold; cached
+    runs go to `results`, and so do points whose loaded plan the simulator refuses.
+    With `progress`, says how many points and runs the sweep makes before anything
+    else, shows the preparation's progress, then how many runs the cache held."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    runs = len(points) * len(seeds)
+    if progress:
+        counted = f"{_count(len(points), 'point')} × {_count(len(seeds), 'seed')}"
+        print(f"sweep: {counted} = {_count(runs, 'run')}", flush=True)
+    console = Console()
+    bar = Progress(
+        TextColumn("[bold]preparing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=console,
+        # Gone when done; on a terminal only (elsewhere it would leave an empty line).
+        disable=not (progress and console.is_terminal),
+        transient=True,
+    )
+    todo: list[Todo] = []
+    with bar:
+        task = bar.add_task("points", total=len(points))
+        for order, point in enumerate(points):
+            if order % PROGRESS_STEP == 0:
+                bar.update(task, completed=order)
+            keys = None if plans is None else plans.keys(point, seeds)
+            plan = None
+            if keys is None:
+                try:
+                    plan = _cwnd.load(json.dumps(spec_for(source, point)))
+                except _cwnd.ScenarioError as e:
+                    results.failures += [Failure(point, s, f"ScenarioError: {e}") for s in seeds]
+                    continue
+                keys = [run_key(plan, seed) for seed in seeds]
+            for seed, key in zip(seeds, keys, strict=True):
+                hit = None if fresh else store.get(key)
+                if hit is not None and hit.get("ok") and store.has_tables(key, tables):
+                    _add_run(results, order, point, seed, key, hit)
+                    results.cached += 1
+                else:
+                    todo.append((order, point, seed, key, plan))
+        bar.update(task, completed=len(points))
+    if progress:
+        print(f"sweep: {results.cached} in the cache, {len(todo)} to run", flush=True)
+    return todo
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
 def _execute(
-    todo: list[tuple[int, Point, int, str, str]],
+    todo: list[Todo],
+    plans: PointPlans | None,
     results: SweepResults,
     store: RunCache,
     workers: int | None,
@@ -662,8 +672,10 @@ def _execute(
     )
 
     def job(index: int) -> tuple[Any, ...]:
-        _, _, seed, key, spec = todo[index]
-        return (spec, seed, tables, folder if results.cache_error is None else None, key)
+        _, point, seed, key, plan = todo[index]
+        if plan is None and plans is not None:
+            plan = plans.text(point)
+        return (plan, seed, tables, folder if results.cache_error is None else None, key)
 
     outcomes = executor.results(run_one, _Jobs(len(todo), job))
     try:
