@@ -1,8 +1,8 @@
 """The `cwnd` command line.
 
 Exit codes: 0 success, 2 bad input, an unusable Dask cluster or a full disk (one line
-naming the problem, no traceback), 1 internal error, 128 + N when stopped by signal N (130 for
-Ctrl-C, 143 for SIGTERM).
+naming the problem, no traceback), 1 internal error, 128 + N when stopped by signal N
+(130 for Ctrl-C, 143 for SIGTERM).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from cwnd.scenario import Scenario
 if TYPE_CHECKING:
     from cwnd import _cwnd
     from cwnd.studies.study import StudyReport
+    from cwnd.sweep_outputs import SweepOutputs
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -454,7 +455,7 @@ def _swept(spec: dict[str, Any]) -> list[str]:
 
 
 def _summarize_sweep(
-    results: Any, args: argparse.Namespace, names: dict[str, str] | None, outputs: Any
+    results: Any, args: argparse.Namespace, names: dict[str, str] | None, outputs: SweepOutputs
 ) -> None:
     """Prints the mean and 95 % interval of the metric at every point, writes them as
     CSV beside the table, and draws the metric against the swept field."""

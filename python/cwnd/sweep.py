@@ -521,7 +521,9 @@ def sweep(
     `KeyboardInterrupt` (Ctrl-C) stops the sweep and its runs; finished runs stay in
     the cache. A point whose scenario fails, or whose run kills its worker, is not
     raised: it is in `SweepResults.failures`. A damaged cache entry is reported with
-    a `CacheWarning` and computed again.
+    a `CacheWarning` and computed again; a cache that cannot be written, once with a
+    `CacheWriteWarning`, and the sweep goes on without it. With `progress`, the sweep
+    first says how many points and runs it makes.
     """
     from cwnd.run import to_plan
 
