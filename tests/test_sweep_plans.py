@@ -14,7 +14,6 @@ import pytest
 
 import cwnd
 import cwnd.executors
-from cwnd import _cwnd
 from cwnd.sweep import spec_for, sweep
 from cwnd.sweep_plans import PointPlans
 
@@ -75,22 +74,17 @@ def _stop(*_: Any) -> None:
 
 
 def test_preparing_a_grid_loads_no_point_here(
-    small_dict: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    small_dict: dict[str, Any],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    load_calls: list[str],
 ) -> None:
-    loads: list[str] = []
-    load = _cwnd.load
-
-    def counted(text: str, *args: Any) -> str:
-        loads.append(text)
-        return load(text, *args)
-
-    monkeypatch.setattr(_cwnd, "load", counted)
     monkeypatch.setattr(cwnd.executors.LocalPool, "results", _stop)
     grid = {"links[1].impairments[0].p": [i / 1000 for i in range(200)], "flows[0].cc": ["reno"]}
     with pytest.raises(_Prepared):
         sweep(small_dict, grid=grid, seeds=[1, 2], cache=tmp_path, progress=False)
     # The base, and each swept field once (`check_fields`): not 200 points' plans.
-    assert len(loads) == 1 + 2
+    assert len(load_calls) == 1 + 2
 
 
 def test_a_point_that_names_a_file_is_loaded_here_and_keyed_by_its_contents(
