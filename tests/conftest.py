@@ -68,6 +68,22 @@ def small_dict() -> dict[str, Any]:
     return tomllib.loads(SMALL)
 
 
+@pytest.fixture
+def load_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts given to the simulator's `load` from here on, in this process."""
+    from cwnd import _cwnd
+
+    calls: list[str] = []
+    load = _cwnd.load
+
+    def counted(text: str, *args: Any) -> str:
+        calls.append(text)
+        return load(text, *args)
+
+    monkeypatch.setattr(_cwnd, "load", counted)
+    return calls
+
+
 @dataclass
 class Drawn:
     """What a saved figure shows: its title, colour bar labels and legend titles, and

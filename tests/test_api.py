@@ -144,25 +144,15 @@ def test_a_loss_trace_file_is_found_beside_its_scenario(
 
 
 def test_a_scenario_file_is_loaded_by_the_simulator_once(
-    small_toml: Path, monkeypatch: pytest.MonkeyPatch
+    small_toml: Path, load_calls: list[str]
 ) -> None:
     # One `load` gives the plan (checked, files read, warnings found) that `run` takes;
     # nothing loads it a second time to check it or to find its warnings.
-    from cwnd import _cwnd
-
-    calls: list[str] = []
-    load = _cwnd.load
-
-    def counted(text: str, *args: Any) -> str:
-        calls.append(text)
-        return load(text, *args)
-
-    monkeypatch.setattr(_cwnd, "load", counted)
     cwnd.run(small_toml, seed=1)
-    assert len(calls) == 1
+    assert len(load_calls) == 1
     cwnd.check(str(small_toml))
-    assert len(calls) == 2
-    assert calls[1] == small_toml.read_text()  # the TOML text, not a plan from it
+    assert len(load_calls) == 2
+    assert load_calls[1] == small_toml.read_text()  # the TOML text, not a plan from it
 
 
 def test_channel_counters_are_a_frame() -> None:

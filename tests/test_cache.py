@@ -3,10 +3,13 @@ outputs are written atomically."""
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import re
 import subprocess
 import sys
+import threading
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -14,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from cwnd.atomic import replacing
+from cwnd.atomic import replacing, write_text
 from cwnd.sweep import CacheWarning, sweep
 
 
@@ -116,6 +119,92 @@ def test_a_failed_write_leaves_the_previous_file_and_no_temporary(tmp_path: Path
         tmp.write_bytes(b"new")
     assert path.read_bytes() == b"new"
     assert [p.name for p in tmp_path.iterdir()] == ["t.parquet"]
+
+
+KILLED_WHILE_WRITING = """
+import os, signal, sys
+from pathlib import Path
+from cwnd.atomic import replacing, write_text
+
+with replacing(Path(sys.argv[1])) as tmp:
+    tmp.write_bytes(b"half")
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def _killed_while_writing(path: Path) -> None:
+    """A process SIGKILLed in the middle of writing `path`: its cleanup never runs."""
+    proc = subprocess.run([sys.executable, "-c", KILLED_WHILE_WRITING, str(path)])
+    assert proc.returncode == -9
+
+
+def test_the_next_write_removes_a_killed_writers_temporary(tmp_path: Path) -> None:
+    path = tmp_path / "t.parquet"
+    path.write_bytes(b"previous")
+    _killed_while_writing(path)
+    assert path.read_bytes() == b"previous"
+    (left,) = (p for p in tmp_path.iterdir() if p != path)
+    assert left.name.startswith(".t.parquet.") and left.name.endswith(".tmp")
+    write_text(path, "new")
+    assert path.read_text() == "new"
+    assert [p.name for p in tmp_path.iterdir()] == ["t.parquet"]
+
+
+LIVE_WRITER = """
+import sys
+from pathlib import Path
+from cwnd.atomic import replacing, write_text
+
+with replacing(Path(sys.argv[1])) as tmp:
+    tmp.write_text("live")
+    print("writing", flush=True)
+    sys.stdin.readline()
+"""
+
+
+def test_a_live_writers_temporary_is_waited_for_not_taken(tmp_path: Path) -> None:
+    path = tmp_path / "t.csv"
+    live = subprocess.Popen(
+        [sys.executable, "-c", LIVE_WRITER, str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert live.stdout is not None and live.stdin is not None
+    assert live.stdout.readline() == "writing\n"
+    (tmp,) = tmp_path.iterdir()
+    # The live writer holds the temporary's lock: the next writer of t.csv waits.
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        with pytest.raises(BlockingIOError):
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    finally:
+        os.close(fd)
+    second = threading.Thread(target=write_text, args=(path, "second"))
+    second.start()
+    live.stdin.write("\n")
+    live.stdin.close()
+    assert live.wait(timeout=60) == 0  # its rename found its temporary
+    live.stdout.close()
+    second.join(timeout=60)
+    assert path.read_text() == "second"
+    assert [p.name for p in tmp_path.iterdir()] == ["t.csv"]
+
+
+def test_a_killed_sweeps_temporary_is_gone_after_the_next_sweep(tmp_path: Path) -> None:
+    from conftest import SMALL
+
+    (tmp_path / "s.toml").write_text(SMALL)
+    (tmp_path / "sweep.toml").write_text('scenario = "s.toml"\nseeds = [1]\n')
+    out = tmp_path / "out"
+    out.mkdir()
+    _killed_while_writing(out / "t.parquet")
+    assert len(list(out.iterdir())) == 1
+    cmd = [sys.executable, "-m", "cwnd", "sweep", str(tmp_path / "sweep.toml")]
+    cmd += ["--cache", str(tmp_path / "c"), "--out", str(out / "t.parquet")]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["t.parquet", "t.summary.csv"]
 
 
 def test_the_command_reports_a_damaged_entry_in_one_line(tmp_path: Path) -> None:

@@ -10,10 +10,14 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +49,27 @@ def test_field_paths_address_nested_lists_and_tables(small_dict: dict[str, Any])
         set_field(spec, "nope[0].x", 1)
     with pytest.raises(IndexError, match="beyond"):
         set_field(spec, "flows[3]", {})
+    with pytest.raises(KeyError, match="duration is a string, not a table of fields"):
+        set_field(spec, "duration.x", 1)
+    assert spec["duration"] == "5s"
+
+
+def test_a_grid_path_into_a_value_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    from conftest import SMALL
+
+    (tmp_path / "s.toml").write_text(SMALL)
+    sweep_file = tmp_path / "sweep.toml"
+    sweep_file.write_text('scenario = "s.toml"\nseeds = [1]\n[grid]\n"duration.x" = [1]\n')
+    args = ["--cache", str(tmp_path / "c"), "--out", str(tmp_path / "t.parquet")]
+    proc = subprocess.run(
+        [sys.executable, "-m", "cwnd", "sweep", str(sweep_file), *args],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines() == [
+        f"cwnd: error: {sweep_file}: grid: duration.x: duration is a string, not a table of fields"
+    ]
 
 
 def test_cache_computes_only_missing_runs(small_dict: dict[str, Any], tmp_path: Path) -> None:
@@ -390,6 +415,86 @@ def test_an_unusable_cluster_is_one_line_and_exit_2(
     assert line.startswith(f"cwnd: error: cluster: {message}"), line
 
 
+@contextmanager
+def _not_a_scheduler(greeting: bytes | None) -> Iterator[str]:
+    """A local TCP server that is no Dask scheduler: it sends `greeting` on every
+    connection it accepts, or nothing (None), and keeps the connections open. Yields
+    its address."""
+    server = socket.create_server(("127.0.0.1", 0))
+    accepted: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:  # shut down
+                return
+            accepted.append(connection)
+            if greeting is not None:
+                connection.sendall(greeting)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        server.shutdown(socket.SHUT_RDWR)  # wakes the blocked accept
+        server.close()
+        thread.join()
+        for connection in accepted:
+            connection.close()
+
+
+# Read as Dask's framing, an HTTP status line asks for a frame of 3 EiB (issue 27).
+HTTP = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
+SSH = b"SSH-2.0-OpenSSH_9.6\r\n"
+
+
+@pytest.mark.parametrize("greeting", [HTTP, SSH], ids=["http", "ssh"])
+def test_a_server_of_another_protocol_is_one_line_and_exit_2(
+    tmp_path: Path, greeting: bytes
+) -> None:
+    with _not_a_scheduler(greeting) as address:
+        proc = _sweep_on(address, tmp_path)
+    assert proc.returncode == 2, proc.stderr  # was 1: MemoryError, an internal error
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith(
+        f"cwnd: error: cluster: '{address}' is not a Dask scheduler: it answered in "
+        "another protocol ("
+    ), line
+
+
+def test_a_server_that_never_answers_is_given_up_within_the_timeout_named(
+    tmp_path: Path,
+) -> None:
+    from cwnd.executors import CONNECT_TIMEOUT, ClusterError, connect
+
+    with _not_a_scheduler(None) as address:
+        start = time.monotonic()
+        with pytest.raises(ClusterError) as refused:
+            connect(address)
+        waited = time.monotonic() - start  # was 122 s and more
+        proc = _sweep_on(address, tmp_path)
+    message = f"cluster: no Dask scheduler answered at '{address}' within {CONNECT_TIMEOUT} s"
+    assert str(refused.value).startswith(message)
+    # The deadline the message names, and the scheduling of a loaded machine.
+    assert CONNECT_TIMEOUT <= waited < CONNECT_TIMEOUT + 1
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines() == [f"cwnd: error: {message} (TimeoutError)"]
+
+
+def test_a_dask_worker_is_not_taken_for_its_scheduler(tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=":0") as cluster:
+        (worker,) = cluster.scheduler_info["workers"]
+        proc = _sweep_on(worker, tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines() == [
+        f"cwnd: error: cluster: '{worker}' is a Dask Worker, not a Dask scheduler"
+    ]
+
+
 def test_a_scheduler_without_workers_is_named(tmp_path: Path) -> None:
     from distributed import LocalCluster
 
@@ -421,6 +526,14 @@ def test_a_scheduler_without_workers_is_named(tmp_path: Path) -> None:
         ({"points": [0.1]}, "points[0]: 0.1 is not a table"),
         ({"points": {LOSS: 0.1}}, "is not a list of points"),
         ({"tables": ["nope"]}, "tables: 'nope' is not one of"),
+        # A path into a value that is not a container: was a TypeError (issue 27).
+        ({"grid": {"duration.x": [1]}}, "grid: duration.x: duration is a string, not a table"),
+        (
+            {"grid": {"links[0][1]": [1]}},
+            "grid: links[0][1]: links[0] is a table of fields, not a list",
+        ),
+        ({"points": [{"flows[0].cc.y": 1}]}, "points: flows[0].cc.y: flows[0].cc is a string"),
+        ({"grid": {"[0]": [1]}}, "grid: [0]: the scenario is a table of fields"),
     ],
 )
 def test_arguments_that_cannot_mean_what_was_meant_are_refused(

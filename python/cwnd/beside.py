@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cwnd.executors import death, worker_setup
+from cwnd.no_space import NoSpace
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
@@ -49,7 +50,8 @@ class Beside:
         send.close()
 
     def result(self) -> Any:
-        """The child's return value; raises `BesideError` if it raised or died."""
+        """The child's return value; raises `BesideError` if it raised or died, and
+        the child's `NoSpace` (a full disk) as itself."""
         try:
             ok, value = self._receive.recv()
         except EOFError:
@@ -57,6 +59,8 @@ class Beside:
             raise BesideError(death(self._process.exitcode)) from None
         finally:
             self.close()
+        if isinstance(value, NoSpace):
+            raise value  # the user's to fix, as it would be in this process
         if not ok:
             raise BesideError(f"work in a child process failed:\n{value}")
         return value
@@ -93,6 +97,8 @@ def _run(send: Connection, parent: int, work: Callable[[], Any]) -> None:
     worker_setup(parent)
     try:
         outcome = (True, work())
+    except NoSpace as e:
+        outcome = (False, e)
     except Exception:
         outcome = (False, traceback.format_exc())
     send.send(outcome)

@@ -1,8 +1,8 @@
 """The `cwnd` command line.
 
-Exit codes: 0 success, 2 bad input or an unusable Dask cluster (one line naming the
-problem, no traceback), 1 internal error, 128 + N when stopped by signal N (130 for
-Ctrl-C, 143 for SIGTERM).
+Exit codes: 0 success, 2 bad input, an unusable Dask cluster or a full disk (one line
+naming the problem, no traceback), 1 internal error, 128 + N when stopped by signal N
+(130 for Ctrl-C, 143 for SIGTERM).
 """
 
 from __future__ import annotations
@@ -26,12 +26,14 @@ import cwnd
 from cwnd import atomic
 from cwnd.beside import Beside, can_fork
 from cwnd.executors import ClusterError
+from cwnd.no_space import NoSpace
 from cwnd.results import FIGURES
 from cwnd.scenario import Scenario
 
 if TYPE_CHECKING:
     from cwnd import _cwnd
     from cwnd.studies.study import StudyReport
+    from cwnd.sweep_outputs import SweepOutputs
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -285,7 +287,8 @@ def _read_text(path: Path, what: str) -> str:
 def load_sweep(path: str) -> dict[str, Any]:
     """Reads a sweep file: `scenario` (relative to the file), `seeds` (a count or a
     list), `[grid]` (field path → list of values) or `[[points]]`, and optionally
-    `[names]` (short name → field path) for the summary and the figure."""
+    `out` (the table, under the file's folder: `cwnd.sweep_outputs`) and `[names]`
+    (short name → field path) for the summary and the figure."""
     import tomllib
 
     from cwnd.sweep_arguments import MAX_SEEDS
@@ -368,11 +371,20 @@ def _quiet_dask(cluster: str | None) -> None:
 def cmd_sweep(args: argparse.Namespace) -> int:
     from cwnd.sweep import default_cache_dir, sweep
     from cwnd.sweep_arguments import SweepError
+    from cwnd.sweep_outputs import OutputTaken, SweepOutputs, table_path
 
     spec = load_sweep(args.sweep)
-    out = Path(args.out or spec.get("out") or Path("results") / f"{Path(args.sweep).stem}.parquet")
+    try:
+        out = table_path(Path(args.sweep), args.out, spec.get("out"))
+    except OutputTaken as e:
+        raise BadInput(str(e)) from None
     if out.is_dir():
         raise BadInput(f"--out: {out} is a folder; name the table's file (e.g. {out}/t.parquet)")
+    outputs = SweepOutputs(out, Path(args.sweep), args.tables, figure=bool(_swept(spec)))
+    try:
+        outputs.check(force=args.force)
+    except OutputTaken as e:
+        raise BadInput(str(e)) from None
     _writable("--out", out.parent)
     _writable("--cache", Path(args.cache) if args.cache else default_cache_dir())
     _check_figure_options(args, spec)
@@ -392,14 +404,16 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     except SweepError as e:
         raise BadInput(f"{args.sweep}: {e}") from None
     if results.rows:
-        results.write(out)
-        print(f"{len(results.rows)} rows written to {out}")
-        for name in args.tables:
-            path = out.with_name(f"{out.stem}.{name}.parquet")
-            with atomic.replacing(path) as tmp:
-                results.frame(name).to_parquet(tmp, index=False)
-            print(f"{name} of every run written to {path}")
-        _summarize_sweep(results, args, spec.get("names"), out)
+        try:
+            # The table first: the summary and the figure belong to it (sweep_outputs).
+            outputs.write(results.table, out)
+            print(f"{len(results.rows)} rows written to {out}")
+            for name in args.tables:
+                outputs.write(results.frame(name), outputs.per_run(name))
+                print(f"{name} of every run written to {outputs.per_run(name)}")
+            _summarize_sweep(results, args, spec.get("names"), outputs)
+        except NoSpace as e:
+            raise BadInput(f"{e}{_where_the_runs_are(results)}") from None
     print(
         f"runs: {results.computed} computed, {results.cached} from the cache, "
         f"{len(results.failures)} failed"
@@ -409,15 +423,24 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return EXIT_BAD_INPUT if results.failures else EXIT_OK
 
 
+def _where_the_runs_are(results: Any) -> str:
+    """What a sweep whose outputs could not be written still has: its finished runs, in
+    the cache unless that could not be written either."""
+    if results.cache_error is not None:
+        return ""
+    return (
+        f"; every finished run is in the cache ({results.store.folder}): run the sweep "
+        "again, with room or another --out, to write it without computing"
+    )
+
+
 def _check_figure_options(args: argparse.Namespace, spec: dict[str, Any]) -> None:
     """Refuses `[names]`, `--x` and `--hue` that name no swept field before anything
     runs."""
     from cwnd.sweep_summary import SummaryError, axis_names, resolve
 
-    points = spec.get("points") or [spec.get("grid") or {}]
-    paths = list(dict.fromkeys(p for point in points if isinstance(point, dict) for p in point))
     try:
-        axes = axis_names(paths, spec.get("names"))
+        axes = axis_names(_swept(spec), spec.get("names"))
         for option, value in (("--x", args.x), ("--hue", args.hue)):
             if value is not None:
                 resolve(option, value, {**axes, "flow": "flow"} if option == "--hue" else axes)
@@ -425,8 +448,14 @@ def _check_figure_options(args: argparse.Namespace, spec: dict[str, Any]) -> Non
         raise BadInput(f"{args.sweep}: {e}") from None
 
 
+def _swept(spec: dict[str, Any]) -> list[str]:
+    """The field paths a sweep file sweeps, in order."""
+    points = spec.get("points") or [spec.get("grid") or {}]
+    return list(dict.fromkeys(p for point in points if isinstance(point, dict) for p in point))
+
+
 def _summarize_sweep(
-    results: Any, args: argparse.Namespace, names: dict[str, str] | None, out: Path
+    results: Any, args: argparse.Namespace, names: dict[str, str] | None, outputs: SweepOutputs
 ) -> None:
     """Prints the mean and 95 % interval of the metric at every point, writes them as
     CSV beside the table, and draws the metric against the swept field."""
@@ -437,7 +466,7 @@ def _summarize_sweep(
         figure = None
         if results.fields:
             figure = results.plot(
-                out.with_suffix(".png"),
+                outputs.picture,
                 args.metric,
                 x=args.x,
                 hue=args.hue,
@@ -447,8 +476,8 @@ def _summarize_sweep(
     except SummaryError as e:
         raise BadInput(f"{args.sweep}: {e}") from None
     print(format_summary(summary))
-    atomic.write_text(out.with_suffix(".summary.csv"), summary.to_csv(index=False))
-    print(f"summary written to {out.with_suffix('.summary.csv')}")
+    atomic.write_text(outputs.summary, summary.to_csv(index=False))
+    print(f"summary written to {outputs.summary}")
     if figure is not None:
         print(f"figure written to {figure}")
 
@@ -661,6 +690,11 @@ def parser() -> argparse.ArgumentParser:
     sw.add_argument("--out", metavar="FILE.parquet", help="table of results")
     sw.add_argument("--fresh", action="store_true", help="ignore cached runs")
     sw.add_argument(
+        "--force",
+        action="store_true",
+        help="overwrite files at the outputs' names that are not this sweep's",
+    )
+    sw.add_argument(
         "--tables",
         type=_tables,
         default=[],
@@ -745,7 +779,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)
-    except (cwnd.ScenarioError, BadInput, ClusterError) as e:
+    except (cwnd.ScenarioError, BadInput, ClusterError, NoSpace) as e:
         print(f"cwnd: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt as e:

@@ -15,9 +15,9 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -25,6 +25,17 @@ if TYPE_CHECKING:
 
 Job = tuple[Any, ...]
 Outcome = tuple[int, Any]
+
+
+class Jobs(Protocol):
+    """Jobs by index (a list will do): each is made when it is sent, so that a sweep
+    need not hold every run's plan at once, and what it says may change on the way
+    (a sweep stops asking workers to cache once its cache cannot be written)."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: int, /) -> Job: ...
+
 
 #: Seconds to wait for a Dask scheduler to answer, and then for it to have a worker.
 CONNECT_TIMEOUT = 5
@@ -94,17 +105,15 @@ class LocalPool:
         # the children that are not in it (`_kill`).
         self._children_before: set[multiprocessing.process.BaseProcess] = set()
 
-    def results(
-        self, fn: Callable[..., Any], jobs: Sequence[Job]
-    ) -> Generator[Outcome, None, None]:
-        waiting = deque(enumerate(jobs))
+    def results(self, fn: Callable[..., Any], jobs: Jobs) -> Generator[Outcome, None, None]:
+        waiting = deque(range(len(jobs)))
         while waiting:
-            suspects = yield from self._until_a_worker_dies(fn, waiting)
+            suspects = yield from self._until_a_worker_dies(fn, jobs, waiting)
             for index, job in suspects:
                 yield index, _alone(fn, job)
 
     def _until_a_worker_dies(
-        self, fn: Callable[..., Any], waiting: deque[tuple[int, Job]]
+        self, fn: Callable[..., Any], jobs: Jobs, waiting: deque[int]
     ) -> Generator[Outcome, None, list[tuple[int, Job]]]:
         """Runs waiting jobs until none is left or a worker dies; returns the jobs in
         flight when it died (the generator's return value). Raises `RuntimeError` if
@@ -121,11 +130,12 @@ class LocalPool:
         try:
             while running or (waiting and not broken):
                 while waiting and not broken and len(running) < self.workers:
-                    index, job = waiting.popleft()
+                    index = waiting.popleft()
+                    job = jobs[index]
                     try:
                         running[pool.submit(fn, *job)] = (index, job)
                     except BrokenProcessPool:
-                        waiting.appendleft((index, job))
+                        waiting.appendleft(index)
                         broken = True
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
@@ -195,14 +205,12 @@ class DaskCluster:
         self.client = client
         self.owned = owned
 
-    def results(
-        self, fn: Callable[..., Any], jobs: Sequence[Job]
-    ) -> Generator[Outcome, None, None]:
+    def results(self, fn: Callable[..., Any], jobs: Jobs) -> Generator[Outcome, None, None]:
         from distributed import as_completed
         from distributed.scheduler import KilledWorker
 
         # pure=False: Dask must run every submission, never dedupe them by value.
-        futures = {self.client.submit(fn, *job, pure=False): i for i, job in enumerate(jobs)}
+        futures = {self.client.submit(fn, *jobs[i], pure=False): i for i in range(len(jobs))}
         try:
             for future in as_completed(list(futures)):
                 index = futures.pop(future)
@@ -228,12 +236,15 @@ class DaskCluster:
 def connect(target: Any) -> DaskCluster:
     """A Dask cluster from an address (`tcp://host:8786`), a `distributed.Client` or
     a cluster object, checked to answer within `CONNECT_TIMEOUT` seconds and to have
-    a worker within `WORKERS_TIMEOUT`; raises `ClusterError` otherwise."""
+    a worker within `WORKERS_TIMEOUT`; raises `ClusterError` otherwise. An address is
+    asked who it is first (`identify`)."""
     from distributed import Client
 
     if isinstance(target, Client):
         cluster = DaskCluster(target, owned=False)
     else:
+        if isinstance(target, str):
+            identify(target)
         try:
             cluster = DaskCluster(Client(target, timeout=CONNECT_TIMEOUT), owned=True)
         except (ValueError, TypeError) as e:
@@ -241,10 +252,7 @@ def connect(target: Any) -> DaskCluster:
                 f"cluster: {target!r} is not a Dask scheduler address (use tcp://HOST:8786): {e}"
             ) from None
         except OSError as e:
-            raise ClusterError(
-                f"cluster: no Dask scheduler answered at {target!r} within "
-                f"{CONNECT_TIMEOUT} s ({type(e).__name__})"
-            ) from None
+            raise _no_answer(target, e) from None
     address = cluster.client.scheduler.address
     try:
         cluster.client.wait_for_workers(1, timeout=WORKERS_TIMEOUT)
@@ -255,3 +263,62 @@ def connect(target: Any) -> DaskCluster:
             f"(waited {WORKERS_TIMEOUT} s); start some with `dask worker ADDRESS`"
         ) from None
     return cluster
+
+
+def identify(address: str) -> None:
+    """Asks the process at `address` who it is (Dask's `identity` message), all within
+    `CONNECT_TIMEOUT` seconds, and raises `ClusterError` unless a Dask scheduler says
+    so.
+
+    `Client` alone reads whatever a port sends as Dask's framing: a server of another
+    protocol had it allocate a frame of the length its first bytes spelt (`MemoryError:
+    Unable to allocate 3.01 EiB`), and one that accepts and never answers held it for
+    minutes, since Dask's handshake reads without a deadline (issue 27). The question
+    is asked on a thread of its own, with its own event loop, so that a caller inside
+    a running loop (a notebook) can ask too."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from distributed.comm.core import connect as open_comm
+    from distributed.security import Security
+
+    async def ask() -> Any:
+        options = Security().get_connection_args("client")
+        comm = await open_comm(address, timeout=CONNECT_TIMEOUT, **options)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    def ask_in_time() -> Any:
+        return asyncio.run(asyncio.wait_for(ask(), CONNECT_TIMEOUT))
+
+    with ThreadPoolExecutor(1) as thread:
+        try:
+            answer = thread.submit(ask_in_time).result()
+        except (ValueError, TypeError) as e:
+            raise ClusterError(
+                f"cluster: {address!r} is not a Dask scheduler address (use tcp://HOST:8786): {e}"
+            ) from None
+        except OSError as e:  # refused, unreachable, no answer in time (TimeoutError)
+            raise _no_answer(address, e) from None
+        except Exception as e:  # bytes that are not Dask's framing: MemoryError and others
+            raise ClusterError(
+                f"cluster: {address!r} is not a Dask scheduler: it answered in another "
+                f"protocol ({type(e).__name__})"
+            ) from None
+    kind = answer.get("type") if isinstance(answer, dict) else None
+    if kind != "Scheduler":
+        what = f"a Dask {kind}" if isinstance(kind, str) else "something that speaks Dask"
+        raise ClusterError(f"cluster: {address!r} is {what}, not a Dask scheduler")
+
+
+def _no_answer(address: str, error: OSError) -> ClusterError:
+    """No Dask scheduler answered in time: why, by the error's type (or its cause's:
+    Dask's "Timed out trying to connect" wraps the refusal)."""
+    cause = error.__cause__ if isinstance(error.__cause__, OSError) else error
+    return ClusterError(
+        f"cluster: no Dask scheduler answered at {address!r} within "
+        f"{CONNECT_TIMEOUT} s ({type(cause).__name__})"
+    )

@@ -7,9 +7,10 @@ an explicit list, or from a function that builds the whole scenario from a point
 
 Runs go to a local process pool (all cores by default) or to a Dask distributed
 cluster (`cwnd.executors`). Each finished run is written to the cache at once, keyed
-by (a hash of the scenario's plan, which holds the contents of the files it names,
-seed, cwnd version and a hash of its compiled engine), so an interrupted or partly
-failed sweep loses nothing and a rerun computes only what is missing. A failing point
+by (a hash of the scenario's plan, which holds the contents of the files it names, or
+for a point of a grid of its base plan and values: `cwnd.sweep_plans`; seed, cwnd
+version and a hash of its compiled engine), so an interrupted or partly failed sweep
+loses nothing and a rerun computes only what is missing. A failing point
 (a scenario error, or a worker that died running it) is recorded with its error and
 the others go on.
 
@@ -26,7 +27,6 @@ import hashlib
 import itertools
 import json
 import os
-import re
 import warnings
 import zipfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -39,6 +39,7 @@ from cwnd import _cwnd
 from cwnd.atomic import replacing, write_text
 from cwnd.executors import LocalPool, WorkerDied, connect
 from cwnd.sweep_arguments import SweepError, checked_grid, checked_points, checked_seeds
+from cwnd.sweep_plans import PointPlans, set_field
 from cwnd.sweep_summary import DEFAULT_METRIC, axis_names, draw, resolve, summarize
 
 if TYPE_CHECKING:
@@ -63,35 +64,11 @@ TABLES = tuple(TABLE_KEYS)
 #: The quotes `str(KeyError(...))` puts around its message.
 QUOTES = "'\""
 
-_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
-
 
 def default_cache_dir() -> Path:
     """`$CWND_CACHE`, else `~/.cache/cwnd`."""
     env = os.environ.get("CWND_CACHE")
     return Path(env) if env else Path.home() / ".cache" / "cwnd"
-
-
-def set_field(spec: dict[str, Any], path: str, value: Any) -> None:
-    """Sets `spec[path] = value` for a path such as `links[1].impairments[0].p`.
-
-    Raises `KeyError`/`IndexError` naming the path when a container on the way is
-    missing (the last key may be new).
-    """
-    parts = [name if name else int(index) for name, index in _PATH_PART.findall(path)]
-    if not parts:
-        raise KeyError(f"{path!r} is not a field path")
-    node: Any = spec
-    for i, part in enumerate(parts[:-1]):
-        try:
-            node = node[part]
-        except (KeyError, IndexError, TypeError):
-            where = path if i == 0 else f"{path} (at {parts[i]!r})"
-            raise KeyError(f"{where}: no such field in the base scenario") from None
-    last = parts[-1]
-    if isinstance(node, list) and isinstance(last, int) and last >= len(node):
-        raise IndexError(f"{path}: index {last} is beyond the list's {len(node)} entries")
-    node[last] = value
 
 
 def check_fields(plan: dict[str, Any], points: Sequence[Point], argument: str) -> None:
@@ -151,7 +128,8 @@ def run_key(scenario: dict[str, Any] | str, seed: int) -> str:
     """Cache key of one run: hash of the scenario's plan in canonical form (a loss
     trace's contents, not its file name: editing the file changes the key, moving it
     does not), the seed and the engine (version and build). `scenario` is a scenario
-    dict, or a plan as `_cwnd.load` gives it.
+    dict, or a plan as `_cwnd.load` gives it. The runs of a point of a grid or a list
+    are keyed by `PointPlans.keys` instead (their plans are not loaded to be keyed).
 
     Raises `ScenarioError` for a dict that does not load."""
     plan = scenario if isinstance(scenario, str) else _cwnd.load(json.dumps(scenario))
@@ -174,7 +152,8 @@ def run_one(
     under `key` (summary and compressed tables) and returns the summary without the
     tables: compressing and sending every run's columns through the parent made the
     parent the bottleneck of a parallel sweep (issue 17: 16 s of serial compression
-    in `cwnd reproduce all`).
+    in `cwnd reproduce all`). A cache it cannot write (a full disk, a read-only
+    folder) loses no run: the run comes back whole, with the reason under "unstored".
 
     Errors are returned, not raised, so that one bad point never stops a sweep.
     """
@@ -193,7 +172,10 @@ def run_one(
     }
     if cache is None:
         return result
-    RunCache(Path(cache)).put(key, result)
+    try:
+        RunCache(Path(cache)).put(key, result)
+    except OSError as e:
+        return {**result, "unstored": str(e)}
     del result["tables"]
     return {**result, "stored": True}
 
@@ -238,7 +220,10 @@ class Run:
 @dataclass
 class SweepResults:
     """One tidy table: a row per (point, seed, flow), the point's fields as columns;
-    and, when the sweep kept them, the runs' time series (`frame`)."""
+    and, when the sweep kept them, the runs' time series (`frame`).
+
+    `cache_error` says why the cache could not be written, if it could not: the runs
+    computed after that are not in the cache, and `held` keeps their tables."""
 
     rows: list[dict[str, Any]] = field(default_factory=list)
     generator_rows: list[dict[str, Any]] = field(default_factory=list)
@@ -247,6 +232,8 @@ class SweepResults:
     cached: int = 0
     runs: list[Run] = field(default_factory=list)
     store: RunCache | None = None
+    cache_error: str | None = None
+    held: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def table(self) -> pd.DataFrame:
@@ -290,9 +277,12 @@ class SweepResults:
     def _run_frame(self, run: Run, name: str) -> pd.DataFrame:
         import pandas as pd
 
-        if self.store is None:
+        if run.key in self.held:
+            columns = self.held[run.key].get(name)
+        elif self.store is None:
             raise ValueError("this sweep kept no per-run tables")
-        columns = self.store.get_table(run.key, name)
+        else:
+            columns = self.store.get_table(run.key, name)
         if columns is None:
             raise ValueError(f"{name}: not kept for run {run.key}; sweep with tables=")
         frame = pd.DataFrame(columns)
@@ -354,6 +344,11 @@ class CacheWarning(UserWarning):
     the run its name says): reported with its path, and the run computed again."""
 
 
+class CacheWriteWarning(UserWarning):
+    """The cache cannot be written (a full disk, a read-only folder): reported once,
+    with the reason, and the sweep goes on without caching."""
+
+
 class RunCache:
     """Finished runs on disk: a JSON file per run (its summary), and a compressed NumPy
     file per kept table, each written atomically (`cwnd.atomic`).
@@ -373,9 +368,10 @@ class RunCache:
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The summary of a cached run, or None when there is none or it is unusable."""
-        path = self._path(key)
-        if not path.is_file():
+        # A miss is the common case of a new sweep: one stat of a string, no Path.
+        if not os.path.isfile(os.path.join(self.folder, key[:2], f"{key}.json")):
             return None
+        path = self._path(key)
         try:
             entry = json.loads(path.read_bytes())
             if not isinstance(entry, dict) or entry.keys() != {"key", "sha256", "run"}:
@@ -525,7 +521,9 @@ def sweep(
     `KeyboardInterrupt` (Ctrl-C) stops the sweep and its runs; finished runs stay in
     the cache. A point whose scenario fails, or whose run kills its worker, is not
     raised: it is in `SweepResults.failures`. A damaged cache entry is reported with
-    a `CacheWarning` and computed again.
+    a `CacheWarning` and computed again; a cache that cannot be written, once with a
+    `CacheWriteWarning`, and the sweep goes on without it. With `progress`, the sweep
+    first says how many points and runs it makes.
     """
     from cwnd.run import to_plan
 
@@ -552,31 +550,91 @@ def sweep(
         source = base
     store = RunCache(Path(cache) if cache else default_cache_dir())
     results = SweepResults(store=store)
-    todo: list[tuple[int, Point, int, str, str]] = []
-    for order, point in enumerate(all_points):
-        spec = spec_for(source, point)
-        try:
-            plan = _cwnd.load(json.dumps(spec))
-        except _cwnd.ScenarioError as e:
-            for seed in seeds:
-                results.failures.append(Failure(point, seed, f"ScenarioError: {e}"))
-            continue
-        for seed in seeds:
-            key = run_key(plan, seed)
-            hit = None if fresh else store.get(key)
-            if hit is not None and hit.get("ok") and store.has_tables(key, tables):
-                _add_run(results, order, point, seed, key, hit)
-                results.cached += 1
-            else:
-                todo.append((order, point, seed, key, plan))
-    _execute(todo, results, store, workers, cluster, progress, tuple(tables))
+    plans = PointPlans(source, engine_id()) if isinstance(source, dict) else None
+    todo = _prepare(all_points, seeds, source, plans, store, fresh, tables, results, progress)
+    _execute(todo, plans, results, store, workers, cluster, progress, tuple(tables))
     results.rows.sort(key=lambda row: (row["point"], row["seed"]))
     results.generator_rows.sort(key=lambda row: (row["point"], row["seed"]))
     return results
 
 
+#: A run to compute: its point's index, the point, the seed, the run's key, and the
+#: point's plan when it was loaded here (else `PointPlans.text` makes it when sent).
+Todo = tuple[int, Point, int, str, str | None]
+
+#: Points prepared between two updates of the preparation's progress bar (an update
+#: costs more than a point).
+PROGRESS_STEP = 1024
+
+
+def _prepare(
+    points: list[Point],
+    seeds: list[int],
+    source: dict[str, Any] | SpecBuilder,
+    plans: PointPlans | None,
+    store: RunCache,
+    fresh: bool,
+    tables: Sequence[str],
+    results: SweepResults,
+    progress: bool,
+) -> list[Todo]:
+    """Each point's run keys (`PointPlans`, or the point's plan loaded here: a builder's
+    point, a point that names a file), and the runs the cache does not hold; cached
+    runs go to `results`, and so do points whose loaded plan the simulator refuses.
+    With `progress`, says how many points and runs the sweep makes before anything
+    else, shows the preparation's progress, then how many runs the cache held."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    runs = len(points) * len(seeds)
+    if progress:
+        counted = f"{_count(len(points), 'point')} × {_count(len(seeds), 'seed')}"
+        print(f"sweep: {counted} = {_count(runs, 'run')}", flush=True)
+    console = Console()
+    bar = Progress(
+        TextColumn("[bold]preparing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=console,
+        # Gone when done; on a terminal only (elsewhere it would leave an empty line).
+        disable=not (progress and console.is_terminal),
+        transient=True,
+    )
+    todo: list[Todo] = []
+    with bar:
+        task = bar.add_task("points", total=len(points))
+        for order, point in enumerate(points):
+            if order % PROGRESS_STEP == 0:
+                bar.update(task, completed=order)
+            keys = None if plans is None else plans.keys(point, seeds)
+            plan = None
+            if keys is None:
+                try:
+                    plan = _cwnd.load(json.dumps(spec_for(source, point)))
+                except _cwnd.ScenarioError as e:
+                    results.failures += [Failure(point, s, f"ScenarioError: {e}") for s in seeds]
+                    continue
+                keys = [run_key(plan, seed) for seed in seeds]
+            for seed, key in zip(seeds, keys, strict=True):
+                hit = None if fresh else store.get(key)
+                if hit is not None and hit.get("ok") and store.has_tables(key, tables):
+                    _add_run(results, order, point, seed, key, hit)
+                    results.cached += 1
+                else:
+                    todo.append((order, point, seed, key, plan))
+        bar.update(task, completed=len(points))
+    if progress:
+        print(f"sweep: {results.cached} in the cache, {len(todo)} to run", flush=True)
+    return todo
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
 def _execute(
-    todo: list[tuple[int, Point, int, str, str]],
+    todo: list[Todo],
+    plans: PointPlans | None,
     results: SweepResults,
     store: RunCache,
     workers: int | None,
@@ -614,8 +672,14 @@ def _execute(
         disable=not progress,
         transient=False,
     )
-    jobs = [(spec, seed, tables, folder, key) for _, _, seed, key, spec in todo]
-    outcomes = executor.results(run_one, jobs)
+
+    def job(index: int) -> tuple[Any, ...]:
+        _, point, seed, key, plan = todo[index]
+        if plan is None and plans is not None:
+            plan = plans.text(point)
+        return (plan, seed, tables, folder if results.cache_error is None else None, key)
+
+    outcomes = executor.results(run_one, _Jobs(len(todo), job))
     try:
         with bar:
             task = bar.add_task("runs", total=len(todo), failed=0)
@@ -624,8 +688,7 @@ def _execute(
                 if isinstance(result, WorkerDied):
                     results.failures.append(Failure(point, seed, result.reason))
                 elif result["ok"]:
-                    if not result.pop("stored", False):
-                        store.put(key, result)
+                    _keep(results, store, key, result)
                     _add_run(results, order, point, seed, key, result)
                     results.computed += 1
                 else:
@@ -634,3 +697,41 @@ def _execute(
     finally:
         outcomes.close()
         executor.close()
+
+
+@dataclass
+class _Jobs:
+    """`count` jobs, each made by `make(index)` when the executor sends it."""
+
+    count: int
+    make: Callable[[int], tuple[Any, ...]]
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, index: int) -> tuple[Any, ...]:
+        return self.make(index)
+
+
+def _keep(results: SweepResults, store: RunCache, key: str, result: dict[str, Any]) -> None:
+    """Caches a finished run that its worker did not store (a Dask worker's, or one
+    whose worker could not write the cache). The first failure to write is reported
+    once (`CacheWriteWarning`) and ends caching for the sweep; a run not cached keeps
+    its tables in `results.held`."""
+    unstored = result.pop("unstored", None)
+    if result.pop("stored", False):
+        return
+    if unstored is None and results.cache_error is None:
+        try:
+            store.put(key, result)
+        except OSError as e:
+            unstored = str(e)
+        else:
+            return
+    if results.cache_error is None:
+        results.cache_error = unstored
+        message = f"{store.folder}: cannot write the run cache ({unstored}); going on without it"
+        warnings.warn(CacheWriteWarning(message), stacklevel=2)
+    if result["tables"]:
+        results.held[key] = result["tables"]
+    del result["tables"]
