@@ -12,6 +12,7 @@ mod rack;
 pub mod rate;
 pub mod receiver;
 pub mod recovery;
+mod reno_sack;
 mod reordering;
 pub mod rto;
 mod sack;
