@@ -26,6 +26,8 @@ mod tlp;
 #[cfg(test)]
 mod app_tests;
 #[cfg(test)]
+mod layering_tests;
+#[cfg(test)]
 mod rack_tests;
 #[cfg(test)]
 mod sack_tests;
