@@ -40,6 +40,14 @@
 //! reductions, `sender/undo.rs` the spurious-retransmission responses,
 //! `sender/rack_tlp.rs` RACK's and TLP's hooks and timers, `sender/output.rs`
 //! what is sent.
+//!
+//! Where the mechanisms still to come belong: ECN's response (RFC 3168 ECE/CWR)
+//! is a reduction like `tlp_loss_response`'s, in a `CaState::Cwr` (Linux
+//! `tcp_enter_cwr`), sized by `CwndReduction` as Linux sizes CWR with PRR; the
+//! ACK's ECE read in `sender/ack.rs`, CWR set on the next segment in
+//! `sender/output.rs`. DCTCP and AccECN are controllers in `cc/`, given the
+//! ACK's marks beside its `RateSample`. Pacing for every controller is `Pacer`'s
+//! rate when the controller gives none (Linux `tcp_update_pacing_rate`).
 
 mod ack;
 mod loss;
