@@ -29,7 +29,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::sender::Acked;
+use super::rto::Acked;
 use crate::time::SimTime;
 
 /// Which newly acknowledged segment's age the congestion controller takes.

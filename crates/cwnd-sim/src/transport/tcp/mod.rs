@@ -12,6 +12,7 @@ mod rack;
 pub mod rate;
 pub mod receiver;
 pub mod recovery;
+mod reno_sack;
 mod reordering;
 pub mod rto;
 mod sack;
@@ -24,6 +25,8 @@ mod tlp;
 
 #[cfg(test)]
 mod app_tests;
+#[cfg(test)]
+mod layering_tests;
 #[cfg(test)]
 mod rack_tests;
 #[cfg(test)]

@@ -13,18 +13,26 @@
 //! blocks only when it needs a new segment, its last one being full: Nagle would
 //! hold nothing there, so the model pushes with the rule on.
 
-/// Minshall's state: the end of the last sub-MSS segment sent (`tp->snd_sml`).
-#[derive(Clone, Copy, Debug, Default)]
+/// Whether the algorithm is on (TCP_NODELAY off), and Minshall's state: the end of
+/// the last sub-MSS segment sent (`tp->snd_sml`).
+#[derive(Clone, Copy, Debug)]
 pub struct Nagle {
+    on: bool,
     snd_sml: u64,
 }
 
 impl Nagle {
-    /// Whether a new segment of `len` bytes must wait (`tcp_nagle_check` with
-    /// `nonagle` = 0): it is smaller than `mss`, data is outstanding
-    /// (`packets_out`), and the last small segment sent is not yet acknowledged.
-    pub fn holds(&self, len: u32, mss: u32, snd_una: u64, high_water: u64) -> bool {
-        len < mss && high_water > snd_una && self.snd_sml > snd_una
+    pub fn new(on: bool) -> Self {
+        Nagle { on, snd_sml: 0 }
+    }
+
+    /// Whether a new segment of `len` bytes must wait (`tcp_nagle_test`): the
+    /// algorithm is on, the segment carries no FIN (`fin`: the application has
+    /// written all it will), and `tcp_nagle_check` with `nonagle` = 0 holds: it is
+    /// smaller than `mss`, data is outstanding (`packets_out`), and the last small
+    /// segment sent is not yet acknowledged.
+    pub fn holds(&self, len: u32, mss: u32, snd_una: u64, high_water: u64, fin: bool) -> bool {
+        self.on && !fin && len < mss && high_water > snd_una && self.snd_sml > snd_una
     }
 
     /// A new segment [seq, seq + len) left (`tcp_minshall_update`).
@@ -42,15 +50,20 @@ mod tests {
     #[test]
     fn a_small_segment_waits_for_the_previous_small_one() {
         let mss = 1460;
-        let mut n = Nagle::default();
+        let mut n = Nagle::new(true);
         // Nothing outstanding: a 100 B segment goes.
-        assert!(!n.holds(100, mss, 0, 0));
+        assert!(!n.holds(100, mss, 0, 0, false));
         n.on_sent(0, 100, mss);
-        // [0, 100) unacknowledged: the next 100 B waits; a full segment does not.
-        assert!(n.holds(100, mss, 0, 100));
-        assert!(!n.holds(1460, mss, 0, 100));
+        // [0, 100) unacknowledged: the next 100 B waits; a full segment does not,
+        // nor one with the FIN, nor any with the algorithm off (TCP_NODELAY).
+        assert!(n.holds(100, mss, 0, 100, false));
+        assert!(!n.holds(1460, mss, 0, 100, false));
+        assert!(!n.holds(100, mss, 0, 100, true));
+        let mut nodelay = Nagle::new(false);
+        nodelay.on_sent(0, 100, mss);
+        assert!(!nodelay.holds(100, mss, 0, 100, false));
         // ACK 100 acknowledges the small segment: the next may go.
-        assert!(!n.holds(100, mss, 100, 100));
+        assert!(!n.holds(100, mss, 100, 100, false));
     }
 
     #[test]
@@ -58,13 +71,13 @@ mod tests {
         // Minshall: [0, 2920) is two full segments, unacknowledged, and no small
         // segment was ever sent; RFC 896 would hold the 500 B, Linux sends it.
         let mss = 1460;
-        let mut n = Nagle::default();
+        let mut n = Nagle::new(true);
         n.on_sent(0, 1460, mss);
         n.on_sent(1460, 1460, mss);
-        assert!(!n.holds(500, mss, 0, 2920));
+        assert!(!n.holds(500, mss, 0, 2920, false));
         n.on_sent(2920, 500, mss);
         // Now [2920, 3420) is small and outstanding until ACK 3420.
-        assert!(n.holds(500, mss, 2920, 3420));
-        assert!(!n.holds(500, mss, 3420, 3420));
+        assert!(n.holds(500, mss, 2920, 3420, false));
+        assert!(!n.holds(500, mss, 3420, 3420, false));
     }
 }

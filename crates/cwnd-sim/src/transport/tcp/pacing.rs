@@ -30,13 +30,33 @@ pub struct Pacer {
     next_send_time: SimTime,
     /// The last transmit stopped at the pacing gate with something to send: the
     /// owner must wake the sender at `next_send_time`.
-    pub blocked: bool,
+    blocked: bool,
 }
 
 impl Pacer {
     /// Whether a packet may leave at `now`.
     pub fn allows(&self, now: SimTime) -> bool {
         now >= self.next_send_time
+    }
+
+    /// A transmit begins: nothing is held back yet.
+    pub fn on_transmit(&mut self) {
+        self.blocked = false;
+    }
+
+    /// The gate for a segment at `now` when the flow is `paced`: whether it may
+    /// leave; if not, the sender waits for `deadline()`.
+    pub fn gate(&mut self, now: SimTime, paced: bool) -> bool {
+        if paced && !self.allows(now) {
+            self.blocked = true;
+            return false;
+        }
+        true
+    }
+
+    /// The pacing timer fired at `now`: whether the sender held back may go on.
+    pub fn wakes(&self, now: SimTime) -> bool {
+        self.blocked && self.allows(now)
     }
 
     /// A packet of `size` bytes left at `now` under `rate` bytes per second.
@@ -87,7 +107,15 @@ mod tests {
         let mut p = Pacer::default();
         p.on_sent(SimTime::ZERO, 1500, 1_250_000);
         assert_eq!(p.deadline(), SimTime::MAX);
-        p.blocked = true;
+        // An unpaced flow passes the gate; a paced one at 0.6 ms waits for 1.2 ms.
+        assert!(p.gate(SimTime(600_000), false));
+        assert_eq!(p.deadline(), SimTime::MAX);
+        assert!(!p.gate(SimTime(600_000), true));
         assert_eq!(p.deadline(), SimTime(1_200_000));
+        assert!(!p.wakes(SimTime(1_199_999)) && p.wakes(SimTime(1_200_000)));
+        // The next transmit starts unblocked: no timer.
+        p.on_transmit();
+        assert_eq!(p.deadline(), SimTime::MAX);
+        assert!(!p.wakes(SimTime(1_200_000)));
     }
 }

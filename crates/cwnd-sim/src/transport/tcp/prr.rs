@@ -44,10 +44,7 @@
 //! it is marked lost (on entry and on a NewReno partial ACK), if cwnd allows, then
 //! new data while pipe < cwnd — no window inflation, no deflation.
 
-use super::sender::TcpSender;
 use super::tcb::CaState;
-use crate::packet::TcpData;
-use crate::time::SimTime;
 
 /// PRR's per-episode counters (RFC 6937 §3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -107,55 +104,48 @@ impl Prr {
     }
 }
 
-impl TcpSender {
-    /// Starts PRR for the recovery episode just entered, if it runs for this flow;
-    /// returns whether it does.
-    pub(super) fn prr_start(&mut self) -> bool {
-        let runs = self.cfg.prr && !self.model_based;
-        self.prr = runs.then(|| Prr::start(self.tcb.prior_cwnd));
-        runs
+/// The window reduction of a fast recovery, sized by PRR when it runs for the
+/// flow (Linux `tcp_init_cwnd_reduction`, `tcp_cwnd_reduction`): whether it does,
+/// and the counters of the recovery under way.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct CwndReduction {
+    /// PRR runs for this flow (`tcp.prr`, and a controller that does not own cwnd).
+    prr: bool,
+    episode: Option<Prr>,
+}
+
+impl CwndReduction {
+    pub fn new(prr: bool) -> Self {
+        CwndReduction { prr, episode: None }
     }
 
-    /// Whether PRR sets cwnd now (in fast recovery with PRR on).
-    pub(super) fn prr_active(&self) -> bool {
-        self.prr.is_some() && self.tcb.ca_state == CaState::Recovery
+    /// A recovery episode begins from a window of `prior_cwnd` segments; returns
+    /// whether PRR sets cwnd through it.
+    pub fn start(&mut self, prior_cwnd: u32) -> bool {
+        self.episode = self.prr.then(|| Prr::start(prior_cwnd));
+        self.prr
     }
 
-    /// Sets cwnd for the ACK being processed (Linux `tcp_cwnd_reduction`).
-    pub(super) fn prr_update(&mut self) {
-        if !self.prr_active() {
-            return;
+    /// Whether PRR sets cwnd in `state` (in fast recovery, with PRR on).
+    pub fn active(&self, state: CaState) -> bool {
+        self.episode.is_some() && state == CaState::Recovery
+    }
+
+    /// The congestion window after `ack` (`Prr::on_ack`); `cwnd` unchanged without
+    /// an episode.
+    pub fn cwnd_after(&mut self, ack: PrrAck, ssthresh: u32, cwnd: u32) -> u32 {
+        match &mut self.episode {
+            Some(prr) => prr.on_ack(ack, ssthresh, cwnd),
+            None => cwnd,
         }
-        let pipe = self.packets_in_flight();
-        let ack = PrrAck {
-            delivered: (self.tcb.delivered - self.delivered_at_ack) as u32,
-            pipe,
-            safe: self.tcb.snd_una > self.una_at_ack
-                && self.scoreboard.marked_lost() == self.lost_at_ack,
-        };
-        let ssthresh = self.tcb.ssthresh;
-        if let Some(prr) = &mut self.prr {
-            self.tcb.cwnd = prr.on_ack(ack, ssthresh, self.tcb.cwnd);
-        }
     }
 
-    /// A segment left in fast recovery.
-    pub(super) fn prr_on_sent(&mut self) {
-        if self.tcb.ca_state == CaState::Recovery {
-            if let Some(prr) = &mut self.prr {
+    /// A segment left in `state`: counted if it left during fast recovery.
+    pub fn on_sent(&mut self, state: CaState) {
+        if state == CaState::Recovery {
+            if let Some(prr) = &mut self.episode {
                 prr.on_sent();
             }
-        }
-    }
-
-    /// Window flavours: resends the first unacknowledged segment, marked lost and not
-    /// yet resent, if pipe < cwnd (Linux `tcp_xmit_retransmit_queue`).
-    pub(super) fn prr_retransmit_head(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        let Some(&head) = self.scoreboard.first_unacked() else {
-            return;
-        };
-        if head.lost && !head.rexmit && self.packets_in_flight() < self.tcb.cwnd {
-            self.send_segment(now, head.seq, head.len, out);
         }
     }
 }
@@ -301,5 +291,30 @@ mod tests {
         };
         assert_eq!(prr.on_ack(a, 10, 17), 17);
         assert_eq!(prr, Prr::start(20));
+    }
+
+    #[test]
+    fn the_reduction_counts_only_while_prr_runs_in_fast_recovery() {
+        // PRR off for the flow: no episode, cwnd left to the flavour (17 stays 17).
+        let mut off = CwndReduction::new(false);
+        assert!(!off.start(20));
+        assert!(!off.active(CaState::Recovery));
+        let ack = PrrAck {
+            delivered: 1,
+            pipe: 12,
+            safe: false,
+        };
+        assert_eq!(off.cwnd_after(ack, 10, 17), 17);
+        // On, from a window of 20 with ssthresh 10: active in Recovery only; a
+        // segment sent in Disorder is not PRR's. First ACK: pipe 12 > 10,
+        // ⌈1·10/20⌉ − 0 = 1 → cwnd 13; after one segment sent in Recovery, the
+        // next: ⌈2·10/20⌉ − 1 = 0 → cwnd = pipe 12.
+        let mut on = CwndReduction::new(true);
+        assert!(on.start(20));
+        assert!(on.active(CaState::Recovery) && !on.active(CaState::Loss));
+        on.on_sent(CaState::Disorder);
+        assert_eq!(on.cwnd_after(ack, 10, 17), 13);
+        on.on_sent(CaState::Recovery);
+        assert_eq!(on.cwnd_after(ack, 10, 13), 12);
     }
 }

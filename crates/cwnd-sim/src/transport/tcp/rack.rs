@@ -97,7 +97,7 @@ pub(super) struct Rack {
     /// RACK.dsack_round: SND.NXT when the multiplier last grew.
     dsack_round: Option<u64>,
     /// When the reordering timer fires (`SimTime::MAX`: stopped).
-    pub deadline: SimTime,
+    deadline: SimTime,
 }
 
 impl Default for Rack {
@@ -126,6 +126,21 @@ fn sent_after(t1: SimTime, seq1: u64, t2: SimTime, seq2: u64) -> bool {
 }
 
 impl Rack {
+    /// When the reordering timer fires (`SimTime::MAX`: stopped).
+    pub(super) fn deadline(&self) -> SimTime {
+        self.deadline
+    }
+
+    /// Whether the reordering timer is due at `now`; if so it stops (the loss
+    /// detection it calls for may arm it again).
+    pub(super) fn timer_due(&mut self, now: SimTime) -> bool {
+        let due = self.deadline <= now;
+        if due {
+            self.deadline = SimTime::MAX;
+        }
+        due
+    }
+
     /// An ACK arrives: its deliveries are compared with the state before it.
     pub(super) fn begin_ack(&mut self) {
         self.prior_fack = self.fack;

@@ -81,11 +81,7 @@
 //!
 //! Counting is in segments (see `tcb.rs`); "one SMSS" is one segment.
 
-use super::cc::{AckKind, CaEvent};
-use super::sender::TcpSender;
 use super::tcb::CaState;
-use crate::packet::TcpData;
-use crate::time::SimTime;
 
 /// The loss-recovery algorithm of a flow. The default a controller implies is
 /// `CcConfig::default_recovery` (cc/mod.rs), derived from the one controller table.
@@ -115,7 +111,7 @@ impl Recovery {
 /// episode), and NewReno's first partial ACK (RFC 6582 §3.2 step 5 restarts the
 /// timer on the first only, the "impatient" variant).
 #[derive(Clone, Debug, Default)]
-pub struct LossEpisode {
+struct LossEpisode {
     dupacks: u32,
     /// `recover` as an exclusive bound: high_water when the last episode began;
     /// `None` before the first.
@@ -127,49 +123,49 @@ pub struct LossEpisode {
 }
 
 impl LossEpisode {
-    pub fn dupacks(&self) -> u32 {
+    fn dupacks(&self) -> u32 {
         self.dupacks
     }
 
-    pub fn count_dupack(&mut self) {
+    fn count_dupack(&mut self) {
         self.dupacks += 1;
     }
 
-    pub fn clear_dupacks(&mut self) {
+    fn clear_dupacks(&mut self) {
         self.dupacks = 0;
     }
 
     /// Whether duplicates at `snd_una` may start a new episode (RFC 6582 §3.2 step
     /// 2, with ns-2's `bug_fix_` reading: the ACK covers data beyond `recover`).
-    pub fn is_new(&self, snd_una: u64) -> bool {
+    fn is_new(&self, snd_una: u64) -> bool {
         self.recover.is_none_or(|r| snd_una > r)
     }
 
     /// Whether a cumulative ACK of `ack` completes the episode.
-    pub fn reaches_recover(&self, ack: u64) -> bool {
+    fn reaches_recover(&self, ack: u64) -> bool {
         self.recover.is_none_or(|r| ack >= r)
     }
 
     /// A fast retransmit begins an episode ending at `high_water`.
-    pub fn on_fast_retransmit(&mut self, high_water: u64) {
+    fn on_fast_retransmit(&mut self, high_water: u64) {
         self.recover = Some(high_water);
         self.partial_ack_seen = false;
     }
 
     /// NewReno's partial ACK: whether it is the episode's first.
-    pub fn first_partial_ack(&mut self) -> bool {
+    fn first_partial_ack(&mut self) -> bool {
         !std::mem::replace(&mut self.partial_ack_seen, true)
     }
 
     /// New data was acknowledged: the next expiry is a first one again.
-    pub fn on_progress(&mut self) {
+    fn on_progress(&mut self) {
         self.consecutive_timeouts = 0;
     }
 
     /// The timer expired: the episode now ends at `high_water` and the duplicates
     /// are forgotten. Returns (whether this is the first expiry since progress,
     /// the duplicate ACKs counted before it).
-    pub fn on_timeout(&mut self, high_water: u64) -> (bool, u32) {
+    fn on_timeout(&mut self, high_water: u64) -> (bool, u32) {
         let first = self.consecutive_timeouts == 0;
         self.consecutive_timeouts += 1;
         self.recover = Some(high_water);
@@ -177,7 +173,7 @@ impl LossEpisode {
     }
 
     /// A reduction was undone: the sender is back in `Open` with no episode pending.
-    pub fn on_undo(&mut self) {
+    fn on_undo(&mut self) {
         self.dupacks = 0;
         self.consecutive_timeouts = 0;
     }
@@ -194,346 +190,345 @@ pub enum RepeatedTimeout {
     Halve,
 }
 
-impl TcpSender {
-    pub(super) fn set_ca_state(&mut self, now: SimTime, state: CaState) {
-        if state == CaState::Open {
-            self.reno_sacked = 0;
-            self.limited_sent = 0;
-        }
-        let recovering = matches!(self.tcb.ca_state, CaState::Recovery | CaState::Loss);
-        if let Some(r) = self
-            .rack
-            .as_mut()
-            .filter(|_| recovering && state == CaState::Open)
-        {
-            r.on_recovery_exit();
-        }
-        if self.tcb.ca_state != state {
-            self.cc.set_state(&self.tcb, now, state);
-            self.tcb.ca_state = state;
+/// The flow's loss recovery: its flavour and options, the episode's counters, and
+/// the rules of the module header that decide what an ACK or a timeout does. The
+/// sender acts on the verdicts (sends, moves cwnd, asks the controller).
+#[derive(Clone, Debug)]
+pub(super) struct LossRecovery {
+    flavour: Recovery,
+    /// RFC 3042 limited transmit is on.
+    limited_transmit: bool,
+    repeated_timeout: RepeatedTimeout,
+    episode: LossEpisode,
+    /// Segments limited transmit sent since the sender was last `Open`.
+    limited_sent: u32,
+}
+
+/// What a duplicate ACK does outside recovery (Tahoe, Reno, NewReno).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum DupAckVerdict {
+    /// Fewer than dupthresh: `Disorder` (and limited transmit).
+    Disorder,
+    /// Fast retransmit: a new episode begins.
+    FastRetransmit,
+    /// Nothing: the duplicates belong to an episode already handled.
+    Ignore,
+}
+
+/// What an ACK of new data does to the recovery under way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum NewAckVerdict {
+    /// SACK: a partial ACK; the scoreboard says what to send (RFC 6675).
+    SackPartial,
+    /// NewReno's partial ACK (RFC 6582 step 5): resend the next hole; the timer
+    /// restarts on the episode's first only.
+    NewRenoPartial { restart_timer: bool },
+    /// The ACK ends fast recovery: cwnd = ssthresh.
+    RecoveryEnds,
+    /// In `Loss`: `ends` once the ACK covers everything outstanding at the timeout.
+    Loss { ends: bool },
+    /// `Open` or `Disorder`: the sender is (back) in `Open`.
+    Open,
+}
+
+impl LossRecovery {
+    pub fn new(
+        flavour: Recovery,
+        limited_transmit: bool,
+        repeated_timeout: RepeatedTimeout,
+    ) -> Self {
+        LossRecovery {
+            flavour,
+            limited_transmit,
+            repeated_timeout,
+            episode: LossEpisode::default(),
+            limited_sent: 0,
         }
     }
 
-    /// Saves cwnd/ssthresh for undo and asks the controller for the new ssthresh
-    /// (FlightSize without the segments limited transmit sent, unless the caller set
-    /// it already: `Tcb::flight_size`).
-    fn reduce_ssthresh(&mut self, now: SimTime) {
-        self.tcb.prior_cwnd = self.tcb.cwnd;
-        self.tcb.prior_ssthresh = self.tcb.ssthresh;
-        if self.limited_sent > 0 && self.tcb.loss_flight.is_none() {
-            let flight = self.tcb.flight_segments().saturating_sub(self.limited_sent);
-            self.tcb.loss_flight = Some(flight);
-        }
-        self.tcb.ssthresh = self.cc.ssthresh(&self.tcb, now).max(2);
-        self.tcb.loss_flight = None;
-        self.limited_sent = 0;
+    pub fn flavour(&self) -> Recovery {
+        self.flavour
     }
 
-    /// A tail loss probe repaired a loss (RFC 8985 §7.4.2: "invoke congestion
-    /// control to react to the loss event the probe has repaired"): one reduction,
-    /// as Linux `tcp_process_tlp_ack` does by entering and completing CWR — ssthresh
-    /// from the controller, cwnd = ssthresh (not for a controller that owns cwnd).
-    pub(super) fn tlp_loss_response(&mut self, now: SimTime) {
-        self.reduce_ssthresh(now);
-        if !self.model_based {
-            self.tcb.cwnd = self.tcb.ssthresh;
-            self.tcb.cwnd_cnt = 0;
-        }
-        self.cc
-            .cwnd_event(&mut self.tcb, now, CaEvent::CompleteRecovery);
+    /// Duplicate ACKs counted in the current episode.
+    pub fn dupacks(&self) -> u32 {
+        self.episode.dupacks()
     }
 
-    /// Resends the first unacknowledged segment, presumed lost (Linux marks the head
-    /// lost for a sender without SACK: `tcp_mark_head_lost`).
-    pub(super) fn retransmit_first_unacked(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        self.scoreboard.mark_head_lost();
-        if let Some(&head) = self.scoreboard.first_unacked() {
-            self.send_segment(now, head.seq, head.len, out);
-        }
-    }
-
-    /// A duplicate ACK: RFC 5681 §2's definition for Tahoe, Reno and NewReno; for the
-    /// SACK flavour `sack_dupack` says whether it is one by RFC 6675 §2's.
-    pub(super) fn on_dup_ack(&mut self, now: SimTime, sack_dupack: bool, out: &mut Vec<TcpData>) {
-        if self.cfg.recovery == Recovery::Sack {
-            match self.tcb.ca_state {
-                CaState::Open | CaState::Disorder => {
-                    if sack_dupack {
-                        self.episode.count_dupack();
-                        self.sack_loss_detection(now, out);
-                        self.limited_transmit(now, out);
-                    }
-                }
-                // RFC 6675 (B)–(C): the scoreboard changed; send what pipe allows
-                // (a model-based controller sends after its `cong_control`).
-                CaState::Recovery | CaState::Loss => {
-                    self.prr_update();
-                    if !self.model_based {
-                        self.transmit(now, out);
-                    }
-                }
-            }
-            return;
-        }
+    /// One more duplicate ACK.
+    pub fn count_dupack(&mut self) {
         self.episode.count_dupack();
+    }
+
+    /// A duplicate ACK at `snd_una` outside recovery, already counted, with
+    /// `dupthresh` in force (RFC 5681 §3.2, RFC 6582 §3.2 step 2). `early`: whether
+    /// the controller's fine-grained timer (Vegas) fast-retransmits before
+    /// dupthresh; asked only below dupthresh and for a new episode.
+    pub fn dupack_verdict(
+        &self,
+        snd_una: u64,
+        dupthresh: u32,
+        early: impl FnOnce() -> bool,
+    ) -> DupAckVerdict {
         let dupacks = self.episode.dupacks();
-        if !self.cfg.sack && self.tcb.ca_state != CaState::Loss {
-            // Linux `tcp_add_reno_sack`: the duplicate stands for a segment received
-            // out of order, hence delivered (at most all but the missing one). Not
-            // in `Loss`: there Linux caps the count at packets_out − lost_out, 0 once
-            // a timeout has marked everything lost (`tcp_limit_reno_sacked`), and
-            // the duplicates go-back-N provokes are copies of segments the receiver
-            // already held, delivered before.
-            let most = self.scoreboard.outstanding().saturating_sub(1);
-            if self.reno_sacked < most {
-                self.reno_sacked += 1;
-            }
-            if self.dup_delivered < most {
-                self.dup_delivered += 1;
-                self.rate.count_delivered(&mut self.tcb, now, 1);
-            }
-        }
-        match self.tcb.ca_state {
-            CaState::Open | CaState::Disorder => {
-                // Only duplicates for data sent after the last episode began start
-                // a new one (RFC 6582 §3.2 step 2, with ns-2's `bug_fix_` reading:
-                // the ACK must cover a segment beyond `recover`).
-                let new_episode = self.episode.is_new(self.tcb.snd_una);
-                // Before dupthresh, Vegas's fine-grained timer may start it early.
-                let early = dupacks < self.dupthresh()
-                    && new_episode
-                    && self.fine_grained_expired(now, AckKind::Duplicate);
-                if dupacks < self.dupthresh() && !early {
-                    self.set_ca_state(now, CaState::Disorder);
-                    self.limited_transmit(now, out);
-                    return;
-                }
-                if new_episode && (early || dupacks == self.dupthresh()) {
-                    self.enter_fast_retransmit(now, out);
-                }
-            }
-            CaState::Recovery => {
-                // RFC 5681 §3.2 step 4: each further duplicate ACK means a segment
-                // has left the network; inflate cwnd (or let PRR set it) and send
-                // if allowed.
-                // A model-based controller sends after its `cong_control`, as Linux
-                // (`tcp_cong_control` before `tcp_xmit_recovery`): sending here first,
-                // under the old cwnd, would refill the flight before BBR's packet
-                // conservation reads it, and cwnd = in-flight + delivered would then
-                // grow by one per duplicate.
-                if self.prr_active() {
-                    self.prr_update();
-                    self.prr_retransmit_head(now, out);
-                } else if self.model_based {
-                    return;
-                } else {
-                    self.tcb.cwnd += 1;
-                }
-                self.transmit(now, out);
-            }
-            CaState::Loss => {}
+        // Only duplicates for data sent after the last episode began start a new
+        // one (RFC 6582 §3.2 step 2, with ns-2's `bug_fix_` reading: the ACK must
+        // cover a segment beyond `recover`).
+        let new_episode = self.episode.is_new(snd_una);
+        let early = dupacks < dupthresh && new_episode && early();
+        if dupacks < dupthresh && !early {
+            DupAckVerdict::Disorder
+        } else if new_episode && (early || dupacks == dupthresh) {
+            DupAckVerdict::FastRetransmit
+        } else {
+            DupAckVerdict::Ignore
         }
     }
 
-    /// RFC 3042 §2 (and RFC 6675 §5 step 3), when `limited_transmit` is on: on each
-    /// of the first two duplicate ACKs (DupAcks 1 and 2 of a dupthresh of 3, still in
-    /// `Disorder`), one segment of previously unsent data, if the receive window
-    /// allows it and FlightSize stays at or below cwnd + 2 segments; cwnd does not
-    /// change. The segments keep the ACK clock going when the window is too small to
-    /// produce dupthresh duplicates.
-    fn limited_transmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        if !self.cfg.limited_transmit
-            || self.tcb.ca_state != CaState::Disorder
-            || self.episode.dupacks() > 2
-            || self.tcb.snd_nxt != self.high_water()
-        {
-            return;
-        }
-        let Some(len) = self.new_data_len() else {
-            return;
-        };
-        let budget = (u64::from(self.tcb.cwnd) + 2) * u64::from(self.cfg.mss);
-        if self.tcb.flight_bytes() + u64::from(len) <= budget {
-            let seq = self.high_water();
-            self.send_segment(now, seq, len, out);
-            self.tcb.snd_nxt = self.high_water();
-            self.limited_sent += 1;
+    /// A fast retransmit begins an episode ending at `high_water`.
+    pub fn on_fast_retransmit(&mut self, high_water: u64) {
+        self.episode.on_fast_retransmit(high_water);
+    }
+
+    /// cwnd on entering fast recovery without PRR, for a controller that does not
+    /// own cwnd: min(ssthresh, the window before the loss) (see the module header),
+    /// inflated by the duplicates so far for Reno and NewReno (RFC 5681 §3.2 step
+    /// 3: dupthresh, or fewer when Vegas's fine-grained timer started the
+    /// retransmit). Tahoe's is the loss window.
+    pub fn entry_cwnd(&self, ssthresh: u32, prior_cwnd: u32, dupthresh: u32) -> u32 {
+        let base = ssthresh.min(prior_cwnd);
+        match self.flavour {
+            Recovery::Tahoe => 1,
+            Recovery::Reno | Recovery::NewReno => base + self.episode.dupacks().min(dupthresh),
+            Recovery::Sack => base,
         }
     }
 
-    pub(super) fn enter_fast_retransmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        self.stats.fast_retransmits += 1;
-        if let Some(t) = &mut self.tlp {
-            t.reset();
-        }
-        self.episode.on_fast_retransmit(self.high_water());
-        self.init_undo();
-        self.reordering_on_episode(true);
-        self.arm_eifel();
-        match self.cfg.recovery {
-            Recovery::Tahoe => {
-                self.reduce_ssthresh(now);
-                self.set_ca_state(now, CaState::Loss);
-                self.tcb.cwnd = 1;
-                self.tcb.cwnd_cnt = 0;
-                self.tcb.snd_nxt = self.tcb.snd_una;
-            }
-            Recovery::Reno | Recovery::NewReno => {
-                self.reduce_ssthresh(now);
-                self.set_ca_state(now, CaState::Recovery);
-                if self.prr_start() {
-                    self.scoreboard.mark_head_lost();
-                    self.prr_update();
-                    self.prr_retransmit_head(now, out);
-                } else {
-                    if !self.model_based {
-                        let base = self.tcb.ssthresh.min(self.tcb.prior_cwnd);
-                        // Inflated by the duplicates so far: dupthresh, or fewer
-                        // when Vegas's fine-grained timer started the retransmit.
-                        self.tcb.cwnd = base + self.episode.dupacks().min(self.dupthresh());
-                    }
-                    self.retransmit_first_unacked(now, out);
-                }
-            }
-            Recovery::Sack => {
-                // RFC 6675 §5 step 4.
-                self.reduce_ssthresh(now);
-                self.set_ca_state(now, CaState::Recovery);
-                if self.prr_start() {
-                    self.scoreboard.mark_head_lost();
-                    self.prr_update();
-                } else if !self.model_based {
-                    self.tcb.cwnd = self.tcb.ssthresh.min(self.tcb.prior_cwnd);
-                }
-                self.start_sack_recovery(now, out);
-            }
-        }
-        self.transmit(now, out);
-    }
-
-    /// Recovery processing of an ACK of new data (`acked` segments, up to `ack`).
-    /// Returns whether the retransmission timer is to be restarted.
-    pub(super) fn on_recovery_ack(
-        &mut self,
-        now: SimTime,
-        ack: u64,
-        acked: u32,
-        out: &mut Vec<TcpData>,
-    ) -> bool {
+    /// An ACK of new data up to `ack`, in `state`.
+    pub fn on_new_ack(&mut self, state: CaState, ack: u64) -> NewAckVerdict {
         self.episode.on_progress();
-        match self.tcb.ca_state {
+        let full = self.episode.reaches_recover(ack);
+        match state {
+            CaState::Recovery if !full && self.flavour == Recovery::Sack => {
+                NewAckVerdict::SackPartial
+            }
+            CaState::Recovery if !full && self.flavour == Recovery::NewReno => {
+                NewAckVerdict::NewRenoPartial {
+                    restart_timer: self.episode.first_partial_ack(),
+                }
+            }
             CaState::Recovery => {
-                let full = self.episode.reaches_recover(ack);
-                if self.cfg.recovery == Recovery::Sack && !full {
-                    // RFC 6675: a partial ACK just updates the scoreboard; the
-                    // sender's transmit() then sends by pipe.
-                    self.prr_update();
-                    return true;
-                }
-                if self.cfg.recovery == Recovery::NewReno && !full {
-                    // RFC 6582 step 5: partial ACK.
-                    if self.prr_active() {
-                        self.scoreboard.mark_head_lost();
-                        self.prr_update();
-                        self.prr_retransmit_head(now, out);
-                    } else {
-                        self.retransmit_first_unacked(now, out);
-                        if !self.model_based {
-                            self.tcb.cwnd = self.tcb.cwnd.saturating_sub(acked) + 1;
-                        }
-                    }
-                    return self.episode.first_partial_ack();
-                }
-                if !self.model_based {
-                    self.tcb.cwnd = self.tcb.ssthresh;
-                    self.tcb.cwnd_cnt = 0;
-                }
                 self.episode.clear_dupacks();
-                self.set_ca_state(now, CaState::Open);
-                self.cc
-                    .cwnd_event(&mut self.tcb, now, CaEvent::CompleteRecovery);
+                NewAckVerdict::RecoveryEnds
             }
             CaState::Loss => {
                 self.episode.clear_dupacks();
-                if self.episode.reaches_recover(ack) {
-                    self.set_ca_state(now, CaState::Open);
-                }
+                NewAckVerdict::Loss { ends: full }
             }
-            CaState::Disorder | CaState::Open => {
+            CaState::Open | CaState::Disorder => {
                 self.episode.clear_dupacks();
-                self.set_ca_state(now, CaState::Open);
+                NewAckVerdict::Open
             }
         }
-        // Vegas checks the first ACKs after a retransmission: a second loss of the
-        // window is resent once the fine-grained timer says so, cwnd unchanged.
-        if self.cfg.recovery != Recovery::Sack && self.fine_grained_expired(now, AckKind::New) {
-            self.retransmit_first_unacked(now, out);
-        }
-        true
     }
 
-    /// Whether the controller's fine-grained timer (Vegas,
-    /// `CongestionControl::fine_grained_expired`) says the oldest unacknowledged
-    /// segment is to be resent now.
-    fn fine_grained_expired(&mut self, now: SimTime, ack: AckKind) -> bool {
-        let Some(sent) = self.scoreboard.first_unacked().map(|s| s.sent) else {
-            return false;
+    /// The timer expired: the episode now ends at `high_water`. Returns (whether
+    /// this is the first expiry since progress, the duplicate ACKs counted before).
+    pub fn on_timeout(&mut self, high_water: u64) -> (bool, u32) {
+        self.episode.on_timeout(high_water)
+    }
+
+    /// ssthresh on a repeated expiry (`first_expiry` false) with the window at
+    /// `cwnd` and the receiver's at `rwnd` segments: ns-2's max(⌊min(cwnd,
+    /// rwnd)/2⌋, 2) under `RepeatedTimeout::Halve`; `None`: unchanged.
+    pub fn timeout_ssthresh(&self, first_expiry: bool, cwnd: u32, rwnd: u64) -> Option<u32> {
+        if first_expiry || self.repeated_timeout != RepeatedTimeout::Halve {
+            return None;
+        }
+        let window = u64::from(cwnd).min(rwnd) as u32;
+        Some((window / 2).max(2))
+    }
+
+    /// Whether limited transmit may send a new segment now (RFC 3042 §2): it is on,
+    /// the sender is in `Disorder` on one of the first two duplicates, and nothing
+    /// below the high-water mark waits to be resent (`at_high_water`).
+    pub fn limited_transmit_allowed(&self, state: CaState, at_high_water: bool) -> bool {
+        self.limited_transmit
+            && state == CaState::Disorder
+            && self.episode.dupacks() <= 2
+            && at_high_water
+    }
+
+    /// A segment limited transmit sent.
+    pub fn on_limited_sent(&mut self) {
+        self.limited_sent += 1;
+    }
+
+    /// FlightSize for the ssthresh of a reduction from `flight` segments: without
+    /// the segments limited transmit sent (RFC 5681 §3.2 step 2), `None` when it
+    /// sent none.
+    pub fn flight_without_limited(&self, flight: u32) -> Option<u32> {
+        (self.limited_sent > 0).then(|| flight.saturating_sub(self.limited_sent))
+    }
+
+    /// A reduction took ssthresh, or the sender is back in `Open`: the segments
+    /// limited transmit sent are forgotten.
+    pub fn forget_limited(&mut self) {
+        self.limited_sent = 0;
+    }
+
+    /// A reduction was undone: the sender is back in `Open` with no episode pending.
+    pub fn on_undo(&mut self) {
+        self.episode.on_undo();
+    }
+}
+
+/// RFC 3042 §2: a new segment of `len` bytes keeps FlightSize (`flight` bytes
+/// before it) at or below cwnd + 2 segments of `mss` bytes.
+pub(super) fn limited_transmit_fits(cwnd: u32, mss: u32, flight: u64, len: u32) -> bool {
+    flight + u64::from(len) <= (u64::from(cwnd) + 2) * u64::from(mss)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn newreno() -> LossRecovery {
+        LossRecovery::new(Recovery::NewReno, false, RepeatedTimeout::Keep)
+    }
+
+    #[test]
+    fn the_third_duplicate_starts_an_episode_only_above_recover() {
+        // dupthresh 3: duplicates 1 and 2 are Disorder, the third retransmits.
+        let mut r = newreno();
+        let mut verdicts = Vec::new();
+        for _ in 0..3 {
+            r.count_dupack();
+            verdicts.push(r.dupack_verdict(0, 3, || false));
+        }
+        use DupAckVerdict::*;
+        assert_eq!(verdicts, [Disorder, Disorder, FastRetransmit]);
+        // A fourth is no new episode; the episode ends at HighData 10 000.
+        r.count_dupack();
+        assert_eq!(r.dupack_verdict(0, 3, || false), Ignore);
+        r.on_fast_retransmit(10_000);
+        // After a timeout, three duplicates at snd_una 8 000 ≤ recover 10 000 are
+        // for data sent before the episode (RFC 6582 step 2): no fast retransmit;
+        // at snd_una 10 001 they start one.
+        r.on_timeout(10_000);
+        for _ in 0..3 {
+            r.count_dupack();
+        }
+        assert_eq!(r.dupack_verdict(8_000, 3, || false), Ignore);
+        assert_eq!(r.dupack_verdict(10_001, 3, || false), FastRetransmit);
+    }
+
+    #[test]
+    fn a_fine_grained_expiry_retransmits_before_dupthresh_and_is_asked_only_then() {
+        let mut r = newreno();
+        r.count_dupack();
+        assert_eq!(
+            r.dupack_verdict(0, 3, || true),
+            DupAckVerdict::FastRetransmit
+        );
+        // At dupthresh the timer is not consulted.
+        r.count_dupack();
+        r.count_dupack();
+        let verdict = r.dupack_verdict(0, 3, || panic!("asked at dupthresh"));
+        assert_eq!(verdict, DupAckVerdict::FastRetransmit);
+    }
+
+    #[test]
+    fn entry_window_keeps_the_window_before_the_loss() {
+        // ssthresh 24 above the window of 16 (Westwood's BWE·RTTmin): Reno and
+        // NewReno inflate min(24, 16) = 16 by 3 duplicates: 19; SACK takes 16;
+        // Tahoe falls to 1. With ssthresh 8: 8 + 3 = 11.
+        let mut reno = LossRecovery::new(Recovery::Reno, false, RepeatedTimeout::Keep);
+        for _ in 0..3 {
+            reno.count_dupack();
+        }
+        assert_eq!(reno.entry_cwnd(24, 16, 3), 19);
+        assert_eq!(reno.entry_cwnd(8, 16, 3), 11);
+        let sack = LossRecovery::new(Recovery::Sack, false, RepeatedTimeout::Keep);
+        assert_eq!(sack.entry_cwnd(24, 16, 3), 16);
+        let tahoe = LossRecovery::new(Recovery::Tahoe, false, RepeatedTimeout::Keep);
+        assert_eq!(tahoe.entry_cwnd(8, 16, 3), 1);
+    }
+
+    #[test]
+    fn a_partial_ack_ends_reno_recovery_but_not_newreno_or_sack() {
+        // Episode up to 10 000; an ACK of 4 000 is partial.
+        let partial = |flavour| {
+            let mut r = LossRecovery::new(flavour, false, RepeatedTimeout::Keep);
+            r.on_fast_retransmit(10_000);
+            r.on_new_ack(CaState::Recovery, 4_000)
         };
-        self.cc.fine_grained_expired(now, sent, ack)
+        assert_eq!(partial(Recovery::Reno), NewAckVerdict::RecoveryEnds);
+        assert_eq!(partial(Recovery::Sack), NewAckVerdict::SackPartial);
+        // NewReno restarts the timer on the first partial ACK only ("impatient").
+        let mut r = newreno();
+        r.on_fast_retransmit(10_000);
+        let first = r.on_new_ack(CaState::Recovery, 4_000);
+        let second = r.on_new_ack(CaState::Recovery, 6_000);
+        assert_eq!(
+            (first, second),
+            (
+                NewAckVerdict::NewRenoPartial {
+                    restart_timer: true
+                },
+                NewAckVerdict::NewRenoPartial {
+                    restart_timer: false
+                }
+            )
+        );
+        assert_eq!(
+            r.on_new_ack(CaState::Recovery, 10_000),
+            NewAckVerdict::RecoveryEnds
+        );
     }
 
-    pub(super) fn on_retransmission_timeout(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        self.stats.timeouts += 1;
-        // Reduce once per loss episode: not again on a repeated expiry, nor when
-        // fast recovery already reduced for the same losses (Linux
-        // `tcp_enter_loss`; recomputing from FlightSize there would *raise*
-        // ssthresh, since window inflation has grown the flight).
-        let prior = self.tcb.ca_state;
-        let starts_episode = matches!(prior, CaState::Open | CaState::Disorder);
-        let (first_expiry, dupacks) = self.episode.on_timeout(self.high_water());
-        // A timeout while F-RTO waits: F-RTO starts over, below (RFC 5682 §3.1 step 2
-        // returns to step 1).
-        self.undo.cancel_frto();
-        if first_expiry && prior != CaState::Recovery {
-            self.init_undo();
-            if self.cfg.sack {
-                self.tcb.loss_flight = Some(self.packets_in_flight());
-            }
-            self.reduce_ssthresh(now);
-        } else if !first_expiry && self.cfg.repeated_timeout == RepeatedTimeout::Halve {
-            let rwnd = self.peer_window / u64::from(self.cfg.mss);
-            let window = u64::from(self.tcb.cwnd).min(rwnd) as u32;
-            self.tcb.ssthresh = (window / 2).max(2);
-        }
-        if starts_episode {
-            self.reordering_on_timeout(dupacks);
-            self.reordering_on_episode(false);
-        }
-        self.set_ca_state(now, CaState::Loss);
-        if starts_episode {
-            self.arm_eifel();
-        }
-        self.tcb.cwnd = 1;
-        self.tcb.cwnd_cnt = 0;
-        self.cc.cwnd_event(&mut self.tcb, now, CaEvent::Loss);
-        self.reno_sacked = 0;
-        self.rto.back_off();
-        if let Some(t) = &mut self.tlp {
-            t.reset();
-        }
-        self.mark_all_lost(now);
-        // F-RTO step 1, on a timeout that starts a loss episode or repeats one with no
-        // progress since (the first retransmission was lost too), as Linux
-        // `tcp_enter_loss`; not when the timeout interrupts fast recovery or strikes
-        // again after progress in timeout recovery (RFC 5682 §2.1 step 1).
-        if self.cfg.frto && (starts_episode || !first_expiry) {
-            self.start_frto(now, out);
-            return;
-        }
-        if self.cfg.recovery != Recovery::Sack {
-            // Go-back-N: everything after snd_una will be sent again.
-            self.tcb.snd_nxt = self.tcb.snd_una;
-        }
-        self.transmit(now, out);
+    #[test]
+    fn timeout_recovery_lasts_until_everything_outstanding_is_acknowledged() {
+        let mut r = newreno();
+        r.on_timeout(10_000);
+        assert_eq!(
+            r.on_new_ack(CaState::Loss, 5_000),
+            NewAckVerdict::Loss { ends: false }
+        );
+        assert_eq!(
+            r.on_new_ack(CaState::Loss, 10_000),
+            NewAckVerdict::Loss { ends: true }
+        );
+    }
+
+    #[test]
+    fn ns2_halves_the_window_on_a_repeated_timeout_only() {
+        // cwnd 1 after the first expiry, rwnd 20: max(⌊1/2⌋, 2) = 2; cwnd 30 with
+        // rwnd 20: ⌊20/2⌋ = 10. Never on a first expiry, never under `Keep`.
+        let halve = LossRecovery::new(Recovery::Reno, false, RepeatedTimeout::Halve);
+        assert_eq!(halve.timeout_ssthresh(false, 1, 20), Some(2));
+        assert_eq!(halve.timeout_ssthresh(false, 30, 20), Some(10));
+        assert_eq!(halve.timeout_ssthresh(true, 30, 20), None);
+        assert_eq!(newreno().timeout_ssthresh(false, 30, 20), None);
+    }
+
+    #[test]
+    fn limited_transmit_sends_on_two_duplicates_within_cwnd_plus_two() {
+        let mut r = LossRecovery::new(Recovery::Reno, true, RepeatedTimeout::Keep);
+        r.count_dupack();
+        assert!(r.limited_transmit_allowed(CaState::Disorder, true));
+        assert!(!r.limited_transmit_allowed(CaState::Disorder, false));
+        r.count_dupack();
+        r.count_dupack();
+        assert!(!r.limited_transmit_allowed(CaState::Disorder, true));
+        // cwnd 4, MSS 1000: FlightSize 5000 + 1000 ≤ 6000 fits; 6000 + 1000 not.
+        assert!(limited_transmit_fits(4, 1000, 5000, 1000));
+        assert!(!limited_transmit_fits(4, 1000, 6000, 1000));
+        // Two sent: FlightSize 6 segments counts 4 for ssthresh; none once reduced.
+        r.on_limited_sent();
+        r.on_limited_sent();
+        assert_eq!(r.flight_without_limited(6), Some(4));
+        r.forget_limited();
+        assert_eq!(r.flight_without_limited(6), None);
     }
 }

@@ -23,11 +23,13 @@
 //!
 //! Simplified: RR-TCP's "extended limited transmit" (sending new data on duplicate
 //! ACKs while a raised dupthresh holds back the fast retransmit) is not modelled —
-//! cwnd's senders have no RFC 3042 limited transmit either — so while duplicates
-//! stay below a raised dupthresh the sender sends nothing new: the adaptation avoids
-//! the halving but not that pause.
+//! RFC 3042's limited transmit (`tcp.limited_transmit`) sends on the first two
+//! duplicates only — so while duplicates stay below a raised dupthresh the sender
+//! sends little or nothing new: the adaptation avoids the halving but not that
+//! pause.
 
-use super::sender::TcpSender;
+use super::sack::Scoreboard;
+use crate::time::SimTime;
 use crate::transport::dupthresh::DupthreshAdapter;
 
 /// The adaptation's state in a sender.
@@ -51,30 +53,50 @@ impl Reordering {
     }
 }
 
-impl TcpSender {
+/// The sender's dupthresh: the configured one, adapted by RR-TCP when on.
+#[derive(Clone, Debug)]
+pub(super) struct Dupthresh {
+    base: u32,
+    adaptation: Option<Reordering>,
+}
+
+impl Dupthresh {
+    /// `base` duplicates; `adapt`: RR-TCP's (pef, pef step), or `None`.
+    pub fn new(base: u32, adapt: Option<(f64, f64)>) -> Self {
+        Dupthresh {
+            base,
+            adaptation: adapt.map(|(pef, step)| Reordering::new(base, pef, step)),
+        }
+    }
+
     /// The current dupthresh: adapted, or the configured one.
-    pub fn dupthresh(&self) -> u32 {
-        self.reordering
+    pub fn current(&self) -> u32 {
+        self.adaptation
             .as_ref()
-            .map_or(self.cfg.dupthresh, |r| r.adapter.dupthresh())
+            .map_or(self.base, |r| r.adapter.dupthresh())
+    }
+
+    /// The adaptation, when on (for tests that read its percentile).
+    #[cfg(test)]
+    pub fn adaptation(&mut self) -> Option<&mut Reordering> {
+        self.adaptation.as_mut()
     }
 
     /// An ACK for `ack` is about to advance SND.UNA. If it covers the first
     /// unacknowledged segment while SACK blocks had reported segments above it, that
     /// segment arrived after them: a sample of the reordering extent, in segments (one
     /// duplicate ACK each, had the receiver acknowledged every one).
-    pub(super) fn reordering_on_advance(&mut self, ack: u64) {
-        let Some(r) = &mut self.reordering else {
+    pub fn on_advance(&mut self, ack: u64, scoreboard: &Scoreboard) {
+        let Some(r) = &mut self.adaptation else {
             return;
         };
-        let Some(head) = self
-            .scoreboard
+        let Some(head) = scoreboard
             .first_unacked()
             .filter(|h| h.end() <= ack && !h.sacked)
         else {
             return;
         };
-        let extent = self.scoreboard.sacked_count();
+        let extent = scoreboard.sacked_count();
         if extent == 0 {
             return;
         }
@@ -87,8 +109,8 @@ impl TcpSender {
 
     /// A D-SACK block [start, end) reported a duplicate: retransmitted segments it
     /// covers were late, not lost.
-    pub(super) fn reordering_on_dsack(&mut self, start: u64, end: u64) {
-        let Some(r) = &mut self.reordering else {
+    pub fn on_dsack(&mut self, start: u64, end: u64) {
+        let Some(r) = &mut self.adaptation else {
             return;
         };
         let adapter = &mut r.adapter;
@@ -103,41 +125,88 @@ impl TcpSender {
 
     /// A loss episode begins (`fast`: by a fast retransmit): samples of the previous
     /// one are dropped.
-    pub(super) fn reordering_on_episode(&mut self, fast: bool) {
-        if let Some(r) = &mut self.reordering {
+    pub fn on_episode(&mut self, fast: bool) {
+        if let Some(r) = &mut self.adaptation {
             r.pending.clear();
             r.fast = fast;
         }
     }
 
-    /// The relative cost of a timeout against a fast retransmit for this sender, with
-    /// a window of `window` segments.
-    fn cost_ratio(&self, window: u32) -> f64 {
-        let rto = self.rto().as_nanos() as f64;
-        let srtt = self.tcb.srtt.map_or(rto, |s| s.as_nanos() as f64);
-        DupthreshAdapter::cost_ratio(srtt, rto, f64::from(window.max(1)))
-    }
-
     /// D-SACKs showed the latest episode spurious: if a fast retransmit started it,
-    /// dupthresh was too low.
-    pub(super) fn reordering_on_spurious(&mut self) {
-        let r = self.cost_ratio(self.tcb.prior_cwnd);
-        if let Some(re) = self.reordering.as_mut().filter(|re| re.fast) {
-            re.adapter.on_spurious_fast_retransmit(r);
+    /// dupthresh was too low. `cost` is the sender's `CostOfLoss` at the window
+    /// before the reduction.
+    pub fn on_spurious(&mut self, cost: CostOfLoss) {
+        if let Some(re) = self.adaptation.as_mut().filter(|re| re.fast) {
+            re.adapter.on_spurious_fast_retransmit(cost.ratio());
         }
     }
 
     /// A timeout starts an episode with `dupacks` duplicates for the first segment:
     /// if a base dupthresh would have fast-retransmitted it, the raised one cost a
-    /// timeout.
-    pub(super) fn reordering_on_timeout(&mut self, dupacks: u32) {
-        if self.reordering.is_none() || dupacks < self.cfg.dupthresh {
-            return;
+    /// timeout (`cost` at the current window). Returns whether it did.
+    pub fn on_timeout(&mut self, dupacks: u32, cost: CostOfLoss) -> bool {
+        let Some(re) = self.adaptation.as_mut().filter(|_| dupacks >= self.base) else {
+            return false;
+        };
+        re.adapter.on_avoidable_timeout(cost.ratio());
+        true
+    }
+}
+
+/// What the sender knows of the relative cost of a timeout against a fast
+/// retransmit: its SRTT (the RTO when none), RTO and window in segments.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct CostOfLoss {
+    pub srtt: Option<SimTime>,
+    pub rto: SimTime,
+    pub window: u32,
+}
+
+impl CostOfLoss {
+    /// r = C_to / C_fr (`DupthreshAdapter::cost_ratio`).
+    fn ratio(self) -> f64 {
+        let rto = self.rto.as_nanos() as f64;
+        let srtt = self.srtt.map_or(rto, |s| s.as_nanos() as f64);
+        DupthreshAdapter::cost_ratio(srtt, rto, f64::from(self.window.max(1)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cost(window: u32) -> CostOfLoss {
+        CostOfLoss {
+            srtt: Some(SimTime::from_millis(100)),
+            rto: SimTime::from_secs(1),
+            window,
         }
-        let r = self.cost_ratio(self.tcb.cwnd);
-        if let Some(re) = &mut self.reordering {
-            re.adapter.on_avoidable_timeout(r);
-            self.stats.avoidable_timeouts += 1;
-        }
+    }
+
+    #[test]
+    fn a_timeout_is_avoidable_only_at_the_base_dupthresh_or_more() {
+        // Base 3, pef 0.9, step 0.1. Two duplicates: a base dupthresh would not
+        // have fast-retransmitted either. Three: it would; r = (RTO + SRTT·log2 W)
+        // / SRTT = (1000 + 100·log2 8) / 100 = 13, pef = 0.9 − 0.1·13/14 = 0.807143.
+        let mut d = Dupthresh::new(3, Some((0.9, 0.1)));
+        assert!(!d.on_timeout(2, cost(8)));
+        assert!(d.on_timeout(3, cost(8)));
+        let pef = d.adaptation().expect("on").adapter.pef();
+        assert!((pef - 0.807_143).abs() < 1e-6, "pef {pef}");
+        // Without the adaptation nothing is avoidable and dupthresh stays the base.
+        let mut fixed = Dupthresh::new(3, None);
+        assert!(!fixed.on_timeout(5, cost(8)));
+        assert_eq!(fixed.current(), 3);
+    }
+
+    #[test]
+    fn without_an_srtt_the_cost_takes_the_rto_for_it() {
+        // SRTT unknown: C_fr = RTO = 1 s, r = (1 + 1·log2 4) / 1 = 3.
+        let c = CostOfLoss {
+            srtt: None,
+            rto: SimTime::from_secs(1),
+            window: 4,
+        };
+        assert!((c.ratio() - 3.0).abs() < 1e-12);
     }
 }

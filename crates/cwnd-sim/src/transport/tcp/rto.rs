@@ -41,7 +41,7 @@ pub enum RtoRule {
     Linux,
 }
 
-/// Which RTT measurement of an ACK the estimator takes (`TcpSender::rto_sample`).
+/// Which RTT measurement of an ACK the estimator takes (`RttSample::rtt`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RttSample {
@@ -160,6 +160,140 @@ impl RtoEstimator {
     }
 }
 
+/// What one cumulative ACK acknowledged: the segments it removed from the
+/// scoreboard, as the RTT samplers read them (`RttSample::rtt`, `CcSample::rtt`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Acked {
+    pub count: u32,
+    /// Send time of the first (oldest) segment.
+    pub oldest: Option<SimTime>,
+    /// Send time of the first segment neither SACKed before nor ever retransmitted.
+    pub oldest_unsacked: Option<SimTime>,
+    /// The latest send time among them.
+    pub newest: Option<SimTime>,
+    /// One of them was ever retransmitted.
+    pub retransmitted: bool,
+}
+
+impl RttSample {
+    /// The estimator's sample from an ACK received at `now` that acknowledged `a`;
+    /// `sack_sent` is the send time of the segment giving it a SACK RTT (Linux's
+    /// `first_sackt`), `echo_rtt` now − TSecr (given only for an ACK that advances
+    /// snd_una, with timestamps on).
+    ///
+    /// `Rfc7323`: the echo (RFC 7323 §4: unambiguous, retransmissions included),
+    /// else the oldest newly acknowledged segment's age unless one of them was
+    /// retransmitted (Karn's rule, RFC 6298 §3).
+    ///
+    /// `Linux`: Linux (since 3.13) `tcp_clean_rtx_queue` and `tcp_ack_update_rtt`
+    /// (net/ipv4/tcp_input.c), "Prefer RTT measured from ACK's timing to TS-ECR":
+    /// `seq_rtt_us`, the age of the oldest cumulatively acknowledged segment neither
+    /// SACKed before nor ever retransmitted, none if any acknowledged segment was
+    /// ever retransmitted (`FLAG_RETRANS_DATA_ACKED`); else `sack_rtt_us`, the age of
+    /// the lowest newly SACKed segment never retransmitted, which an ACK that
+    /// acknowledges nothing new can give too; else the echo, only when the ACK
+    /// advances snd_una (`FLAG_ACKED`).
+    pub(super) fn rtt(
+        self,
+        now: SimTime,
+        a: &Acked,
+        sack_sent: Option<SimTime>,
+        echo_rtt: Option<SimTime>,
+    ) -> Option<SimTime> {
+        match self {
+            RttSample::Rfc7323 => {
+                let karn = (!a.retransmitted).then_some(a.oldest).flatten();
+                echo_rtt.or(karn.map(|t| now - t))
+            }
+            RttSample::Linux => {
+                let seq = (!a.retransmitted).then_some(a.oldest_unsacked).flatten();
+                let sent = seq.or(sack_sent);
+                sent.map(|t| now - t).or(echo_rtt)
+            }
+        }
+    }
+}
+
+/// The retransmission timer (RFC 6298 §5) with the estimator that sets its
+/// timeout. Linux runs RACK's reordering timer and TLP's probe timeout on the same
+/// timer (`icsk_retransmit_timer`); here each keeps its own deadline and the
+/// sender wakes at the earliest.
+#[derive(Clone, Debug)]
+pub(super) struct RetransmitTimer {
+    estimator: RtoEstimator,
+    /// When it expires; `SimTime::MAX` while stopped.
+    deadline: SimTime,
+}
+
+impl RetransmitTimer {
+    pub fn new(cfg: RtoConfig) -> Self {
+        RetransmitTimer {
+            estimator: RtoEstimator::new(cfg),
+            deadline: SimTime::MAX,
+        }
+    }
+
+    /// The current timeout, backoff included.
+    pub fn rto(&self) -> SimTime {
+        self.estimator.rto()
+    }
+
+    /// The timeout before backoff.
+    pub fn base_rto(&self) -> SimTime {
+        self.estimator.base_rto()
+    }
+
+    pub fn srtt(&self) -> Option<SimTime> {
+        self.estimator.srtt()
+    }
+
+    /// Which RTT measurement of an ACK the estimator takes.
+    pub fn sample_rule(&self) -> RttSample {
+        self.estimator.cfg.sample
+    }
+
+    /// When the timer expires (`SimTime::MAX`: stopped).
+    pub fn deadline(&self) -> SimTime {
+        self.deadline
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.deadline != SimTime::MAX
+    }
+
+    /// (5.1): a segment left; starts the timer if it is not running.
+    pub fn start_if_stopped(&mut self, now: SimTime) {
+        if self.deadline == SimTime::MAX {
+            self.restart(now);
+        }
+    }
+
+    /// (5.3), and after an expiry (5.6): expires one RTO from `now`.
+    pub fn restart(&mut self, now: SimTime) {
+        self.deadline = now + self.estimator.rto();
+    }
+
+    /// (5.2): everything is acknowledged.
+    pub fn stop(&mut self) {
+        self.deadline = SimTime::MAX;
+    }
+
+    /// A valid RTT measurement (RFC 6298 §2).
+    pub fn sample(&mut self, r: SimTime) {
+        self.estimator.sample(r);
+    }
+
+    /// §5.7's floor after a lost SYN (`RtoEstimator::reinitialize`).
+    pub fn reinitialize(&mut self, floor: SimTime) {
+        self.estimator.reinitialize(floor);
+    }
+
+    /// (5.5): the timer expired; the next timeout is twice as long.
+    pub fn back_off(&mut self) {
+        self.estimator.back_off();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,5 +404,71 @@ mod tests {
         });
         capped.sample(ms(176));
         assert_eq!(capped.rto(), ms(300));
+    }
+
+    /// Three segments sent at 100, 200 and 210 ms; the first never SACKed nor
+    /// retransmitted unless `retransmitted`.
+    fn three(retransmitted: bool) -> Acked {
+        Acked {
+            count: 3,
+            oldest: Some(ms(100)),
+            oldest_unsacked: (!retransmitted).then_some(ms(100)),
+            newest: Some(ms(210)),
+            retransmitted,
+        }
+    }
+
+    #[test]
+    fn rfc7323_takes_the_echo_first_linux_the_acks_timing() {
+        // ACK at 300 ms echoing 250 ms (echo RTT 50 ms), SACK RTT from a segment
+        // sent at 220 ms (80 ms). RFC 7323: the echo, 50. Linux: the oldest
+        // acknowledged segment's age, 300 − 100 = 200.
+        let (echo, sack) = (Some(ms(50)), Some(ms(220)));
+        let clean = three(false);
+        assert_eq!(RttSample::Rfc7323.rtt(ms(300), &clean, sack, echo), echo);
+        assert_eq!(
+            RttSample::Linux.rtt(ms(300), &clean, sack, echo),
+            Some(ms(200))
+        );
+        // Without timestamps RFC 6298 takes the oldest's age: 200.
+        assert_eq!(
+            RttSample::Rfc7323.rtt(ms(300), &clean, sack, None),
+            Some(ms(200))
+        );
+    }
+
+    #[test]
+    fn after_a_retransmission_karn_leaves_the_echo_or_the_sack_rtt() {
+        // One of the three was retransmitted: no ACK timing (Karn). RFC 7323: the
+        // echo (50) or nothing; Linux: the SACK RTT, 300 − 220 = 80, else the echo.
+        let (echo, sack) = (Some(ms(50)), Some(ms(220)));
+        let resent = three(true);
+        assert_eq!(RttSample::Rfc7323.rtt(ms(300), &resent, sack, echo), echo);
+        assert_eq!(RttSample::Rfc7323.rtt(ms(300), &resent, sack, None), None);
+        assert_eq!(
+            RttSample::Linux.rtt(ms(300), &resent, sack, echo),
+            Some(ms(80))
+        );
+        assert_eq!(RttSample::Linux.rtt(ms(300), &resent, None, echo), echo);
+    }
+
+    #[test]
+    fn the_timer_starts_once_restarts_and_stops_as_rfc6298_section_5() {
+        // Initial RTO 1 s. (5.1) a segment at 0 starts it for 1 s; another at
+        // 400 ms leaves it running; (5.3) an ACK at 500 ms restarts it: 1.5 s.
+        let mut t = RetransmitTimer::new(RtoConfig::default());
+        assert!(!t.is_running());
+        t.start_if_stopped(SimTime::ZERO);
+        t.start_if_stopped(ms(400));
+        assert_eq!(t.deadline(), ms(1000));
+        t.restart(ms(500));
+        assert_eq!(t.deadline(), ms(1500));
+        // (5.5) an expiry doubles the RTO: restarted at 1.5 s it expires at 3.5 s.
+        t.back_off();
+        t.restart(ms(1500));
+        assert_eq!(t.deadline(), ms(3500));
+        // (5.2) everything acknowledged: stopped.
+        t.stop();
+        assert_eq!((t.is_running(), t.deadline()), (false, SimTime::MAX));
     }
 }

@@ -59,9 +59,7 @@ use std::collections::vec_deque::IterMut;
 use std::collections::VecDeque;
 
 use super::rate::TxStamp;
-use super::sender::TcpSender;
-use super::tcb::CaState;
-use crate::packet::{SackBlocks, TcpAck, TcpData};
+use crate::packet::SackBlocks;
 use crate::time::SimTime;
 
 /// What an ACK's SACK blocks newly reported.
@@ -271,18 +269,19 @@ impl Scoreboard {
 
     /// Update() for the ACK's SACK blocks other than a D-SACK block, `cumulative`
     /// being the ACK's cumulative acknowledgment: marks what they cover and calls
-    /// `on_sacked` for each segment newly SACKed. Parts of a block that the previous
-    /// ACK's blocks already covered are skipped (their segments are marked; as Linux
-    /// `recv_sack_cache`), so an ACK that only extends a block costs the new
-    /// segments, not the whole block. Returns the span newly SACKed.
+    /// `on_sacked` for each segment newly SACKed (it is delivered then). Parts of a
+    /// block that the previous ACK's blocks already covered are skipped (their
+    /// segments are marked; as Linux `recv_sack_cache`), so an ACK that only extends
+    /// a block costs the new segments, not the whole block. Returns what was newly
+    /// SACKed (the D-SACK block is the caller's).
     pub fn apply_sack(
         &mut self,
         blocks: &[(u64, u64)],
         cumulative: u64,
         mut on_sacked: impl FnMut(&SentSegment),
-    ) -> Option<(u64, u64)> {
+    ) -> SackUpdate {
         let previous = std::mem::take(&mut self.sack_cache);
-        let mut newly_sacked = None;
+        let mut update = SackUpdate::default();
         for &(start, end) in blocks {
             self.sack_cache.push(start, end);
             // Only what lies between HighACK and HighData counts (RFC 6675 §2).
@@ -305,11 +304,11 @@ impl Scoreboard {
                     .min()
                     .unwrap_or(end)
                     .min(end);
-                self.mark_sacked(from, upto, (start, end), &mut on_sacked, &mut newly_sacked);
+                self.mark_sacked(from, upto, (start, end), &mut on_sacked, &mut update);
                 from = upto;
             }
         }
-        newly_sacked
+        update
     }
 
     /// Marks the segments overlapping [from, upto) that lie wholly inside `block`.
@@ -319,7 +318,7 @@ impl Scoreboard {
         upto: u64,
         block: (u64, u64),
         on_sacked: &mut impl FnMut(&SentSegment),
-        newly_sacked: &mut Option<(u64, u64)>,
+        update: &mut SackUpdate,
     ) {
         let first = self.segments.partition_point(|s| s.end() <= from);
         for s in self.segments.iter_mut().skip(first) {
@@ -329,9 +328,13 @@ impl Scoreboard {
             }
             if !s.sacked && s.seq >= block.0 && s_end <= block.1 {
                 s.sacked = true;
+                let lowest = update.first_sacked.is_none_or(|(seq, _)| s.seq < seq);
+                if !s.retransmitted && lowest {
+                    update.first_sacked = Some((s.seq, s.sent));
+                }
                 on_sacked(s);
-                let (lo, hi) = newly_sacked.unwrap_or((s.seq, s_end));
-                *newly_sacked = Some((lo.min(s.seq), hi.max(s_end)));
+                let (lo, hi) = update.newly_sacked.unwrap_or((s.seq, s_end));
+                update.newly_sacked = Some((lo.min(s.seq), hi.max(s_end)));
             }
         }
     }
@@ -421,6 +424,21 @@ impl Scoreboard {
             seq: s.seq,
             len: s.len,
         })
+    }
+
+    /// RFC 6675 §5 step 4.3: the segment fast recovery resends at once, whatever
+    /// pipe says: the first unacknowledged one, marked lost (not if a retransmission
+    /// of it is still in flight, as Linux). With RACK (RFC 8985 §6.2 leaves the
+    /// marking to it; Linux's PRR likewise always lets the first retransmission of
+    /// an episode out), the first segment RACK marked lost and not yet resent.
+    pub fn first_retransmission(&mut self, rack: bool) -> Option<(u64, u32)> {
+        let first = if rack {
+            self.first_lost_not_resent()
+        } else {
+            self.mark_head_lost();
+            self.first_unacked().filter(|h| !h.sacked && !h.rexmit)
+        };
+        first.map(|s| (s.seq, s.len))
     }
 
     /// Marks the first unacknowledged segment lost.
@@ -518,129 +536,16 @@ pub(super) enum NextSeg {
     NewData { seq: u64, len: u32 },
 }
 
-impl TcpSender {
-    /// Update(): marks the segments the ACK's SACK blocks cover (each is delivered
-    /// then, for rate estimation and RACK); a D-SACK block goes to the
-    /// spurious-retransmission detector. Called before the cumulative ACK is
-    /// applied (snd_una is still the prior value, as in Linux
-    /// `tcp_sacktag_write_queue`).
-    pub(super) fn process_sack(&mut self, now: SimTime, ack: &TcpAck) -> SackUpdate {
-        let mut blocks = ack.sack.as_slice();
-        let mut update = SackUpdate::default();
-        if is_dsack(blocks, ack.ack) {
-            let (start, end) = blocks[0];
-            update.dsack_end = Some(end);
-            self.on_dsack(now, start, end);
-            blocks = &blocks[1..];
-        }
-        let (rate, tcb, rack) = (&mut self.rate, &mut self.tcb, &mut self.rack);
-        let first = &mut update.first_sacked;
-        update.newly_sacked = self.scoreboard.apply_sack(blocks, ack.ack, |s| {
-            if !s.retransmitted && first.is_none_or(|(seq, _)| s.seq < seq) {
-                *first = Some((s.seq, s.sent));
-            }
-            rate.on_delivered(tcb, now, &s.tx, s.sent);
-            if let Some(r) = rack {
-                r.on_delivered(now, s, ack.ts_ecr);
-            }
-        });
-        update
-    }
+/// A SACK block: [first byte, one past the last).
+type Block = (u64, u64);
 
-    /// IsLost for every segment and SetPipe. Returns pipe (in segments) and a
-    /// NextSeg round. With RACK, RACK's marks replace IsLost (RFC 8985 §6.2).
-    pub(super) fn update_lost(&mut self) -> (u64, NextSegRound) {
-        let dupthresh = if self.rack.is_some() {
-            u64::MAX
-        } else {
-            u64::from(self.dupthresh())
-        };
-        self.scoreboard.mark_lost_and_pipe(dupthresh, self.cfg.mss)
-    }
-
-    /// RFC 6675 §5 steps 1–2, on a duplicate acknowledgment outside recovery (DupAcks
-    /// already counted): starts recovery, or notes the disorder.
-    /// With RACK, recovery starts when RACK has marked a segment lost (Linux
-    /// `tcp_time_to_recover`), not on DupAcks.
-    pub(super) fn sack_loss_detection(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        self.update_lost();
-        let start = if self.rack.is_some() {
-            self.scoreboard.any_lost()
-        } else {
-            let head_lost = self.scoreboard.first_unacked().is_some_and(|s| s.lost);
-            self.episode.dupacks() >= self.dupthresh() || head_lost
-        };
-        if start {
-            self.enter_fast_retransmit(now, out);
-        } else {
-            self.set_ca_state(now, CaState::Disorder);
-        }
-    }
-
-    /// Step 4.3: the first unacknowledged segment is presumed lost and goes at once,
-    /// whatever pipe says (not if a retransmission of it is still in flight, as
-    /// Linux). With RACK, the first segment RACK marked lost goes at once instead
-    /// (RFC 8985 §6.2 leaves the marking to RACK; Linux's PRR likewise always lets
-    /// the first retransmission of an episode out).
-    pub(super) fn start_sack_recovery(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        if self.rack.is_none() {
-            self.scoreboard.mark_head_lost();
-        }
-        let first = if self.rack.is_some() {
-            self.scoreboard.first_lost_not_resent()
-        } else {
-            self.scoreboard
-                .first_unacked()
-                .filter(|h| !h.sacked && !h.rexmit)
-        };
-        if let Some((seq, len)) = first.map(|s| (s.seq, s.len)) {
-            self.send_segment(now, seq, len, out);
-        }
-    }
-
-    /// Step (C): while cwnd − pipe ≥ 1 segment, send the segment NextSeg() names (when
-    /// the pacing gate, if `paced`, lets it go).
-    pub(super) fn sack_transmit(&mut self, now: SimTime, paced: bool, out: &mut Vec<TcpData>) {
-        let (mut pipe, mut round) = self.update_lost();
-        let cwnd = u64::from(self.tcb.cwnd);
-        self.tcb.cwnd_limited = true;
-        while cwnd > pipe {
-            let next = self.scoreboard.next_seg(&mut round, || self.new_data_len());
-            let Some(next) = next else {
-                self.tcb.cwnd_limited = false;
-                break;
-            };
-            if !self.pacing_gate(now, paced) {
-                break;
-            }
-            match next {
-                NextSeg::Retransmit { seq, len } => self.send_segment(now, seq, len, out),
-                NextSeg::NewData { seq, len } => {
-                    self.send_segment(now, seq, len, out);
-                    self.tcb.snd_nxt = self.high_water();
-                }
-            }
-            pipe += 1;
-        }
-    }
-
-    /// After a timeout: every segment not SACKed is presumed lost, and no
-    /// retransmission is in flight any more (RFC 6675 §5.1 as Linux
-    /// `tcp_timeout_mark_lost`; see the module header). With RACK, only the first
-    /// segment and those RACK's rule condemns (RFC 8985 §6.3).
-    pub(super) fn mark_all_lost(&mut self, now: SimTime) {
-        if self.rack.is_none() {
-            self.scoreboard.mark_unsacked_lost();
-            return;
-        }
-        let recovering = matches!(self.tcb.ca_state, CaState::Recovery | CaState::Loss);
-        let segs_sacked = self.scoreboard.sacked_count();
-        let dupthresh = self.dupthresh();
-        if let Some(r) = &mut self.rack {
-            let reo_wnd = r.reo_wnd(recovering, segs_sacked, dupthresh, self.tcb.srtt);
-            self.scoreboard
-                .mark_lost_by(0, |segments| r.mark_losses_on_rto(now, reo_wnd, segments));
-        }
+/// An ACK's SACK blocks with `cumulative` its cumulative ACK: its D-SACK block, if
+/// it has one, and the others (RFC 2883 §4; `is_dsack`).
+pub(super) fn split_dsack(blocks: &[Block], cumulative: u64) -> (Option<Block>, &[Block]) {
+    if is_dsack(blocks, cumulative) {
+        (Some(blocks[0]), &blocks[1..])
+    } else {
+        (None, blocks)
     }
 }
 
@@ -774,6 +679,27 @@ mod tests {
     }
 
     #[test]
+    fn fast_recovery_resends_the_head_at_once_or_racks_first_loss() {
+        // Segments 0–3, 1 SACKed. RFC 6675 step 4.3: the head (0) is marked lost
+        // and resent; not again while that retransmission is in flight.
+        let mut b = board(4, &[1]);
+        assert_eq!(b.first_retransmission(false), Some((0, 1000)));
+        assert!(b.first_unacked().is_some_and(|h| h.lost));
+        resend(&mut b, 0);
+        assert_eq!(b.first_retransmission(false), None);
+        // RACK (RFC 8985): the first segment it marked lost (2), head untouched.
+        let mut r = board(4, &[1]);
+        r.mark_lost_by(0, |segments| {
+            segments
+                .filter(|s| s.seq == 2000)
+                .for_each(|s| s.lost = true);
+            1
+        });
+        assert_eq!(r.first_retransmission(true), Some((2000, 1000)));
+        assert!(r.first_unacked().is_some_and(|h| !h.lost));
+    }
+
+    #[test]
     fn dsack_is_the_first_block_below_the_ack_or_inside_the_second() {
         // RFC 2883 §4.1.1/§4.1.2: below the cumulative ACK.
         assert!(is_dsack(&[(3000, 3500)], 4000));
@@ -784,5 +710,12 @@ mod tests {
         assert!(!is_dsack(&[(4500, 5000)], 4000));
         assert!(!is_dsack(&[(6000, 6500), (4500, 5500)], 4000));
         assert!(!is_dsack(&[], 4000));
+        // Split off: the D-SACK block and the rest, or nothing and all.
+        let blocks = [(3000, 3500), (4500, 5000)];
+        assert_eq!(
+            split_dsack(&blocks, 4000),
+            (Some((3000, 3500)), &blocks[1..])
+        );
+        assert_eq!(split_dsack(&blocks[1..], 4000), (None, &blocks[1..]));
     }
 }

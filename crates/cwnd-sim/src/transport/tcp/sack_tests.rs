@@ -169,8 +169,7 @@ fn sack_repairs_every_hole_of_a_window_in_one_round_trip_newreno_one_per_round_t
 }
 
 /// A scoreboard set by hand: (length, SACKed) per segment, from sequence 0.
-fn scoreboard(entries: &[(u32, bool)]) -> TcpSender {
-    let mut s = sender(Recovery::Sack, 10, |_| {});
+fn scoreboard(entries: &[(u32, bool)]) -> Scoreboard {
     let mut seq = 0;
     let mut segments = VecDeque::new();
     for &(len, sacked) in entries {
@@ -186,16 +185,16 @@ fn scoreboard(entries: &[(u32, bool)]) -> TcpSender {
         });
         seq += u64::from(len);
     }
-    s.scoreboard = Scoreboard::from_segments(segments);
-    s
+    Scoreboard::from_segments(segments)
 }
 
-/// IsLost of every segment, and pipe, after the scoreboard pass.
-fn lost_and_pipe(s: &mut TcpSender) -> (Vec<bool>, u64) {
-    let (pipe, _) = s.update_lost();
+/// IsLost of every segment, and pipe, after the scoreboard pass with DupThresh 3
+/// and SMSS 1000 (`Scoreboard::mark_lost_and_pipe`).
+fn lost_and_pipe(b: &mut Scoreboard) -> (Vec<bool>, u64) {
+    let (pipe, _) = b.mark_lost_and_pipe(3, MSS as u32);
     let mut lost = Vec::new();
-    let mut seq = s.tcb.snd_una;
-    while let Some(x) = s.scoreboard.segment_at(seq) {
+    let mut seq = 0;
+    while let Some(x) = b.segment_at(seq) {
         lost.push(x.lost);
         seq = x.end();
     }
@@ -219,8 +218,7 @@ fn islost_and_pipe_by_hand() {
         lost_and_pipe(&mut s),
         (vec![true, false, false, false, false], 1)
     );
-    s.scoreboard
-        .on_retransmitted(SimTime::ZERO, 0, Default::default());
+    s.on_retransmitted(SimTime::ZERO, 0, Default::default());
     assert_eq!(lost_and_pipe(&mut s).1, 2);
     // "DupThresh discontiguous SACKed sequences": three SACKed runs of 300-byte
     // segments above the first (900 bytes, under the byte rule) make it lost; the

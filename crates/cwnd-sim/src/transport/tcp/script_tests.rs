@@ -19,17 +19,26 @@ fn sender(recovery: Recovery, initial_window: u32) -> TcpSender {
 }
 
 fn sender_with(recovery: Recovery, initial_window: u32, dsack_undo: bool) -> TcpSender {
-    sender_cc(recovery, initial_window, dsack_undo, Box::new(Reno))
+    configured(recovery, initial_window, |c| c.dsack_undo = dsack_undo)
+}
+
+/// A Reno sender; `set` adjusts the configuration.
+fn configured(
+    recovery: Recovery,
+    initial_window: u32,
+    set: impl FnOnce(&mut SenderConfig),
+) -> TcpSender {
+    sender_cc(recovery, initial_window, Box::new(Reno), set)
 }
 
 fn sender_cc(
     recovery: Recovery,
     initial_window: u32,
-    dsack_undo: bool,
     cc: Box<dyn CongestionControl>,
+    set: impl FnOnce(&mut SenderConfig),
 ) -> TcpSender {
     let sack = recovery == Recovery::Sack;
-    let cfg = SenderConfig {
+    let mut cfg = SenderConfig {
         mss: MSS as u32,
         header: 40,
         initial_window,
@@ -42,7 +51,7 @@ fn sender_cc(
         timestamps: false,
         cc_sample: CcSample::Newest,
         sack,
-        dsack_undo,
+        dsack_undo: false,
         eifel: false,
         frto: false,
         rto: RtoConfig::default(),
@@ -53,6 +62,7 @@ fn sender_cc(
         adapt_dupthresh: None,
         rack: false,
     };
+    set(&mut cfg);
     TcpSender::new(cfg, cc)
 }
 
@@ -128,8 +138,7 @@ fn reno_fast_retransmit_halves_and_recovery_deflates_to_ssthresh() {
 
 #[test]
 fn limited_transmit_sends_a_new_segment_on_each_of_the_first_two_duplicates() {
-    let mut s = sender(Recovery::Reno, 4);
-    s.cfg.limited_transmit = true;
+    let mut s = configured(Recovery::Reno, 4, |c| c.limited_transmit = true);
     start(&mut s); // segments 0..3 in flight, cwnd 4; segment 0 is lost
                    // RFC 3042 §2: the first two duplicates (for 1 and 2) each release one new
                    // segment, 4 then 5 (FlightSize 5 then 6 ≤ cwnd + 2 = 6); cwnd stays 4.
@@ -176,8 +185,7 @@ fn recovery_does_not_send_more_than_before_the_loss() {
     // = 19, not 24 + 3 = 27. Flight 16 (0..15), of which 3 have left the network:
     // the retransmission of 0 and 3 new segments (16, 17, 18) keep 16 in the
     // network, the window before the loss. Recovery ends with cwnd = ssthresh = 24.
-    let mut s = sender(Recovery::Reno, 16);
-    s.cc = Box::new(FixedSsthresh(24));
+    let mut s = sender_cc(Recovery::Reno, 16, Box::new(FixedSsthresh(24)), |_| {});
     start(&mut s);
     ack(&mut s, ms(100), 0);
     ack(&mut s, ms(101), 0);
@@ -294,7 +302,7 @@ fn vegas_resends_on_the_first_duplicate_and_checks_the_next_ack() {
         fine_grained_retransmission: true,
         ..VegasConfig::default()
     });
-    let mut s = sender_cc(Recovery::Reno, 10, false, Box::new(vegas));
+    let mut s = sender_cc(Recovery::Reno, 10, Box::new(vegas), |_| {});
     start(&mut s);
     ack(&mut s, ms(100), 1);
     // The first duplicate, at 150 ms: segment 1, sent at 0, is 150 ≥ 146.09 ms old:
@@ -505,12 +513,11 @@ fn controller_rtt_with_timestamps_is_the_newest_segments_age_not_the_echo() {
 /// (given the recorder) and driven by `script`.
 fn cc_samples(
     rule: CcSample,
-    make: impl FnOnce(Box<dyn CongestionControl>) -> TcpSender,
+    make: impl FnOnce(Box<dyn CongestionControl>, CcSample) -> TcpSender,
     script: impl FnOnce(&mut TcpSender),
 ) -> Vec<Option<SimTime>> {
     let seen = Arc::new(Mutex::new(Vec::new()));
-    let mut s = make(Box::new(RttRecorder(seen.clone())));
-    s.cfg.cc_sample = rule;
+    let mut s = make(Box::new(RttRecorder(seen.clone())), rule);
     script(&mut s);
     let samples = seen.lock().expect("not poisoned").clone();
     samples
@@ -527,7 +534,7 @@ fn a_delayed_ack_of_three_gives_the_newest_or_the_oldest_segments_age() {
         assert_eq!(segs(&ack(s, ms(100), 1)), vec![2, 3]);
         ack(s, ms(240), 4);
     };
-    let make = |cc| sender_cc(Recovery::NewReno, 2, false, cc);
+    let make = |cc, rule| sender_cc(Recovery::NewReno, 2, cc, |c| c.cc_sample = rule);
     let newest = cc_samples(CcSample::Newest, make, script);
     assert_eq!(newest, vec![Some(ms(100)), Some(ms(140))]);
     let oldest = cc_samples(CcSample::Oldest, make, script);
@@ -548,7 +555,13 @@ fn with_a_retransmitted_segment_among_three_oldest_gives_nothing_even_with_times
         assert_eq!(segs(&out), vec![0]);
         ts_ack(s, ms(1100), 3, ms(1000));
     };
-    let make = |cc| TcpSender::new(timestamps_config(3), cc);
+    let make = |cc, cc_sample| {
+        let cfg = SenderConfig {
+            cc_sample,
+            ..timestamps_config(3)
+        };
+        TcpSender::new(cfg, cc)
+    };
     assert_eq!(
         cc_samples(CcSample::Newest, make, script),
         vec![Some(ms(100))]
@@ -572,7 +585,7 @@ fn a_segment_sacked_earlier_does_not_change_either_rule() {
         assert!(sack_ack(s, ms(250), 2, &[(3, 4)]).is_empty());
         ack(s, ms(300), 5);
     };
-    let make = |cc| sender_cc(Recovery::Sack, 1, false, cc);
+    let make = |cc, rule| sender_cc(Recovery::Sack, 1, cc, |c| c.cc_sample = rule);
     let hundred = Some(ms(100));
     let newest = cc_samples(CcSample::Newest, make, script);
     assert_eq!(newest, vec![hundred, hundred, hundred]);
@@ -613,9 +626,7 @@ fn eifel_keeps_a_reduction_when_the_retransmission_was_needed() {
 }
 
 fn frto_sender() -> TcpSender {
-    let mut s = sender(Recovery::NewReno, 10);
-    s.cfg.frto = true;
-    s
+    configured(Recovery::NewReno, 10, |c| c.frto = true)
 }
 
 #[test]
@@ -654,9 +665,10 @@ fn frto_falls_back_to_go_back_n_on_a_duplicate() {
 
 /// A SACK sender with RR-TCP's adaptation on: base dupthresh 3, pef 0.9, step 0.1.
 fn rr_tcp_sender() -> TcpSender {
-    let mut s = sender_with(Recovery::Sack, 10, true);
-    s.reordering = Some(super::reordering::Reordering::new(3, 0.9, 0.1));
-    s
+    configured(Recovery::Sack, 10, |c| {
+        c.dsack_undo = true;
+        c.adapt_dupthresh = Some((0.9, 0.1));
+    })
 }
 
 /// Segment `late` (of ten outstanding from `late`) arrives after the next four: four
@@ -689,11 +701,11 @@ fn rr_tcp_learns_a_reordering_of_four_and_stops_retransmitting_it() {
     // The copy arrives as a duplicate: D-SACK [0, 1). The sample enters the
     // histogram ({4: 1}); pef 0.9 → c = 4, dupthresh c + 1 = 5; the episode was
     // spurious and began with a fast retransmit: pef rises by step / (1 + r).
-    let pef_before = s.reordering.as_ref().unwrap().adapter.pef();
+    let pef_before = s.reordering().unwrap().adapter.pef();
     sack_ack(&mut s, ms(150), 10, &[(0, 1)]);
     assert_eq!(s.stats.spurious_dsack, 1);
     assert_eq!(s.dupthresh(), 5);
-    let pef = s.reordering.as_ref().unwrap().adapter.pef();
+    let pef = s.reordering().unwrap().adapter.pef();
     assert!(pef > pef_before && pef < pef_before + 0.1, "pef {pef}");
     // Episode 2: segment 10 is four places late again. Four duplicates are below
     // dupthresh 5: no retransmission, and the late segment is a second sample of 4.
@@ -724,10 +736,8 @@ fn a_timeout_a_base_dupthresh_would_have_avoided_lowers_the_percentile() {
     // step · r / (1 + r), with r = C_to / C_fr = (RTO + SRTT·log2 W) / SRTT. No RTT
     // sample yet: SRTT is taken as the RTO (1 s), and W = cwnd = 10 when the timer
     // fires: r = 1 + log2 10 = 4.3219, pef = 0.9 − 0.1 · 4.3219 / 5.3219 = 0.81879.
-    let mut s = sender_with(Recovery::Sack, 10, true);
-    let mut reordering = super::reordering::Reordering::new(3, 0.9, 0.1);
-    reordering.adapter.record(4);
-    s.reordering = Some(reordering);
+    let mut s = rr_tcp_sender();
+    s.reordering().unwrap().adapter.record(4);
     start(&mut s);
     for k in 1..=4 {
         assert!(sack_ack(&mut s, ms(100 + k), 0, &[(1, 1 + k)]).is_empty());
@@ -736,14 +746,15 @@ fn a_timeout_a_base_dupthresh_would_have_avoided_lowers_the_percentile() {
     s.on_timer(SimTime::from_secs(1), &mut out);
     assert_eq!(segs(&out), vec![0]);
     assert_eq!(s.stats.avoidable_timeouts, 1);
-    let pef = s.reordering.as_ref().unwrap().adapter.pef();
+    let pef = s.reordering().unwrap().adapter.pef();
     assert!((pef - 0.81879).abs() < 1e-5, "pef {pef}");
 }
 
 #[test]
 fn ns2_rule_sets_ssthresh_to_two_on_a_repeated_timeout() {
-    let mut s = sender(Recovery::Reno, 10);
-    s.cfg.repeated_timeout = RepeatedTimeout::Halve;
+    let mut s = configured(Recovery::Reno, 10, |c| {
+        c.repeated_timeout = RepeatedTimeout::Halve;
+    });
     start(&mut s); // 10 segments in flight, RTO 1 s
     let mut out = Vec::new();
     s.on_timer(SimTime::from_secs(1), &mut out);
@@ -763,8 +774,7 @@ fn prr_replaces_window_inflation_with_one_segment_per_two_delivered() {
     // RFC 6937 with NewReno, no SACK (`prr.rs`): 16 segments in flight, segment 0
     // lost, ssthresh = 16/2 = 8, RecoverFS = cwnd before = 16. Each duplicate ACK
     // delivers one segment (Linux's `sacked_out` emulation takes it out of pipe).
-    let mut s = sender(Recovery::NewReno, 16);
-    s.cfg.prr = true;
+    let mut s = configured(Recovery::NewReno, 16, |c| c.prr = true);
     start(&mut s);
     assert!(ack(&mut s, ms(100), 0).is_empty());
     assert!(ack(&mut s, ms(101), 0).is_empty());
@@ -807,13 +817,13 @@ fn prr_replaces_window_inflation_with_one_segment_per_two_delivered() {
 
 /// SACK recovery taking RTT samples by `sample`, timestamps on or off.
 fn rto_sample_sender(sample: RttSample, timestamps: bool) -> TcpSender {
-    let mut s = sender(Recovery::Sack, 10);
-    s.cfg.rto = RtoConfig {
-        sample,
-        ..RtoConfig::default()
-    };
-    s.cfg.timestamps = timestamps;
-    s
+    configured(Recovery::Sack, 10, |c| {
+        c.rto = RtoConfig {
+            sample,
+            ..RtoConfig::default()
+        };
+        c.timestamps = timestamps;
+    })
 }
 
 /// An ACK for `seg` segments with SACK blocks (in segments) and a TS echo.

@@ -28,6 +28,8 @@
 //! thus queues somewhat more payload than a real 2.6.20 sender with the same
 //! `SO_SNDBUF` (for full 1460 B segments with ~400 B of overhead each, some 25 %).
 
+use crate::time::SimTime;
+
 /// What one step of the writer did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WriteStep {
@@ -49,7 +51,10 @@ pub struct SendBuffer {
     write_size: Option<u64>,
     /// `sk_sndbuf` (already doubled; `None`: unlimited).
     sndbuf: Option<u64>,
-    /// Bytes the application writes in all (`u64::MAX`: forever).
+    /// Bytes the application will write in all (`None`: forever).
+    transfer: Option<u64>,
+    /// Bytes the application writes in all (`u64::MAX`: forever, or before the
+    /// start).
     total: u64,
     /// One past the last byte written (`tp->write_seq`).
     written: u64,
@@ -61,29 +66,40 @@ pub struct SendBuffer {
     asleep: bool,
     /// `write()` calls completed.
     pub writes: u64,
+    /// When every byte of a finite transfer was acknowledged.
+    finished_at: Option<SimTime>,
 }
 
 impl SendBuffer {
-    pub fn new(write_size: Option<u64>, sndbuf: Option<u64>) -> Self {
+    /// An application writing `write_size` bytes at a time, `transfer` bytes in
+    /// all (`None`: forever), into a buffer of `sndbuf` bytes (`None`: unlimited).
+    pub fn new(write_size: Option<u64>, sndbuf: Option<u64>, transfer: Option<u64>) -> Self {
         SendBuffer {
             write_size,
             sndbuf,
+            transfer,
             total: 0,
             written: 0,
             left: 0,
             copied: false,
             asleep: false,
             writes: 0,
+            finished_at: None,
         }
     }
 
-    /// The application starts, to write `total` bytes (`None`: forever). Without
-    /// a buffer limit it has written everything at once (ns-2's FTP agent).
-    pub fn start(&mut self, total: Option<u64>) {
-        self.total = total.unwrap_or(u64::MAX);
+    /// The application starts. Without a buffer limit it has written everything
+    /// at once (ns-2's FTP agent).
+    pub fn start(&mut self) {
+        self.total = self.transfer.unwrap_or(u64::MAX);
         if self.sndbuf.is_none() {
             self.written = self.total;
         }
+    }
+
+    /// When every byte of a finite transfer was acknowledged.
+    pub fn finished_at(&self) -> Option<SimTime> {
+        self.finished_at
     }
 
     /// One past the last byte written.
@@ -141,9 +157,17 @@ impl SendBuffer {
         self.copied = true;
     }
 
-    /// An ACK moved `snd_una`: wakes the writer if the free space is at least
-    /// half the queued bytes. Returns whether it woke.
-    pub fn on_ack(&mut self, snd_una: u64) -> bool {
+    /// An ACK at `now` moved `snd_una`: notes the end of a finite transfer, and
+    /// wakes the writer if the free space is at least half the queued bytes.
+    /// Returns whether it woke.
+    pub fn on_ack(&mut self, now: SimTime, snd_una: u64) -> bool {
+        if self.finished_at.is_none()
+            && self.transfer.is_some()
+            && self.all_written()
+            && snd_una >= self.written
+        {
+            self.finished_at = Some(now);
+        }
         let Some(buffer) = self.sndbuf else {
             return false;
         };
@@ -178,8 +202,8 @@ mod tests {
         // start at 0, 1000, 2000, 3000 (queued 3000 < 4096) and 4000 (4000 <
         // 4096); each fills to 1000 B. At 5000 queued ≥ 4096: the 17th write has
         // copied 5000 − 16 × 300 = 200 B and sleeps, asking for a push.
-        let mut b = SendBuffer::new(Some(300), Some(4096));
-        b.start(None);
+        let mut b = SendBuffer::new(Some(300), Some(4096), None);
+        b.start();
         let steps = run(&mut b, 0, 0);
         assert_eq!(steps.len(), 17);
         assert_eq!(b.writes, 16);
@@ -192,8 +216,8 @@ mod tests {
         // 300 B written and sent ([0, 300) is the last segment sent): the next
         // write starts a new segment; with the tail [300, 600) unsent, the third
         // fills it to 900.
-        let mut b = SendBuffer::new(Some(300), Some(1 << 20));
-        b.start(Some(900));
+        let mut b = SendBuffer::new(Some(300), Some(1 << 20), Some(900));
+        b.start();
         assert_eq!(b.step(0, 0, 1000), WriteStep::Completed);
         assert_eq!(b.step(0, 300, 1000), WriteStep::Completed);
         assert_eq!(b.step(0, 300, 1000), WriteStep::Completed);
@@ -204,13 +228,13 @@ mod tests {
     #[test]
     fn the_writer_wakes_at_two_thirds_of_the_buffer() {
         // 6000 B buffer, one write of everything, MSS 1000: blocks at 6000 queued.
-        let mut b = SendBuffer::new(None, Some(6000));
-        b.start(None);
+        let mut b = SendBuffer::new(None, Some(6000), None);
+        b.start();
         assert_eq!(run(&mut b, 0, 0), vec![WriteStep::Blocked { push: true }]);
         // ACK 1000: queued 5000, free 1000 < 2500: asleep. ACK 2000: queued
         // 4000, free 2000 = 4000 / 2: wakes, and fills up to 8000.
-        assert!(!b.on_ack(1000));
-        assert!(b.on_ack(2000));
+        assert!(!b.on_ack(SimTime::ZERO, 1000));
+        assert!(b.on_ack(SimTime::ZERO, 2000));
         assert_eq!(
             run(&mut b, 2000, 6000),
             vec![WriteStep::Blocked { push: true }]
@@ -222,19 +246,41 @@ mod tests {
     fn a_large_write_that_blocked_pushes_after_waking() {
         // A 2500 B write into a 2000 B buffer, MSS 1000: 2000 copied, asleep. Once
         // awake, its remaining 500 B complete it (the push is Nagle's, at the end).
-        let mut b = SendBuffer::new(Some(2500), Some(2000));
-        b.start(Some(2500));
+        let mut b = SendBuffer::new(Some(2500), Some(2000), Some(2500));
+        b.start();
         assert_eq!(run(&mut b, 0, 0), vec![WriteStep::Blocked { push: true }]);
-        assert!(b.on_ack(2000));
+        assert!(b.on_ack(SimTime::ZERO, 2000));
         assert_eq!(run(&mut b, 2000, 2000), vec![WriteStep::Completed]);
         assert_eq!(b.writes, 1);
     }
 
     #[test]
     fn without_a_buffer_limit_everything_is_written_at_once() {
-        let mut b = SendBuffer::new(None, None);
-        b.start(Some(10_000));
+        let mut b = SendBuffer::new(None, None, Some(10_000));
+        b.start();
         assert_eq!(b.written(), 10_000);
         assert!(b.all_written());
+    }
+
+    #[test]
+    fn a_finite_transfer_finishes_when_its_last_byte_is_acknowledged() {
+        // 10 000 B, everything written at once: the ACK of 9 000 leaves the last
+        // 1 000 outstanding; the ACK of 10 000 at 7 ms finishes it, and a later
+        // ACK does not move the time.
+        let ms = SimTime::from_millis;
+        let mut b = SendBuffer::new(None, None, Some(10_000));
+        b.start();
+        b.on_ack(ms(5), 9_000);
+        assert_eq!(b.finished_at(), None);
+        b.on_ack(ms(7), 10_000);
+        b.on_ack(ms(9), 10_000);
+        assert_eq!(b.finished_at(), Some(ms(7)));
+        // An endless writer stopped by the application never finishes: all is
+        // written (nothing beyond what was sent), but no transfer was asked for.
+        let mut endless = SendBuffer::new(None, None, None);
+        endless.start();
+        endless.stop(3_000);
+        endless.on_ack(ms(7), 3_000);
+        assert_eq!(endless.finished_at(), None);
     }
 }

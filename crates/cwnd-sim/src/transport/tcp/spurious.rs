@@ -71,17 +71,20 @@
 //! 4015's own window (cwnd = FlightSize + min(bytes_acked, IW), ssthresh = pipe_prev)
 //! and its RTO adaptation are not used; the RTT estimator carries on with its samples.
 
-use super::recovery::Recovery;
-use super::sack::SackUpdate;
-use super::sender::TcpSender;
-use super::tcb::CaState;
-use crate::packet::{TcpAck, TcpData};
+use super::sack::Scoreboard;
 use crate::time::SimTime;
 
-/// The state of this file's detectors, owned here (the sender reaches it only
-/// through the methods below).
+/// The state of this file's detectors and which of them are on, owned here: the
+/// sender reaches it only through the methods below, and makes the response
+/// (the undo itself) when one of them finds an episode spurious.
 #[derive(Clone, Debug)]
 pub struct UndoState {
+    /// D-SACK detection undoes the reduction (`tcp.dsack_undo`; detection always runs).
+    dsack_undo: bool,
+    /// Eifel detection is on (`tcp.eifel`).
+    eifel_on: bool,
+    /// F-RTO is on (`tcp.frto`).
+    frto_on: bool,
     /// snd_una when the current loss episode began (Linux `undo_marker`).
     marker: Option<u64>,
     /// Retransmissions of the episode not yet shown unnecessary by a D-SACK (`None`:
@@ -90,29 +93,6 @@ pub struct UndoState {
     eifel: Eifel,
     /// F-RTO: which ACK after a timeout is awaited.
     frto: Frto,
-}
-
-impl Default for UndoState {
-    fn default() -> Self {
-        UndoState {
-            marker: None,
-            retrans: None,
-            eifel: Eifel::Idle,
-            frto: Frto::Off,
-        }
-    }
-}
-
-impl UndoState {
-    /// F-RTO has not decided yet: nothing but its probes may be sent.
-    pub fn frto_waiting(&self) -> bool {
-        self.frto != Frto::Off
-    }
-
-    /// A new timeout: F-RTO starts over (RFC 5682 §3.1 step 2 returns to step 1).
-    pub fn cancel_frto(&mut self) {
-        self.frto = Frto::Off;
-    }
 }
 
 /// Where F-RTO stands after a timeout (RFC 5682).
@@ -145,199 +125,325 @@ enum Eifel {
     },
 }
 
-impl TcpSender {
-    /// A loss episode begins: remember where, and count the retransmissions still in
-    /// flight (Linux `tcp_init_undo`: `undo_retrans = retrans_out ?: -1`).
-    pub(super) fn init_undo(&mut self) {
-        self.undo.marker = Some(self.tcb.snd_una);
-        let in_flight = self.scoreboard.retransmissions_in_flight();
-        self.undo.retrans = (in_flight > 0).then_some(in_flight);
+/// What F-RTO makes of an ACK after the timeout (RFC 5682 steps 2 and 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum FrtoStep {
+    /// Not F-RTO's to decide, or no decision yet: the ACK is processed as usual.
+    Pass,
+    /// Conventional recovery from here (basic 2a on a duplicate ACK; 3a with cwnd
+    /// ≤ 3), then the ACK is processed as usual.
+    Conventional {
+        /// Step 3a: "set the congestion window to no more than 3 * MSS".
+        cap_cwnd: bool,
+    },
+    /// Step 2a on an ACK that advances the window: F-RTO ends and the ACK is
+    /// processed as usual; `go_back_n`: from snd_una (the basic variant, when not
+    /// everything was acknowledged).
+    Ended { go_back_n: bool },
+    /// Step 2b: the ACK is processed, then up to two new segments probe the path
+    /// (none: conventional recovery).
+    Probe,
+    /// Step 3b: the timeout was spurious.
+    Spurious,
+}
+
+/// An ACK as F-RTO reads it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct FrtoAck {
+    /// Its cumulative acknowledgment.
+    pub ack: u64,
+    /// snd_una before it.
+    pub snd_una: u64,
+    /// One past the highest byte sent.
+    pub high_water: u64,
+    /// It changed the advertised window (then it is no duplicate).
+    pub window_changed: bool,
+    /// First and last byte the segments it newly SACKed span.
+    pub newly_sacked: Option<(u64, u64)>,
+    /// The SACK-enhanced variant (`Recovery::Sack`) runs.
+    pub enhanced: bool,
+}
+
+impl UndoState {
+    pub fn new(dsack_undo: bool, eifel: bool, frto: bool) -> Self {
+        UndoState {
+            dsack_undo,
+            eifel_on: eifel,
+            frto_on: frto,
+            marker: None,
+            retrans: None,
+            eifel: Eifel::Idle,
+            frto: Frto::Off,
+        }
     }
 
-    /// A retransmission is sent: one more to be shown unnecessary, and the first of an
-    /// episode gives Eifel its RetransmitTS.
-    pub(super) fn count_retransmission(&mut self, now: SimTime, seq: u64) {
-        if self.undo.marker.is_some() {
-            self.undo.retrans = Some(self.undo.retrans.unwrap_or(0) + 1);
+    /// Whether a spurious episode found by D-SACKs is undone (`tcp.dsack_undo`).
+    pub fn dsack_undo(&self) -> bool {
+        self.dsack_undo
+    }
+
+    /// Whether F-RTO runs after timeouts (`tcp.frto`).
+    pub fn frto_on(&self) -> bool {
+        self.frto_on
+    }
+
+    /// F-RTO has not decided yet: nothing but its probes may be sent.
+    pub fn frto_waiting(&self) -> bool {
+        self.frto != Frto::Off
+    }
+
+    /// A new timeout: F-RTO starts over (RFC 5682 §3.1 step 2 returns to step 1).
+    pub fn cancel_frto(&mut self) {
+        self.frto = Frto::Off;
+    }
+
+    /// A loss episode begins at `snd_una` with `retrans_in_flight` retransmissions
+    /// still in flight (Linux `tcp_init_undo`: `undo_retrans = retrans_out ?: -1`).
+    pub fn on_episode(&mut self, snd_una: u64, retrans_in_flight: u32) {
+        self.marker = Some(snd_una);
+        self.retrans = (retrans_in_flight > 0).then_some(retrans_in_flight);
+    }
+
+    /// A retransmission of the segment at `seq` is sent at `now`: one more to be
+    /// shown unnecessary, and the first of an episode gives Eifel its RetransmitTS.
+    pub fn on_retransmission(&mut self, now: SimTime, seq: u64) {
+        if self.marker.is_some() {
+            self.retrans = Some(self.retrans.unwrap_or(0) + 1);
         }
-        if self.undo.eifel == Eifel::Armed {
-            self.undo.eifel = Eifel::Waiting {
+        if self.eifel == Eifel::Armed {
+            self.eifel = Eifel::Waiting {
                 retransmit_ts: now,
                 seq,
             };
         }
     }
 
-    /// A D-SACK block [start, end) arrived (snd_una not yet advanced by this ACK).
-    pub(super) fn on_dsack(&mut self, now: SimTime, start: u64, end: u64) {
-        self.reordering_on_dsack(start, end);
-        let Some(marker) = self.undo.marker else {
-            return;
+    /// A D-SACK block [start, end) arrived (`snd_una` not yet advanced by this ACK;
+    /// `mss` counts the segments of a block below it). Returns whether it showed the
+    /// last retransmission of the episode unnecessary: the episode was spurious
+    /// (then detection ends until the next episode).
+    pub fn on_dsack(
+        &mut self,
+        start: u64,
+        end: u64,
+        snd_una: u64,
+        mss: u32,
+        scoreboard: &mut Scoreboard,
+    ) -> bool {
+        let Some(marker) = self.marker else {
+            return false;
         };
-        let Some(pending) = self.undo.retrans.filter(|&n| n > 0) else {
-            return;
+        let Some(pending) = self.retrans.filter(|&n| n > 0) else {
+            return false;
         };
         let mut shown = 0u32;
-        if end <= self.tcb.snd_una {
+        if end <= snd_una {
             if end > marker {
-                shown = (end - start).div_ceil(u64::from(self.cfg.mss)).max(1) as u32;
+                shown = (end - start).div_ceil(u64::from(mss)).max(1) as u32;
             }
         } else {
-            shown = self.scoreboard.on_dsack_above_una(start, end, marker);
+            shown = scoreboard.on_dsack_above_una(start, end, marker);
         }
         let left = pending.saturating_sub(shown);
-        self.undo.retrans = Some(left);
+        self.retrans = Some(left);
         if left == 0 {
-            self.stats.spurious_dsack += 1;
-            self.reordering_on_spurious();
-            self.undo.marker = None;
-            if self.cfg.dsack_undo {
-                self.undo_reduction(now);
-            }
+            self.marker = None;
         }
+        left == 0
     }
 
     /// Eifel, step 2: an episode begins.
-    pub(super) fn arm_eifel(&mut self) {
-        if self.cfg.eifel {
-            self.undo.eifel = Eifel::Armed;
+    pub fn arm_eifel(&mut self) {
+        if self.eifel_on {
+            self.eifel = Eifel::Armed;
         }
     }
 
-    /// Eifel, steps 3–6, on an ACK that advances the window.
-    pub(super) fn check_eifel(&mut self, now: SimTime, ack: &TcpAck) {
-        let Eifel::Waiting { retransmit_ts, seq } = self.undo.eifel else {
-            return;
+    /// Eifel, steps 3–6, on an ACK of `ack` that advances the window with TSecr
+    /// `echo`: whether it shows the episode's first retransmission unnecessary.
+    pub fn eifel_spurious(&mut self, ack: u64, echo: Option<SimTime>) -> bool {
+        let Eifel::Waiting { retransmit_ts, seq } = self.eifel else {
+            return false;
         };
-        if ack.ack <= seq {
-            return;
+        if ack <= seq {
+            return false;
         }
-        self.undo.eifel = Eifel::Idle;
-        if ack.ts_ecr.is_some_and(|echo| echo < retransmit_ts) {
-            self.stats.spurious_eifel += 1;
-            self.undo_reduction(now);
-        }
+        self.eifel = Eifel::Idle;
+        echo.is_some_and(|e| e < retransmit_ts)
     }
 
-    /// The response: undo the reduction (see the module header).
-    pub(super) fn undo_reduction(&mut self, now: SimTime) {
-        let recovering = matches!(self.tcb.ca_state, CaState::Recovery | CaState::Loss);
-        let inflated = matches!(self.cfg.recovery, Recovery::Reno | Recovery::NewReno);
-        if inflated && self.tcb.ca_state == CaState::Recovery && !self.model_based {
-            self.tcb.cwnd = self.tcb.ssthresh;
-        }
-        self.tcb.cwnd = self.cc.undo_cwnd(&self.tcb).max(1);
-        self.tcb.ssthresh = self.tcb.ssthresh.max(self.tcb.prior_ssthresh);
-        self.stats.spurious_undone += 1;
-        self.undo.marker = None;
-        self.undo.retrans = None;
-        self.undo.eifel = Eifel::Idle;
-        self.undo.frto = Frto::Off;
-        if recovering {
-            self.scoreboard.clear_lost();
-            self.tcb.snd_nxt = self.high_water();
-            self.episode.on_undo();
-            self.set_ca_state(now, CaState::Open);
-        }
+    /// The reduction is undone: every detector starts afresh.
+    pub fn on_undo(&mut self) {
+        self.marker = None;
+        self.retrans = None;
+        self.eifel = Eifel::Idle;
+        self.frto = Frto::Off;
     }
 
-    /// F-RTO step 1 (RFC 5682 §2.1/§3.1): only the first unacknowledged segment is
-    /// resent; nothing else goes until the next ACKs decide.
-    pub(super) fn start_frto(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        let head_end = self.scoreboard.first_unacked().map_or(0, |s| s.end());
-        self.undo.frto = Frto::FirstAck {
+    /// F-RTO step 1 (RFC 5682 §2.1/§3.1): the first unacknowledged segment, ending
+    /// at `head_end`, is resent alone.
+    pub fn start_frto(&mut self, head_end: u64) {
+        self.frto = Frto::FirstAck {
             rexmit_end: head_end,
         };
-        self.retransmit_first_unacked(now, out);
     }
 
-    /// F-RTO's handling of an ACK after the timeout (steps 2 and 3). Returns true when
-    /// the ACK has been fully processed here.
-    pub(super) fn frto_ack(
-        &mut self,
-        now: SimTime,
-        ack: &TcpAck,
-        sack: SackUpdate,
-        window_changed: bool,
-        out: &mut Vec<TcpData>,
-    ) -> bool {
-        let advanced = ack.ack > self.tcb.snd_una;
-        let duplicate = ack.ack == self.tcb.snd_una && !window_changed;
-        let enhanced = self.cfg.recovery == Recovery::Sack;
-        match self.undo.frto {
-            Frto::Off => false,
+    /// F-RTO's steps 2 and 3 on an ACK after the timeout (see the module header).
+    pub fn frto_on_ack(&mut self, a: FrtoAck) -> FrtoStep {
+        let advanced = a.ack > a.snd_una;
+        let duplicate = a.ack == a.snd_una && !a.window_changed;
+        match self.frto {
+            Frto::Off => FrtoStep::Pass,
             Frto::FirstAck { rexmit_end } => {
                 if !advanced {
                     // Basic 2a: a duplicate ACK means conventional recovery. SACK-
                     // enhanced step 2: the scoreboard is updated; stay in step 2.
-                    if duplicate && !enhanced {
-                        self.frto_conventional(now, out);
+                    if duplicate && !a.enhanced {
+                        self.frto = Frto::Off;
+                        return FrtoStep::Conventional { cap_cwnd: false };
                     }
-                    return false;
+                    return FrtoStep::Pass;
                 }
-                let recover = self.high_water();
-                if ack.ack >= recover || ack.ack < rexmit_end {
+                let recover = a.high_water;
+                if a.ack >= recover || a.ack < rexmit_end {
                     // 2a: everything acknowledged, or not all of the retransmission.
-                    self.undo.frto = Frto::Off;
-                    if ack.ack < recover && !enhanced {
-                        self.tcb.snd_nxt = self.tcb.snd_una;
-                    }
-                    return false;
+                    self.frto = Frto::Off;
+                    let go_back_n = a.ack < recover && !a.enhanced;
+                    return FrtoStep::Ended { go_back_n };
                 }
-                // 2b: the ACK is processed (cwnd grows as in slow start; nothing is
-                // sent meanwhile), then up to two new segments probe the path.
-                self.undo.frto = Frto::SecondAck { recover };
-                self.on_new_ack(now, ack, sack.is_dupack(), out);
-                let mut sent = 0;
-                while sent < 2 {
-                    let Some(len) = self.new_data_len() else {
-                        break;
-                    };
-                    let seq = self.high_water();
-                    self.send_segment(now, seq, len, out);
-                    self.tcb.snd_nxt = self.high_water();
-                    sent += 1;
-                }
-                if sent == 0 {
-                    // No new data to send: skip step 3, conventional recovery.
-                    self.frto_conventional(now, out);
-                }
-                true
+                // 2b (cwnd grows as in slow start; nothing is sent meanwhile).
+                self.frto = Frto::SecondAck { recover };
+                FrtoStep::Probe
             }
             Frto::SecondAck { recover } => {
-                let (spurious, real) = if enhanced {
-                    let below = (advanced && self.tcb.snd_una < recover)
-                        || sack.newly_sacked.is_some_and(|(lo, _)| lo < recover);
-                    let above = sack.newly_sacked.is_some_and(|(_, hi)| hi > recover);
+                let (spurious, real) = if a.enhanced {
+                    let below = (advanced && a.snd_una < recover)
+                        || a.newly_sacked.is_some_and(|(lo, _)| lo < recover);
+                    let above = a.newly_sacked.is_some_and(|(_, hi)| hi > recover);
                     (below, !below && (above || duplicate))
                 } else {
                     (advanced, duplicate)
                 };
                 if spurious {
-                    // 3b.
-                    self.stats.spurious_frto += 1;
-                    self.undo_reduction(now);
+                    self.frto = Frto::Off;
+                    FrtoStep::Spurious
                 } else if real {
-                    // 3a: "set the congestion window to no more than 3 * MSS".
-                    self.tcb.cwnd = self.tcb.cwnd.min(3);
-                    self.frto_conventional(now, out);
+                    self.frto = Frto::Off;
+                    FrtoStep::Conventional { cap_cwnd: true }
+                } else {
+                    FrtoStep::Pass
                 }
-                false
             }
         }
     }
 
-    /// F-RTO gives way to the conventional timeout recovery: go-back-N from the first
-    /// segment not already retransmitted (the one step 1 resent may still be on its
-    /// way), or the SACK flavour's NextSeg over the segments marked lost.
-    fn frto_conventional(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
-        self.undo.frto = Frto::Off;
-        if self.cfg.recovery != Recovery::Sack {
-            self.tcb.snd_nxt = match self.scoreboard.first_unacked() {
-                Some(head) if head.rexmit => head.seq + head.len as u64,
-                _ => self.tcb.snd_una,
-            };
+    /// Step 2b could send no new segment: conventional recovery.
+    pub fn end_frto(&mut self) {
+        self.frto = Frto::Off;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(t: u64) -> SimTime {
+        SimTime::from_millis(t)
+    }
+
+    #[test]
+    fn dsacks_for_every_retransmission_make_the_episode_spurious() {
+        // An episode at snd_una 5000 with two retransmissions. D-SACKs below snd_una
+        // 7000 count the segments they span ("dumb counting"): [5000, 6000) is one
+        // of two, [6000, 7000) the second: spurious; detection then ends.
+        let mut u = UndoState::new(true, false, false);
+        let mut board = Scoreboard::default();
+        u.on_episode(5000, 0);
+        u.on_retransmission(ms(1), 5000);
+        u.on_retransmission(ms(2), 6000);
+        assert!(!u.on_dsack(5000, 6000, 7000, 1000, &mut board));
+        assert!(u.on_dsack(6000, 7000, 7000, 1000, &mut board));
+        assert!(!u.on_dsack(6000, 7000, 7000, 1000, &mut board));
+        // A D-SACK ending at or below the episode's start says nothing of it.
+        u.on_episode(8000, 0);
+        u.on_retransmission(ms(3), 8000);
+        assert!(!u.on_dsack(7000, 8000, 9000, 1000, &mut board));
+    }
+
+    #[test]
+    fn eifel_finds_the_original_acknowledged_by_its_echo() {
+        // The first retransmission (segment at 0) leaves at 1000 ms. An ACK that
+        // does not pass it is not the acceptable ACK; the one that does echoes
+        // 500 ms < 1000 ms: the original arrived, spurious (RFC 3522 step 4).
+        let mut u = UndoState::new(false, true, false);
+        u.arm_eifel();
+        u.on_retransmission(ms(1000), 0);
+        u.on_retransmission(ms(1001), 1000);
+        assert!(!u.eifel_spurious(0, Some(ms(500))));
+        assert!(u.eifel_spurious(1000, Some(ms(500))));
+        // One verdict per episode; and an echo of the retransmission is no proof.
+        assert!(!u.eifel_spurious(2000, Some(ms(500))));
+        u.arm_eifel();
+        u.on_retransmission(ms(2000), 2000);
+        assert!(!u.eifel_spurious(3000, Some(ms(2000))));
+        // Off, it never arms.
+        let mut off = UndoState::new(false, false, false);
+        off.arm_eifel();
+        off.on_retransmission(ms(1000), 0);
+        assert!(!off.eifel_spurious(1000, Some(ms(500))));
+    }
+
+    /// An ACK of `ack` with snd_una `una`, 10 000 bytes sent, basic F-RTO.
+    fn basic(ack: u64, una: u64) -> FrtoAck {
+        FrtoAck {
+            ack,
+            snd_una: una,
+            high_water: 10_000,
+            window_changed: false,
+            newly_sacked: None,
+            enhanced: false,
         }
-        self.transmit(now, out);
+    }
+
+    #[test]
+    fn frto_probes_after_a_first_advance_and_decides_on_the_second() {
+        // RFC 5682 §2.1: the retransmission covers [0, 1000). ACK 5000 passes it
+        // without covering everything: 2b, probe. A second advance: spurious (3b);
+        // a duplicate instead: conventional recovery with cwnd ≤ 3 (3a).
+        let mut u = UndoState::new(false, false, true);
+        u.start_frto(1000);
+        assert!(u.frto_waiting());
+        assert_eq!(u.frto_on_ack(basic(5000, 0)), FrtoStep::Probe);
+        assert_eq!(u.frto_on_ack(basic(6000, 5000)), FrtoStep::Spurious);
+        assert!(!u.frto_waiting());
+        u.start_frto(1000);
+        u.frto_on_ack(basic(5000, 0));
+        let real = FrtoStep::Conventional { cap_cwnd: true };
+        assert_eq!(u.frto_on_ack(basic(5000, 5000)), real);
+    }
+
+    #[test]
+    fn frto_gives_way_at_once_in_step_two_by_rule_2a() {
+        let mut u = UndoState::new(false, false, true);
+        // A duplicate: conventional recovery (basic); the SACK-enhanced variant waits.
+        u.start_frto(1000);
+        let dup = FrtoStep::Conventional { cap_cwnd: false };
+        assert_eq!(u.frto_on_ack(basic(0, 0)), dup);
+        u.start_frto(1000);
+        let enhanced = FrtoAck {
+            enhanced: true,
+            ..basic(0, 0)
+        };
+        assert_eq!(u.frto_on_ack(enhanced), FrtoStep::Pass);
+        // Everything acknowledged: F-RTO ends, nothing to resend; only part of the
+        // retransmission (ACK 500 of [0, 1000)): go-back-N from snd_una.
+        let mut all = UndoState::new(false, false, true);
+        all.start_frto(1000);
+        let ended = FrtoStep::Ended { go_back_n: false };
+        assert_eq!(all.frto_on_ack(basic(10_000, 0)), ended);
+        let mut part = UndoState::new(false, false, true);
+        part.start_frto(1000);
+        let ended = FrtoStep::Ended { go_back_n: true };
+        assert_eq!(part.frto_on_ack(basic(500, 0)), ended);
     }
 }

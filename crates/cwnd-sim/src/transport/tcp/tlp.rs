@@ -51,7 +51,7 @@ pub(super) struct Tlp {
     /// An RTT sample arrived since the last probe (or the start).
     rtt_sampled: bool,
     /// When the PTO fires (`SimTime::MAX`: not armed).
-    pub deadline: SimTime,
+    deadline: SimTime,
 }
 
 impl Default for Tlp {
@@ -67,7 +67,7 @@ impl Default for Tlp {
 
 /// `TLP_calc_PTO` (§7.2): 2·SRTT (+ max_ack_delay with one segment in flight), 1 s
 /// without SRTT, capped at the retransmission timer's expiry.
-pub(super) fn pto_deadline(
+fn pto_deadline(
     now: SimTime,
     srtt: Option<SimTime>,
     one_segment: bool,
@@ -82,6 +82,32 @@ pub(super) fn pto_deadline(
 }
 
 impl Tlp {
+    /// When the PTO fires (`SimTime::MAX`: not armed).
+    pub(super) fn deadline(&self) -> SimTime {
+        self.deadline
+    }
+
+    /// §7.2 `TLP_calc_PTO`, when a probe is schedulable (`armable`) and the
+    /// retransmission timer runs (`rto_deadline`): arms the PTO; else stops it.
+    pub(super) fn schedule(
+        &mut self,
+        now: SimTime,
+        armable: bool,
+        srtt: Option<SimTime>,
+        one_segment: bool,
+        rto_deadline: Option<SimTime>,
+    ) {
+        self.deadline = match rto_deadline.filter(|_| armable) {
+            Some(rto) => pto_deadline(now, srtt, one_segment, rto),
+            None => SimTime::MAX,
+        };
+    }
+
+    /// The PTO stops (it fired, or no probe is wanted).
+    pub(super) fn stop(&mut self) {
+        self.deadline = SimTime::MAX;
+    }
+
     /// An RTT sample was taken.
     pub(super) fn on_rtt_sample(&mut self) {
         self.rtt_sampled = true;

@@ -165,8 +165,10 @@ impl Vegas {
         (u128::from(cwnd) * queued).cmp(&(u128::from(k) * rtt))
     }
 
-    fn reno(tcb: &mut Tcb, acked: u32) {
-        super::Reno.cong_avoid(tcb, SimTime::ZERO, acked);
+    /// Reno's growth at the ACK's time `now` (Linux `tcp_vegas_cong_avoid` calls
+    /// `tcp_reno_cong_avoid` with the ACK it was given).
+    fn reno(tcb: &mut Tcb, now: SimTime, acked: u32) {
+        super::Reno.cong_avoid(tcb, now, acked);
     }
 }
 
@@ -239,9 +241,9 @@ impl CongestionControl for Vegas {
         }
     }
 
-    fn cong_avoid(&mut self, tcb: &mut Tcb, _now: SimTime, acked: u32) {
+    fn cong_avoid(&mut self, tcb: &mut Tcb, now: SimTime, acked: u32) {
         if !self.enabled {
-            Self::reno(tcb, acked);
+            Self::reno(tcb, now, acked);
             return;
         }
         if tcb.snd_una <= self.beg_snd_nxt {
@@ -253,7 +255,7 @@ impl CongestionControl for Vegas {
         }
         // One RTT has passed: decide.
         if self.cnt_rtt <= 2 {
-            Self::reno(tcb, acked);
+            Self::reno(tcb, now, acked);
         } else {
             let rtt = self.min_rtt;
             let cwnd = tcb.cwnd;
