@@ -15,6 +15,7 @@ pub mod plan;
 pub mod sctp_build;
 pub mod sctp_plan;
 pub mod sctp_spec;
+mod shown;
 pub mod spec;
 pub mod tcp_options;
 pub mod tcp_profile;

@@ -15,6 +15,7 @@ use super::impairment_spec::{ArqStage, DelaySpec, EmpiricalDelay, ReorderSpec, S
 use super::link_plan::LinkPlan;
 use super::plan::{CellPlan, StagePlan, StageWindow, WirelessPlan};
 use super::sctp_plan::SctpConfigs;
+use super::shown::{bare, cut_long_values, quoted};
 use super::spec::{
     AppSpec, AppliesToSpec, CcSpec, ImpairmentSpec, PathLossSpec, PreambleSpec, RecoverySpec,
     Scenario, SctpSpec, TcpProfile, TcpSpec, TransportSpec, WirelessSpec,
@@ -84,10 +85,13 @@ pub struct ScenarioError {
 }
 
 impl ScenarioError {
+    /// The error at `path`. Every value either echoes from the scenario is cut when
+    /// long (`shown::cut_long_values`): field names and values a user wrote, and
+    /// serde's, a unit's or a parameter's messages that quote them.
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
         ScenarioError {
-            path: path.into(),
-            message: message.into(),
+            path: cut_long_values(&path.into()),
+            message: cut_long_values(&message.into()),
         }
     }
 }
@@ -726,27 +730,6 @@ pub(super) fn tcp_controller(
     })
 }
 
-/// A value for a message, quoted, and cut when long (a 5 000-character name helps no
-/// reader): at most 60 characters, the cut marked.
-fn quoted(value: &str) -> String {
-    const MAX: usize = 60;
-    if value.chars().count() <= MAX {
-        return format!("{value:?}");
-    }
-    let head: String = value.chars().take(MAX).collect();
-    format!("{head:?}… ({} characters)", value.chars().count())
-}
-
-/// A node name in a list, unquoted as the lists always were, cut like `quoted`.
-fn quoted_bare(value: &str) -> String {
-    let q = quoted(value);
-    if value.chars().count() <= 60 {
-        value.to_string()
-    } else {
-        q
-    }
-}
-
 pub(super) fn known_node(
     nodes: &HashMap<String, usize>,
     path: &str,
@@ -758,11 +741,7 @@ pub(super) fn known_node(
     let mut known: Vec<(&String, &usize)> = nodes.iter().collect();
     known.sort_by_key(|(_, i)| **i);
     const LISTED: usize = 20;
-    let mut list: Vec<String> = known
-        .iter()
-        .take(LISTED)
-        .map(|(n, _)| quoted_bare(n))
-        .collect();
+    let mut list: Vec<String> = known.iter().take(LISTED).map(|(n, _)| bare(n)).collect();
     if known.len() > LISTED {
         list.push(format!("… and {} more", known.len() - LISTED));
     }
