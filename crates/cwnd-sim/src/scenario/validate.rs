@@ -10,6 +10,8 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
+use super::budget::Parts;
+use super::budget_traffic::FlowKind;
 use super::generator_spec::GeneratorPlan;
 use super::impairment_spec::{ArqStage, DelaySpec, EmpiricalDelay, ReorderSpec, StageSpec};
 use super::link_plan::LinkPlan;
@@ -74,6 +76,21 @@ pub(super) enum CheckedTransport {
     },
     Sctp(SctpConfigs),
     Udp(SourcePlan),
+}
+
+impl CheckedTransport {
+    /// What the memory estimate needs of it (`budget_traffic`).
+    fn kind(&self) -> FlowKind<'_> {
+        match self {
+            CheckedTransport::Tcp { tcp, app_bytes } => FlowKind::Tcp {
+                options: &tcp.options,
+                cc: &tcp.cc,
+                app_bytes: *app_bytes,
+            },
+            CheckedTransport::Sctp(_) => FlowKind::Sctp,
+            CheckedTransport::Udp(source) => FlowKind::Udp(source),
+        }
+    }
 }
 
 /// A scenario that cannot run, and why.
@@ -181,7 +198,13 @@ impl Scenario {
         let flows = self.check_flows(&nodes)?;
         let generators = self.check_generators(&nodes)?;
         let trace = self.check_trace(&nodes)?;
-        super::budget::check(self)?;
+        let parts = Parts {
+            links: &links,
+            cells: &cells,
+            flows: flows.iter().map(|f| f.transport.kind()).collect(),
+            generators: &generators,
+        };
+        super::budget::check(self, &parts)?;
         Ok(Checked {
             name: self.name.clone().unwrap_or_else(|| "scenario".to_string()),
             end: self.duration.0,
