@@ -310,14 +310,18 @@ impl Scenario {
                     "a channel needs at least two stations",
                 ));
             }
-            for (k, s) in w.stations.iter().enumerate() {
-                if w.stations[..k].contains(s) {
-                    return Err(ScenarioError::new(
-                        at(&format!("stations[{k}]")),
-                        format!("\"{s}\" is listed twice"),
-                    ));
-                }
+            if w.stations.len() > MAX_STATIONS {
+                return Err(ScenarioError::new(
+                    at("stations"),
+                    format!(
+                        "{} stations; a channel has at most {MAX_STATIONS}: every ordered \
+                         pair of stations is a route, and setting up routes takes time that \
+                         grows as the cube of the stations",
+                        w.stations.len()
+                    ),
+                ));
             }
+            listed_once(&at("stations"), &w.stations)?;
             let phy = wireless_phy(w).map_err(|(field, msg)| ScenarioError::new(at(field), msg))?;
             if w.queue_packets == 0 {
                 return Err(ScenarioError::new(
@@ -436,16 +440,11 @@ impl Scenario {
                 if *s == w.base_station {
                     return Err(ScenarioError::new(
                         at(&format!("subscribers[{k}]")),
-                        format!("\"{s}\" is the base station"),
-                    ));
-                }
-                if w.subscribers[..k].contains(s) {
-                    return Err(ScenarioError::new(
-                        at(&format!("subscribers[{k}]")),
-                        format!("\"{s}\" is listed twice"),
+                        format!("{} is the base station", quoted(s)),
                     ));
                 }
             }
+            listed_once(&at("subscribers"), &w.subscribers)?;
             cells.push(CellPlan {
                 name: self.wimax_name(i),
                 base_station: nodes[&w.base_station] as NodeId,
@@ -751,6 +750,25 @@ pub(super) fn tcp_controller(
         recovery,
         options,
     })
+}
+
+/// The most stations of an 802.11 channel: the routes between every ordered pair of
+/// stations take time growing as the cube of their number to set up (`net::routing`'s
+/// search per destination over every pair), about 2 s for 1 000 stations.
+pub const MAX_STATIONS: usize = 1000;
+
+/// Refuses a name listed twice in `names` (the list at `path`), in linear time.
+fn listed_once(path: &str, names: &[String]) -> Result<(), ScenarioError> {
+    let mut seen = HashSet::with_capacity(names.len());
+    for (k, name) in names.iter().enumerate() {
+        if !seen.insert(name) {
+            return Err(ScenarioError::new(
+                format!("{path}[{k}]"),
+                format!("{} is listed twice", quoted(name)),
+            ));
+        }
+    }
+    Ok(())
 }
 
 pub(super) fn known_node(
@@ -1128,6 +1146,30 @@ mod tests {
         // quarters 3072, less one segment 1612, but at least two: 2920.
         assert_eq!(options.advertised_mss(), 1460);
         assert_eq!(options.receive_window, 2920);
+    }
+
+    #[test]
+    fn a_channel_of_more_than_a_thousand_stations_is_refused_at_once() {
+        // 2 000 stations took `check` over 60 s: the routes between their 4·10⁶
+        // ordered pairs, one search per destination over every pair. Refused from
+        // the count, before any route is set up.
+        let stations: Vec<String> = (0..2000).map(|i| format!("\"s{i}\"")).collect();
+        let text = format!(
+            "duration = \"1s\"\nlinks = []\n[[wireless]]\nstations = [{}]\nrate = \"11Mbps\"\n\
+             [[flows]]\nfrom = \"s0\"\nto = \"s1\"\n",
+            stations.join(", ")
+        );
+        assert_eq!(
+            error_of(&text),
+            "wireless[0].stations: 2000 stations; a channel has at most 1000: every ordered \
+             pair of stations is a route, and setting up routes takes time that grows as \
+             the cube of the stations"
+        );
+        let twice = text.replace(&stations.join(", "), "\"s0\", \"s1\", \"s0\"");
+        assert_eq!(
+            error_of(&twice),
+            "wireless[0].stations[2]: \"s0\" is listed twice"
+        );
     }
 
     #[test]
