@@ -164,6 +164,10 @@ def load(text: str, base_dir: str | None = None, warnings: list[str] | None = No
     given, and put in it. Raises ScenarioError; errors in TOML carry line numbers. With a
     list as `warnings`, appends what the scenario asks for that can never happen."""
 
+def memory_estimate(plan_json: str) -> int:
+    """The bytes a run of the plan (the JSON text `load` gives) is estimated to hold at
+    its peak: what the scenario's `memory_budget` bounds. Raises ScenarioError."""
+
 def run(plan_json: str, seed: int) -> RunResults:
     """Runs a plan (the JSON text `load` gives) with `seed`; returns summaries and
     numpy columns.

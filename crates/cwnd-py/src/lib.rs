@@ -56,6 +56,14 @@ fn load(
     plan.to_json().map_err(scenario_error)
 }
 
+/// The memory a run of the plan `plan_json` is estimated to hold at its peak, in
+/// bytes: what `memory_budget` bounds (`cwnd_sim::scenario::budget`).
+#[pyfunction]
+fn memory_estimate(plan_json: &str) -> PyResult<u64> {
+    let plan = scenario::load(plan_json, None).map_err(scenario_error)?;
+    Ok(plan.memory_estimate())
+}
+
 /// Runs a plan (the JSON text `load` gives; any scenario JSON is loaded the same
 /// way) with `seed`; returns a dict of summaries and columns.
 #[pyfunction]
@@ -141,6 +149,7 @@ fn _cwnd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(memory_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(live::open_tun, m)?)?;
     m.add_function(wrap_pyfunction!(live::live_relay, m)?)?;
     m.add_function(wrap_pyfunction!(bench::bench_engine, m)?)?;

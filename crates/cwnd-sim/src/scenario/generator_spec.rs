@@ -515,9 +515,10 @@ mean_size = "1MB""#;
 
     /// 1 kB files at load 1 of 10 Gb/s: λ = 10¹⁰/8 000 = 1.25·10⁶ connections/s, so
     /// 1.25·10⁷ records in 10 s: beyond the 2²³ serial numbers a generator may use.
-    /// With 1 s: 1.25·10⁶ records of about 200 B, counted twice: some 500 MB, above a
-    /// 100 MB budget and above what the live connections cost (1.25·10⁶/s × a 44 ms
-    /// round trip = 55 000 of 4 KiB: 225 MB).
+    /// With 1 s: 1.25·10⁶ records of about 200 B, each with its row of the
+    /// connections table (2 kB): some 2.8 GB, above a 100 MB budget and above what the
+    /// live connections cost (1.25·10⁶/s × a 44 ms round trip = 55 000 of 4 KiB:
+    /// 225 MB).
     #[test]
     fn connection_counts_and_memory_are_bounded() {
         let fast = |duration: &str, budget: &str| {
@@ -537,7 +538,7 @@ mean_size = "1MB""#;
             .unwrap_err()
             .to_string();
         assert!(
-            e.starts_with("generators[0].load: 1 makes the run hold about"),
+            e.starts_with("generators[0].load: 1 would make the run hold about"),
             "{e}"
         );
         assert!(e.contains("connection records"), "{e}");

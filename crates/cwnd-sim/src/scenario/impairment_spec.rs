@@ -14,6 +14,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use super::cc_spec::parse_params;
+use super::shown::{json, quoted};
 use super::spec::{AppliesToSpec, Direction};
 use crate::units::Duration;
 
@@ -106,8 +107,9 @@ impl DelaySpec {
             return Err((
                 String::new(),
                 format!(
-                    "{value} is not a delay distribution; use a table such as \
-                     {{ distribution = \"exponential\", mean = \"20ms\" }}"
+                    "{} is not a delay distribution; use a table such as \
+                     {{ distribution = \"exponential\", mean = \"20ms\" }}",
+                    json(value)
                 ),
             ));
         };
@@ -121,7 +123,7 @@ impl DelaySpec {
             Some("empirical") => DelaySpec::Empirical(parse_params(&own)?),
             _ => {
                 let given = tag.map_or("missing".to_string(), |t| {
-                    format!("{t} is not a distribution")
+                    format!("{} is not a distribution", json(&t))
                 });
                 return Err((
                     "distribution".into(),
@@ -344,7 +346,10 @@ impl ImpairmentSpec {
         let Value::String(name) = file else {
             return Err((
                 "p_file".into(),
-                format!("{file} is not a file name; write it as a string, e.g. \"loss.csv\""),
+                format!(
+                    "{} is not a file name; write it as a string, e.g. \"loss.csv\"",
+                    json(&file)
+                ),
             ));
         };
         if self.fields.contains_key("p") || self.fields.contains_key("schedule") {
@@ -432,7 +437,8 @@ impl ImpairmentSpec {
                 return Err((
                     "kind".into(),
                     format!(
-                        "\"{other}\" is not an impairment; use one of {}",
+                        "{} is not an impairment; use one of {}",
+                        quoted(other),
                         KINDS.join(", ")
                     ),
                 ))

@@ -142,4 +142,24 @@ mod tests {
             "links[0]: invalid type: integer \"3\", expected a table (line 2)"
         );
     }
+
+    #[test]
+    fn a_link_between_three_names_is_refused_from_toml_and_json() {
+        // The TOML reader filled a two-element array from the first two and dropped
+        // "-5ms"; JSON refused it. Both must name the field.
+        let toml = "duration = \"1s\"\n[[links]]\nbetween = [\"a\", \"b\", \"-5ms\"]\n\
+                    bandwidth = \"1Mbps\"\ndelay = \"1ms\"\n[[flows]]\nfrom = \"a\"\nto = \"b\"\n";
+        let json = r#"{"duration": "1s", "links": [{"between": ["a", "b", "-5ms"],
+            "bandwidth": "1Mbps", "delay": "1ms"}], "flows": [{"from": "a", "to": "b"}]}"#;
+        let want = "links[0].between: invalid length 3, expected a list of two node names, \
+                    e.g. [\"a\", \"b\"]";
+        assert_eq!(
+            load(toml, None).unwrap_err().to_string(),
+            format!("{want} (line 3)")
+        );
+        assert_eq!(load(json, None).unwrap_err().to_string(), want);
+        let one = json.replace(r#", "b", "-5ms""#, "");
+        let e = load(&one, None).unwrap_err().to_string();
+        assert!(e.starts_with("links[0].between: invalid length 1"), "{e}");
+    }
 }

@@ -2,6 +2,7 @@
 //! the world from a plan.
 
 pub mod budget;
+mod budget_traffic;
 pub mod build;
 pub mod cc_spec;
 pub mod files;
@@ -15,6 +16,7 @@ pub mod plan;
 pub mod sctp_build;
 pub mod sctp_plan;
 pub mod sctp_spec;
+mod shown;
 pub mod spec;
 pub mod tcp_options;
 pub mod tcp_profile;

@@ -130,6 +130,22 @@ pub enum TransportPlan {
     },
 }
 
+impl TransportPlan {
+    /// What the memory estimate needs of it (`budget_traffic`).
+    fn kind(&self) -> super::budget_traffic::FlowKind<'_> {
+        use super::budget_traffic::FlowKind;
+        match self {
+            TransportPlan::Tcp { tcp, app_bytes, .. } => FlowKind::Tcp {
+                options: &tcp.options,
+                cc: &tcp.cc,
+                app_bytes: *app_bytes,
+            },
+            TransportPlan::Sctp(_) => FlowKind::Sctp,
+            TransportPlan::Udp { source, .. } => FlowKind::Udp(source),
+        }
+    }
+}
+
 /// Nodes, hops and routes: the same for every seed, so computed (and checked)
 /// once.
 #[derive(Clone, Debug)]
@@ -183,6 +199,29 @@ impl Plan {
             TransportPlan::Tcp { tcp, .. } => Some(&tcp.options),
             TransportPlan::Sctp(_) | TransportPlan::Udp { .. } => None,
         }
+    }
+
+    /// The bytes `check` estimates a run of this plan to hold at its peak
+    /// (`budget.rs`), which `memory_budget` bounds.
+    pub fn memory_estimate(&self) -> u64 {
+        super::budget::estimate_bytes(&self.spec, &self.parts())
+    }
+
+    /// The typed parts the memory estimate reads (`budget::Parts`).
+    pub(super) fn parts(&self) -> super::budget::Parts<'_> {
+        super::budget::Parts {
+            links: &self.links,
+            cells: &self.cells,
+            flows: self.flows.iter().map(|f| f.transport.kind()).collect(),
+            generators: &self.generators,
+        }
+    }
+
+    /// What each flow sends over the run, as the memory estimate sees it.
+    #[cfg(test)]
+    pub(super) fn traffic(&self) -> Vec<super::budget_traffic::FlowTraffic> {
+        let parts = self.parts();
+        super::budget_traffic::traffic(&self.spec, parts.links, parts.cells, &parts.flows)
     }
 
     /// The canonical spec the plan was checked from.

@@ -293,10 +293,11 @@ impl super::spec::Scenario {
                     format!("a {name} flow has one address; lists of addresses are for SCTP (transport = \"sctp\")"),
                 ));
             }
+            let mut seen = std::collections::HashSet::with_capacity(names.len());
             for (k, name) in names.iter().enumerate() {
                 let path = address_path(&at(field), names.len(), k);
                 known_node(nodes, &path, name)?;
-                if names[..k].contains(name) {
+                if !seen.insert(name) {
                     return Err(ScenarioError::new(
                         path,
                         format!("\"{name}\" is listed twice"),

@@ -70,6 +70,7 @@ pub struct LinkSpec {
     #[serde(default)]
     pub name: Option<String>,
     /// The two end nodes; "forward" is from the first to the second.
+    #[serde(deserialize_with = "two_nodes")]
     pub between: [String; 2],
     pub bandwidth: Rate,
     pub delay: Duration,
@@ -80,6 +81,17 @@ pub struct LinkSpec {
     pub overhead: Size,
     #[serde(default)]
     pub impairments: Vec<ImpairmentSpec>,
+}
+
+/// `between`: exactly two node names. A fixed-size array is not enough: the TOML
+/// reader stops after the second element and drops the rest, so `["a", "b", "-5ms"]`
+/// would be read as a link a–b.
+fn two_nodes<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[String; 2], D::Error> {
+    let names = Vec::<String>::deserialize(d)?;
+    let found = names.len();
+    <[String; 2]>::try_from(names).map_err(|_| {
+        serde::de::Error::invalid_length(found, &"a list of two node names, e.g. [\"a\", \"b\"]")
+    })
 }
 
 /// One 802.11 collision domain (DCF): 802.11b or 802.11a/g, by its rate.

@@ -10,11 +10,14 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
+use super::budget::Parts;
+use super::budget_traffic::FlowKind;
 use super::generator_spec::GeneratorPlan;
 use super::impairment_spec::{ArqStage, DelaySpec, EmpiricalDelay, ReorderSpec, StageSpec};
 use super::link_plan::LinkPlan;
 use super::plan::{CellPlan, StagePlan, StageWindow, WirelessPlan};
 use super::sctp_plan::SctpConfigs;
+use super::shown::{bare, cut_long_values, quoted};
 use super::spec::{
     AppSpec, AppliesToSpec, CcSpec, ImpairmentSpec, PathLossSpec, PreambleSpec, RecoverySpec,
     Scenario, SctpSpec, TcpProfile, TcpSpec, TransportSpec, WirelessSpec,
@@ -75,6 +78,21 @@ pub(super) enum CheckedTransport {
     Udp(SourcePlan),
 }
 
+impl CheckedTransport {
+    /// What the memory estimate needs of it (`budget_traffic`).
+    fn kind(&self) -> FlowKind<'_> {
+        match self {
+            CheckedTransport::Tcp { tcp, app_bytes } => FlowKind::Tcp {
+                options: &tcp.options,
+                cc: &tcp.cc,
+                app_bytes: *app_bytes,
+            },
+            CheckedTransport::Sctp(_) => FlowKind::Sctp,
+            CheckedTransport::Udp(source) => FlowKind::Udp(source),
+        }
+    }
+}
+
 /// A scenario that cannot run, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScenarioError {
@@ -84,10 +102,13 @@ pub struct ScenarioError {
 }
 
 impl ScenarioError {
+    /// The error at `path`. Every value either echoes from the scenario is cut when
+    /// long (`shown::cut_long_values`): field names and values a user wrote, and
+    /// serde's, a unit's or a parameter's messages that quote them.
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
         ScenarioError {
-            path: path.into(),
-            message: message.into(),
+            path: cut_long_values(&path.into()),
+            message: cut_long_values(&message.into()),
         }
     }
 }
@@ -177,7 +198,13 @@ impl Scenario {
         let flows = self.check_flows(&nodes)?;
         let generators = self.check_generators(&nodes)?;
         let trace = self.check_trace(&nodes)?;
-        super::budget::check(self)?;
+        let parts = Parts {
+            links: &links,
+            cells: &cells,
+            flows: flows.iter().map(|f| f.transport.kind()).collect(),
+            generators: &generators,
+        };
+        super::budget::check(self, &parts)?;
         Ok(Checked {
             name: self.name.clone().unwrap_or_else(|| "scenario".to_string()),
             end: self.duration.0,
@@ -283,14 +310,18 @@ impl Scenario {
                     "a channel needs at least two stations",
                 ));
             }
-            for (k, s) in w.stations.iter().enumerate() {
-                if w.stations[..k].contains(s) {
-                    return Err(ScenarioError::new(
-                        at(&format!("stations[{k}]")),
-                        format!("\"{s}\" is listed twice"),
-                    ));
-                }
+            if w.stations.len() > MAX_STATIONS {
+                return Err(ScenarioError::new(
+                    at("stations"),
+                    format!(
+                        "{} stations; a channel has at most {MAX_STATIONS}: every ordered \
+                         pair of stations is a route, and setting up routes takes time that \
+                         grows as the cube of the stations",
+                        w.stations.len()
+                    ),
+                ));
             }
+            listed_once(&at("stations"), &w.stations)?;
             let phy = wireless_phy(w).map_err(|(field, msg)| ScenarioError::new(at(field), msg))?;
             if w.queue_packets == 0 {
                 return Err(ScenarioError::new(
@@ -409,16 +440,11 @@ impl Scenario {
                 if *s == w.base_station {
                     return Err(ScenarioError::new(
                         at(&format!("subscribers[{k}]")),
-                        format!("\"{s}\" is the base station"),
-                    ));
-                }
-                if w.subscribers[..k].contains(s) {
-                    return Err(ScenarioError::new(
-                        at(&format!("subscribers[{k}]")),
-                        format!("\"{s}\" is listed twice"),
+                        format!("{} is the base station", quoted(s)),
                     ));
                 }
             }
+            listed_once(&at("subscribers"), &w.subscribers)?;
             cells.push(CellPlan {
                 name: self.wimax_name(i),
                 base_station: nodes[&w.base_station] as NodeId,
@@ -726,25 +752,23 @@ pub(super) fn tcp_controller(
     })
 }
 
-/// A value for a message, quoted, and cut when long (a 5 000-character name helps no
-/// reader): at most 60 characters, the cut marked.
-fn quoted(value: &str) -> String {
-    const MAX: usize = 60;
-    if value.chars().count() <= MAX {
-        return format!("{value:?}");
-    }
-    let head: String = value.chars().take(MAX).collect();
-    format!("{head:?}… ({} characters)", value.chars().count())
-}
+/// The most stations of an 802.11 channel: the routes between every ordered pair of
+/// stations take time growing as the cube of their number to set up (`net::routing`'s
+/// search per destination over every pair), about 2 s for 1 000 stations.
+pub const MAX_STATIONS: usize = 1000;
 
-/// A node name in a list, unquoted as the lists always were, cut like `quoted`.
-fn quoted_bare(value: &str) -> String {
-    let q = quoted(value);
-    if value.chars().count() <= 60 {
-        value.to_string()
-    } else {
-        q
+/// Refuses a name listed twice in `names` (the list at `path`), in linear time.
+fn listed_once(path: &str, names: &[String]) -> Result<(), ScenarioError> {
+    let mut seen = HashSet::with_capacity(names.len());
+    for (k, name) in names.iter().enumerate() {
+        if !seen.insert(name) {
+            return Err(ScenarioError::new(
+                format!("{path}[{k}]"),
+                format!("{} is listed twice", quoted(name)),
+            ));
+        }
     }
+    Ok(())
 }
 
 pub(super) fn known_node(
@@ -758,11 +782,7 @@ pub(super) fn known_node(
     let mut known: Vec<(&String, &usize)> = nodes.iter().collect();
     known.sort_by_key(|(_, i)| **i);
     const LISTED: usize = 20;
-    let mut list: Vec<String> = known
-        .iter()
-        .take(LISTED)
-        .map(|(n, _)| quoted_bare(n))
-        .collect();
+    let mut list: Vec<String> = known.iter().take(LISTED).map(|(n, _)| bare(n)).collect();
     if known.len() > LISTED {
         list.push(format!("… and {} more", known.len() - LISTED));
     }
@@ -1126,6 +1146,30 @@ mod tests {
         // quarters 3072, less one segment 1612, but at least two: 2920.
         assert_eq!(options.advertised_mss(), 1460);
         assert_eq!(options.receive_window, 2920);
+    }
+
+    #[test]
+    fn a_channel_of_more_than_a_thousand_stations_is_refused_at_once() {
+        // 2 000 stations took `check` over 60 s: the routes between their 4·10⁶
+        // ordered pairs, one search per destination over every pair. Refused from
+        // the count, before any route is set up.
+        let stations: Vec<String> = (0..2000).map(|i| format!("\"s{i}\"")).collect();
+        let text = format!(
+            "duration = \"1s\"\nlinks = []\n[[wireless]]\nstations = [{}]\nrate = \"11Mbps\"\n\
+             [[flows]]\nfrom = \"s0\"\nto = \"s1\"\n",
+            stations.join(", ")
+        );
+        assert_eq!(
+            error_of(&text),
+            "wireless[0].stations: 2000 stations; a channel has at most 1000: every ordered \
+             pair of stations is a route, and setting up routes takes time that grows as \
+             the cube of the stations"
+        );
+        let twice = text.replace(&stations.join(", "), "\"s0\", \"s1\", \"s0\"");
+        assert_eq!(
+            error_of(&twice),
+            "wireless[0].stations[2]: \"s0\" is listed twice"
+        );
     }
 
     #[test]
