@@ -282,3 +282,72 @@ def test_reproduce_help_names_every_study() -> None:
     text = " ".join(cwnd("reproduce", "--help").stdout.split())
     for name in STUDIES:
         assert name in text, name
+
+
+ONE_LINK = """
+name = "mix"
+duration = "2s"
+[[links]]
+name = "ab"
+between = ["a", "b"]
+bandwidth = "10Mbps"
+delay = "10ms"
+"""
+UDP_FLOW = """
+[[flows]]
+name = "u"
+from = "a"
+to = "b"
+transport = "udp"
+source = { kind = "cbr", rate = "1Mbps", packet_size = "1000B" }
+"""
+SCTP_FLOW = '[[flows]]\nname = "s"\nfrom = "a"\nto = "b"\ntransport = "sctp"\n'
+TCP_FLOW = '[[flows]]\nname = "t"\nfrom = "a"\nto = "b"\n'
+GENERATOR = """
+[[generators]]
+name = "g"
+kind = "ftp"
+from = "a"
+to = "b"
+link = "ab"
+load = 0.2
+mean_size = "20KB"
+"""
+
+
+@pytest.mark.parametrize(
+    ("parts", "names"),
+    [
+        ([UDP_FLOW], ["u"]),
+        ([SCTP_FLOW], ["s"]),
+        ([GENERATOR], ["g"]),
+        ([TCP_FLOW, UDP_FLOW], ["t", "u"]),
+        ([SCTP_FLOW, UDP_FLOW, GENERATOR], ["s", "u", "g"]),
+    ],
+    ids=["udp", "sctp", "generators", "tcp+udp", "sctp+udp+generators"],
+)
+def test_every_mix_of_transports_prints_its_summary(
+    tmp_path: Path, parts: list[str], names: list[str]
+) -> None:
+    # Issue 27: flows of UDP only wrote their files, then the summary's missing
+    # completion_time column ended the command with an internal error (exit 1).
+    path = tmp_path / "mix.toml"
+    path.write_text(ONE_LINK + "".join(parts))
+    proc = cwnd("run", path, "--out", tmp_path / "out", "--figures", "none")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    first_words = [line.split()[0] for line in proc.stdout.splitlines()]
+    for name in names:
+        assert name in first_words, proc.stdout
+    assert f"written to {tmp_path / 'out'}/" in proc.stdout
+
+
+def test_a_udp_flow_shows_a_dash_for_what_udp_does_not_have(tmp_path: Path) -> None:
+    path = tmp_path / "udp.toml"
+    path.write_text(ONE_LINK + UDP_FLOW)
+    proc = cwnd("run", path, "--out", tmp_path / "out", "--figures", "none")
+    assert proc.returncode == 0, proc.stderr
+    # CBR at 1 Mb/s in 1000-byte packets: one every 8 ms, 250 in 2 s; the last (sent
+    # at 1.992 s) needs 0.8 ms + 10 ms more and is still in flight at the end, so 249
+    # arrive: 249 × 8000 bit / 2 s = 0.996 Mb/s. No retransmissions, timeouts or
+    # completion: "-".
+    assert proc.stdout.splitlines()[2].split() == ["u", "cbr", "0.996", "-", "-", "-"]

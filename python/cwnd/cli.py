@@ -52,16 +52,19 @@ def _load(path: str) -> dict[str, Any]:
 
 
 def _format_summary(results: cwnd.Results) -> str:
+    """One line per flow of any transport. A column a flow's transport does not have
+    (a UDP flow retransmits nothing and completes nothing) shows "-": in a frame of
+    UDP flows only, such columns are not there at all."""
     rows = [("flow", "cc", "goodput Mb/s", "retransmitted", "timeouts", "completion s")]
     for f in results.summary.to_dict("records"):
-        completion = f["completion_time"]
+        completion = f.get("completion_time", math.nan)
         rows.append(
             (
                 f["name"],
                 f["cc"],
                 f"{f['goodput_bps'] / 1e6:.3f}",
-                _count(f["segments_retransmitted"]),
-                _count(f["timeouts"]),
+                _count(f.get("segments_retransmitted", math.nan)),
+                _count(f.get("timeouts", math.nan)),
                 "-" if math.isnan(completion) else f"{completion:.3f}",
             )
         )
@@ -70,7 +73,7 @@ def _format_summary(results: cwnd.Results) -> str:
 
 def _count(value: float) -> str:
     """A counter of the summary: a whole number, or "-" where the flow has none (a UDP
-    flow has no retransmissions; its column is NaN)."""
+    flow has no retransmissions)."""
     return "-" if math.isnan(value) else str(int(value))
 
 
