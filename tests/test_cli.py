@@ -214,7 +214,7 @@ def test_scenario_must_be_a_file_name(tmp_path: Path) -> None:
     (tmp_path / "sweep.toml").write_text("scenario = 5\n")
     assert_bad_input(cwnd("sweep", tmp_path / "sweep.toml"), "scenario: 5 is not a file name")
     (tmp_path / "sweep.toml").write_text('scenario = "."\n')
-    assert_bad_input(cwnd("sweep", tmp_path / "sweep.toml"), "no such scenario file")
+    assert_bad_input(cwnd("sweep", tmp_path / "sweep.toml"), "is a folder; name a scenario file")
     assert_bad_input(cwnd("sweep", tmp_path), f"{tmp_path}: no such sweep file")
 
 

@@ -40,15 +40,9 @@ class BadInput(Exception):
     """Input the user must fix; reported in one line with exit code 2."""
 
 
-def _scenario_file(path: str) -> Path:
-    p = Path(path)
-    if not p.is_file():
-        raise BadInput(f"{path}: no such scenario file")
-    return p
-
-
 def _load(path: str) -> dict[str, Any]:
-    return cwnd.load_scenario(_scenario_file(path))
+    """The plan of the scenario file `path` (a `Path`: a name is never TOML text)."""
+    return cwnd.load_scenario(Path(path))
 
 
 def _format_summary(results: cwnd.Results) -> str:
@@ -121,10 +115,9 @@ def _run_one(
     """Runs a scenario file into `out`, with the `figures` named (`cwnd.plot.FIGURES`);
     returns its results and the `PER_FLOW_FILES` it skipped, empty (of the figures,
     those asked for only)."""
-    scenario = _scenario_file(path)
     importing = threading.Thread(target=_import_writers, args=(bool(figures),), daemon=True)
     importing.start()
-    results = cwnd.run(scenario, seed=seed)
+    results = cwnd.run(Path(path), seed=seed)
     importing.join()
     written = {p.name for p in results.write(out, figures)}
     expected = [n for n in PER_FLOW_FILES if not n.endswith(".png") or n[:-4] in figures]
@@ -227,7 +220,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    cwnd.check(_scenario_file(args.scenario))
+    cwnd.check(Path(args.scenario))
     print(f"{args.scenario}: ok")
     return EXIT_OK
 
