@@ -26,7 +26,7 @@ from cwnd import _cwnd
 from cwnd.live import checks
 from cwnd.live.checks import LiveRefused
 from cwnd.live.endpoint import _TCP_INFO, TCP_INFO_BYTES, tcp_info
-from cwnd.live.network import leftovers
+from cwnd.live.network import leftovers, stale_namespaces
 
 ROOT = Path(__file__).resolve().parent.parent
 CWND = [sys.executable, "-m", "cwnd"]
@@ -176,6 +176,27 @@ def test_the_linux_profiles_prr_and_rack_run_live_and_rack_off_is_two_sysctls():
     flows = [{"name": "a", "from": "h1", "to": "h2", "tcp": {"rack": False}}]
     off = {"tcp_recovery": 0, "tcp_early_retrans": 0}
     assert checks.namespace_sysctls({"flows": flows}) == {"h1": off, "h2": off}
+
+
+def test_stale_namespaces_are_those_whose_run_has_ended():
+    # Three processes: this one (running), one ended and reaped, one ended and not
+    # reaped (a zombie: waitid with WNOWAIT waits for its end and leaves it).
+    reaped = subprocess.Popen(["true"])
+    reaped.wait()
+    zombie = subprocess.Popen(["true"])
+    os.waitid(os.P_PID, zombie.pid, os.WEXITED | os.WNOWAIT)
+    try:
+        names = [
+            f"cwnd-{os.getpid()}-0a1b2c-h0",
+            f"cwnd-{reaped.pid}-0a1b2c-h0",
+            f"cwnd-{reaped.pid}-h1",  # named before the tag, by an older cwnd
+            f"cwnd-{zombie.pid}-0a1b2c-h0",
+            "cwnd-x-h0",
+            "blue",
+        ]
+        assert stale_namespaces(names) == names[1:4]
+    finally:
+        zombie.wait()
 
 
 def test_a_user_without_net_admin_is_refused():
@@ -391,6 +412,57 @@ def test_nothing_is_left_after_an_interrupt(tmp_path, sig, code):
     assert p.wait(timeout=30) == code
     assert leftovers(p.pid) == []
     assert [pid for pid in endpoints if Path(f"/proc/{pid}").exists()] == []
+
+
+@live
+def test_a_run_with_the_pid_of_a_killed_run_still_runs(tmp_path):
+    # Issue 27: a killed run of process P leaves cwnd-P-h0; a later run of a process
+    # that got the same id failed with `ip netns add`'s "File exists". Such a leftover
+    # whose P runs (this process) must also be left alone.
+    leftover = f"cwnd-{os.getpid()}-h0"
+    subprocess.run(["ip", "netns", "add", leftover], check=True)
+    try:
+        results, _ = run_live(tmp_path, scenario("2s", "10Mbps", "10ms", cc="cubic"))
+        assert float(results.summary["goodput_bps"][0]) > 0
+        assert leftovers(os.getpid()) == [leftover]
+    finally:
+        subprocess.run(["ip", "netns", "del", leftover], check=True)
+
+
+@live
+def test_a_killed_runs_namespaces_go_before_the_next_run_a_living_runs_stay(tmp_path):
+    path = tmp_path / "long.toml"
+    path.write_text(scenario("60s", "10Mbps", "20ms", cc="cubic"))
+    killed = subprocess.Popen([*CWND, "live", str(path), "--out", str(tmp_path / "out")])
+    deadline = time.monotonic() + 30
+    endpoints: list[int] = []
+    while time.monotonic() < deadline and len(endpoints) < 2:
+        time.sleep(0.2)
+        endpoints = _endpoints(killed.pid)
+    assert len(endpoints) == 2, "a receiver and a sender started"
+    killed.kill()
+    killed.wait()
+    for pid in endpoints:  # they would run to the scenario's end, 60 s
+        os.kill(pid, signal.SIGKILL)
+    left = leftovers(killed.pid)
+    assert len(left) == 2, "SIGKILL leaves the namespaces"
+    living = subprocess.Popen(["sleep", "600"])
+    kept = f"cwnd-{living.pid}-0a1b2c-h0"
+    subprocess.run(["ip", "netns", "add", kept], check=True)
+    try:
+        path.write_text(scenario("2s", "10Mbps", "10ms", cc="cubic"))
+        p = subprocess.run([*CWND, "live", str(path), "--out", str(tmp_path / "out")],
+                           capture_output=True, text=True)  # fmt: skip
+        assert p.returncode == 0, p.stderr
+        for ns in left:
+            line = f"cwnd: removed network namespace {ns}: its run (process {killed.pid}) has ended"
+            assert line in p.stderr.splitlines(), p.stderr
+        assert leftovers(killed.pid) == []
+        assert leftovers(living.pid) == [kept]
+    finally:
+        subprocess.run(["ip", "netns", "del", kept], check=True)
+        living.kill()
+        living.wait()
 
 
 @live
