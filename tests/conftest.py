@@ -3,8 +3,10 @@ of every study shared by the tests that read it."""
 
 from __future__ import annotations
 
+import ctypes
 import io
 import signal
+import sys
 import warnings
 from contextlib import redirect_stdout
 from dataclasses import dataclass
@@ -14,6 +16,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+PR_SET_PDEATHSIG = 1  # include/uapi/linux/prctl.h
 
 SMALL = """
 name = "small"
@@ -41,6 +44,17 @@ cc = "reno"
 segments = true
 queues = true
 """
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """pytest and each of its pytest-xdist workers end when their parent does (Linux's
+    PR_SET_PDEATHSIG, with SIGTERM): a killed `make test` leaves no pytest behind
+    (issue 27); a live run stopped this way removes its namespaces
+    (`cwnd.live.run.sigterm_raises`)."""
+    if sys.platform == "linux":
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG)")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
