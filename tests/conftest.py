@@ -3,10 +3,8 @@ of every study shared by the tests that read it."""
 
 from __future__ import annotations
 
-import ctypes
 import io
 import signal
-import sys
 import warnings
 from contextlib import redirect_stdout
 from dataclasses import dataclass
@@ -15,8 +13,9 @@ from typing import Any
 
 import pytest
 
+from parent_death import die_with_parent
+
 ROOT = Path(__file__).resolve().parent.parent
-PR_SET_PDEATHSIG = 1  # include/uapi/linux/prctl.h
 
 SMALL = """
 name = "small"
@@ -47,14 +46,11 @@ queues = true
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """pytest and each of its pytest-xdist workers end when their parent does (Linux's
-    PR_SET_PDEATHSIG, with SIGTERM): a killed `make test` leaves no pytest behind
+    """pytest and each of its pytest-xdist workers end when their parent does (with
+    SIGTERM, `parent_death`): a killed `make test` leaves no pytest behind
     (issue 27); a live run stopped this way removes its namespaces
     (`cwnd.live.run.sigterm_raises`)."""
-    if sys.platform == "linux":
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
-            raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG)")
+    die_with_parent(signal.SIGTERM)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -1,5 +1,5 @@
 """`make test` killed: pytest and its pytest-xdist workers must not outlive it
-(tests/conftest.py's `pytest_configure`)."""
+(tests/conftest.py's `pytest_configure`, tests/parent_death.py)."""
 
 from __future__ import annotations
 
@@ -57,7 +57,8 @@ def test_pytest_and_its_workers_end_with_their_parent(tmp_path: Path) -> None:
     # would wait 10 minutes, and is killed with SIGKILL (nothing can pass it on).
     project = tmp_path / "project"
     project.mkdir()
-    shutil.copy(ROOT / "tests" / "conftest.py", project)
+    for name in ("conftest.py", "parent_death.py"):
+        shutil.copy(ROOT / "tests" / name, project)
     (project / "test_waiting.py").write_text(WAITING_TESTS)
     ready = tmp_path / "ready"
     ready.mkdir()
