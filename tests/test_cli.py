@@ -351,3 +351,22 @@ def test_a_udp_flow_shows_a_dash_for_what_udp_does_not_have(tmp_path: Path) -> N
     # arrive: 249 × 8000 bit / 2 s = 0.996 Mb/s. No retransmissions, timeouts or
     # completion: "-".
     assert proc.stdout.splitlines()[2].split() == ["u", "cbr", "0.996", "-", "-", "-"]
+
+
+def test_the_exit_codes_are_those_docs_scenarios_md_gives(tmp_path: Path) -> None:
+    # One table (docs/scenarios.md, "Exit codes"): 0 success, 1 a run that failed for
+    # a reason of its own (a failed sweep point: before, 2 as a user mistake), 2 every
+    # user mistake; 128 + N for signals (tests/test_signals.py).
+    text = (ROOT / "docs" / "scenarios.md").read_text()
+    table = text.split("## Exit codes", 1)[1].split("\n## ", 1)[0]
+    codes = [row.split("|")[1].strip() for row in table.splitlines() if row.startswith("| ")]
+    assert codes == ["code", "0", "1", "2", "128 + N"]
+    (tmp_path / "s.toml").write_text(SMALL)
+    assert cwnd("check", tmp_path / "s.toml").returncode == 0
+    (tmp_path / "sweep.toml").write_text(
+        f'scenario = "s.toml"\nseeds = [1]\n[grid]\n"{LOSS}" = [0.01, 2.0]\n'
+    )
+    failed = cwnd("sweep", tmp_path / "sweep.toml", "--cache", tmp_path / "c",
+                  "--out", tmp_path / "t.parquet")  # fmt: skip
+    assert failed.returncode == 1, failed.stderr
+    assert_bad_input(cwnd("check", tmp_path / "nope.toml"), "no such scenario file")

@@ -1,7 +1,8 @@
 """The `cwnd` command line.
 
-Exit codes: 0 success, 2 bad input or an unusable Dask cluster (one line naming the
-problem, no traceback), 1 internal error, 128 + N when stopped by signal N (130 for
+Exit codes (docs/scenarios.md): 0 success; 1 a run that failed for a reason of its
+own (a sweep point, a study's run) or an internal error; 2 every user mistake (one
+line naming the problem, no traceback); 128 + N when stopped by signal N (130 for
 Ctrl-C, 143 for SIGTERM).
 """
 
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from cwnd import _cwnd
     from cwnd.studies.study import StudyReport
 
-EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
 class BadInput(Exception):
@@ -402,7 +403,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     )
     for f in results.failures:
         print(f"cwnd: failed: point {f.point} seed {f.seed}: {f.error}", file=sys.stderr)
-    return EXIT_BAD_INPUT if results.failures else EXIT_OK
+    return EXIT_FAILED if results.failures else EXIT_OK
 
 
 def _check_figure_options(args: argparse.Namespace, spec: dict[str, Any]) -> None:
@@ -493,7 +494,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             pending[1].close()
     index = write_index(reports, out)
     print(f"report: {index}")
-    return EXIT_INTERNAL if any(r.failures for r in reports) else EXIT_OK
+    return EXIT_FAILED if any(r.failures for r in reports) else EXIT_OK
 
 
 def _print_report(report: StudyReport) -> StudyReport:
@@ -755,7 +756,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"cwnd: internal error: {type(e).__name__}: {e} (set CWND_DEBUG=1 for a traceback)",
             file=sys.stderr,
         )
-        return EXIT_INTERNAL
+        return EXIT_FAILED
 
 
 if __name__ == "__main__":
