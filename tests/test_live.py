@@ -429,18 +429,24 @@ def _endpoints(pid: int) -> list[int]:
     return found
 
 
-@live
-@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_nothing_is_left_after_an_interrupt(tmp_path, sig, code):
+def start_a_minute_live(tmp_path: Path) -> tuple[subprocess.Popen[bytes], list[int]]:
+    """`cwnd live` of a 60 s scenario, once its receiver and sender run; and their ids."""
     path = tmp_path / "s.toml"
     path.write_text(scenario("60s", "10Mbps", "20ms", cc="cubic"))
     p = subprocess.Popen([*CWND, "live", str(path), "--out", str(tmp_path / "out")])
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 30  # a hang detector
     endpoints: list[int] = []
     while time.monotonic() < deadline and len(endpoints) < 2:
         time.sleep(0.2)
         endpoints = _endpoints(p.pid)
     assert len(endpoints) == 2, "a receiver and a sender started"
+    return p, endpoints
+
+
+@live
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_nothing_is_left_after_an_interrupt(tmp_path, sig, code):
+    p, endpoints = start_a_minute_live(tmp_path)
     assert leftovers(p.pid), "the run made its namespaces"
     time.sleep(2.0)
     p.send_signal(sig)
@@ -466,15 +472,7 @@ def test_a_run_with_the_pid_of_a_killed_run_still_runs(tmp_path):
 
 @live
 def test_a_killed_runs_namespaces_go_before_the_next_run_a_living_runs_stay(tmp_path):
-    path = tmp_path / "long.toml"
-    path.write_text(scenario("60s", "10Mbps", "20ms", cc="cubic"))
-    killed = subprocess.Popen([*CWND, "live", str(path), "--out", str(tmp_path / "out")])
-    deadline = time.monotonic() + 30
-    endpoints: list[int] = []
-    while time.monotonic() < deadline and len(endpoints) < 2:
-        time.sleep(0.2)
-        endpoints = _endpoints(killed.pid)
-    assert len(endpoints) == 2, "a receiver and a sender started"
+    killed, endpoints = start_a_minute_live(tmp_path)
     killed.kill()
     killed.wait()
     for pid in endpoints:  # they would run to the scenario's end, 60 s
@@ -485,6 +483,7 @@ def test_a_killed_runs_namespaces_go_before_the_next_run_a_living_runs_stay(tmp_
     kept = f"cwnd-{living.pid}-0a1b2c-h0"
     subprocess.run(["ip", "netns", "add", kept], check=True)
     try:
+        path = tmp_path / "short.toml"
         path.write_text(scenario("2s", "10Mbps", "10ms", cc="cubic"))
         p = subprocess.run([*CWND, "live", str(path), "--out", str(tmp_path / "out")],
                            capture_output=True, text=True)  # fmt: skip
