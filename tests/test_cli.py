@@ -341,6 +341,15 @@ def test_every_mix_of_transports_prints_its_summary(
     assert f"written to {tmp_path / 'out'}/" in proc.stdout
 
 
+def test_a_scenario_without_traffic_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "none.toml"
+    path.write_text(ONE_LINK)
+    assert_bad_input(
+        cwnd("run", path, "--out", tmp_path / "out"),
+        "flows: a scenario needs at least one flow or generator",
+    )
+
+
 def test_a_udp_flow_shows_a_dash_for_what_udp_does_not_have(tmp_path: Path) -> None:
     path = tmp_path / "udp.toml"
     path.write_text(ONE_LINK + UDP_FLOW)
