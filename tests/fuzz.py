@@ -291,12 +291,15 @@ def scenarios(draw: st.DrawFn, huge: bool = False) -> dict[str, Any]:
             }
         ]
         last = "ss"
-    traffic = draw(st.sampled_from(TRAFFIC))
+    # A huge run is about memory; 600 s of UDP at 1 Gb/s in 28 B datagrams is only
+    # slow (10⁹ datagrams: longer than the time limit), so huge draws leave UDP out.
+    traffic = draw(st.sampled_from([t for t in TRAFFIC if t != "udp"] if huge else TRAFFIC))
     if traffic != "generators":
         for i in range(draw(st.integers(1, 3))):
             transport = traffic
             if traffic == "mixed":
-                transport = draw(st.sampled_from(["tcp", "sctp", "udp"]))
+                kinds = ["tcp", "sctp"] if huge else ["tcp", "sctp", "udp"]
+                transport = draw(st.sampled_from(kinds))
             spec["flows"].append(_flow(draw, i, transport, nodes[0], last, huge))
     if traffic in ("generators", "mixed"):
         count = draw(st.integers(1 if traffic == "generators" else 0, 2))
@@ -604,7 +607,7 @@ def main(cases: int, huge: bool, files: bool) -> int:
 
     try:
         (one_file if files else one)()
-    except AssertionError:
+    except (AssertionError, ExceptionGroup):  # a group: several distinct failures
         if files:
             print(f"failed: {failing['problem']}")
             return 1
