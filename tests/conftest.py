@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from parent_death import die_with_parent
+
 ROOT = Path(__file__).resolve().parent.parent
 
 SMALL = """
@@ -43,15 +45,33 @@ queues = true
 """
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """pytest and each of its pytest-xdist workers end when their parent does (with
+    SIGTERM, `parent_death`): a killed `make test` leaves no pytest behind
+    (issue 27); a live run stopped this way removes its namespaces
+    (`cwnd.live.run.sigterm_raises`)."""
+    die_with_parent(signal.SIGTERM)
+
+
+#: pytest-timeout's limit (a hang detector) for a test that reads the quick
+#: reproduction of every study: the first to ask for it computes it, minutes of CPU on
+#: 2 cores, and beside a CPU burner on both cores it took more than the 300 s every
+#: other test gets (pyproject.toml).
+QUICK_REPRODUCTION_TIMEOUT = 3600
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Groups for `make test`'s parallel workers (pytest-xdist, `--dist loadgroup`): a
     module's tests stay on one worker, so its module-scoped fixture runs once, and every
-    test that reads the shared quick reproduction joins one group, so it runs once."""
+    test that reads the shared quick reproduction joins one group, so it runs once,
+    with a longer hang detector."""
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
         shared = "quick_run" in fixtures or "quick_report" in fixtures
         group = "quick_reproduction" if shared else item.module.__name__
         item.add_marker(pytest.mark.xdist_group(group))
+        if shared:
+            item.add_marker(pytest.mark.timeout(QUICK_REPRODUCTION_TIMEOUT))
 
 
 @pytest.fixture

@@ -244,3 +244,145 @@ def test_nan_in_a_scenario_dict_is_named_by_its_field() -> None:
     with pytest.raises(cwnd.ScenarioError) as e:
         cwnd.check(s.flow("a", "b"))
     assert str(e.value) == "links[0].impairments[0].p: nan is not a finite number; give a value"
+
+
+def two_nodes() -> Scenario:
+    return Scenario(duration="1s").link("a", "b", bandwidth="1Mbps", delay="1ms")
+
+
+def with_stage(stage: Any) -> Scenario:
+    """A scenario whose second link has impairment stage `stage`."""
+    return two_nodes().link("b", "c", bandwidth="1Mbps", delay="1ms", impairments=[stage])
+
+
+IS_NOT = "is not a scenario; give a TOML file's path, TOML text, a dict or a cwnd.Scenario"
+imp = cwnd.impairments
+
+# Issue 27: each of these raised an exception docs/python.md does not list (TypeError,
+# ValueError, AttributeError, FileNotFoundError, IsADirectoryError), was parsed as TOML
+# text ("TOML syntax (line 1)"), or was accepted wrongly (a string of stations became a
+# list of letters).
+MISUSES = {
+    "run(None)": (lambda: cwnd.run(None), f"scenario: None (NoneType) {IS_NOT}"),
+    "check(42)": (lambda: cwnd.check(42), f"scenario: 42 (int) {IS_NOT}"),
+    "check(list)": (lambda: cwnd.check([1]), f"scenario: [1] (list) {IS_NOT}"),
+    "run(bytes)": (lambda: cwnd.run(b"x = 1"), f"scenario: b'x = 1' (bytes) {IS_NOT}"),
+    "run(x.tml)": (lambda: cwnd.run("x.tml"), "x.tml: no such scenario file"),
+    "check(empty)": (lambda: cwnd.check(" "), "scenario: the text is empty; give a TOML"),
+    "run(x.toml)": (lambda: cwnd.run("x.toml"), "x.toml: no such scenario file"),
+    "check(Path)": (lambda: cwnd.check(Path("/no/s.toml")), "/no/s.toml: no such scenario file"),
+    "load(folder)": (lambda: cwnd.load_scenario(Path("/")), "/: is a folder; name a scenario"),
+    "check(device)": (lambda: cwnd.check(Path("/dev/null")), "/dev/null: not a regular file"),
+    "load(dict)": (lambda: cwnd.load_scenario({"duration": "1s"}), 'missing field "links"'),
+    "load(None)": (lambda: cwnd.load_scenario(None), f"scenario: None (NoneType) {IS_NOT}"),
+    "bytes value": (
+        lambda: cwnd.check({"duration": b"1s"}),
+        "duration: b'1s' (bytes) is not a scenario value; give a string, number, boolean",
+    ),
+    "set value": (lambda: cwnd.check({"duration": "1s", "links": {1}}), "links: {1} (set) is"),
+    "object value": (
+        lambda: cwnd.check(two_nodes().flow("a", "b", start=object())),
+        "flows[0].start: <object object at",
+    ),
+    "tuple key": (
+        lambda: cwnd.check({"duration": "1s", (1, 2): 3}),
+        "scenario: key (1, 2) is not a string",
+    ),
+    "impairments=5 with loss": (
+        lambda: two_nodes().link("b", "c", bandwidth="1Mbps", delay="1ms", impairments=5, loss=0.1),
+        "links[1].impairments: 5 is not a list of stages",
+    ),
+    "impairments=5": (
+        lambda: cwnd.check(
+            two_nodes().link("b", "c", bandwidth="1Mbps", delay="1ms", impairments=5)
+        ),
+        'links[1].impairments: invalid type: integer "5", expected a list',
+    ),
+    "flow app=5": (
+        lambda: cwnd.check(two_nodes().flow("a", "b", app=5)),
+        'flows[0].app: invalid type: integer "5"',
+    ),
+    "sctp app=[1]": (
+        lambda: cwnd.check(two_nodes().sctp("a", "b", app=[1])),
+        'flows[0].app[0]: invalid type: integer "1"',
+    ),
+    "udp source=cbr": (
+        lambda: cwnd.check(two_nodes().udp("a", "b", source="cbr")),
+        'flows[0].source: invalid type: string "cbr"',
+    ),
+    "udp source=None": (
+        lambda: cwnd.check(two_nodes().udp("a", "b", source=None)),
+        "flows[0].source: a UDP flow needs a source",
+    ),
+    "wimax subscribers=5": (
+        lambda: cwnd.check(two_nodes().wimax("b", 5).flow("a", "b")),
+        'wimax[0].subscribers: invalid type: integer "5", expected a list',
+    ),
+    "wireless impairments=5": (
+        lambda: cwnd.check(two_nodes().wireless(["b", "c"], rate="11Mbps", impairments=5)),
+        'wireless[0].impairments: invalid type: integer "5", expected a list',
+    ),
+    "wireless stations=bc": (
+        lambda: cwnd.check(two_nodes().wireless("bc", rate="11Mbps").flow("a", "c")),
+        'wireless[0].stations: invalid type: string "bc", expected a list',
+    ),
+    "drop_list(5)": (
+        lambda: cwnd.check(with_stage(imp.drop_list(5)).flow("a", "c")),
+        'links[1].impairments[0].packets: invalid type: integer "5", expected a list',
+    ),
+    "empirical(5)": (
+        lambda: cwnd.check(with_stage(imp.reorder(0.1, delay=imp.empirical(5))).flow("a", "c")),
+        'links[1].impairments[0].delay.values: invalid type: integer "5", expected a list',
+    ),
+    "bernoulli(schedule=[5])": (
+        lambda: cwnd.check(with_stage(imp.bernoulli(schedule=[5])).flow("a", "c")),
+        'links[1].impairments[0].schedule[0]: invalid type: integer "5"',
+    ),
+    "arq(pv_schedule=5)": (
+        lambda: cwnd.check(with_stage(imp.arq(pv_schedule=5, delay="1ms")).flow("a", "c")),
+        'links[1].impairments[0].pv_schedule: invalid type: integer "5", expected a list',
+    ),
+    "seed='1'": (
+        lambda: cwnd.run(two_nodes().flow("a", "b"), seed="1"),
+        "seed: '1' is not an integer",
+    ),
+}
+
+
+@pytest.mark.parametrize("misuse", MISUSES)
+def test_api_misuse_raises_scenario_error_naming_what_is_wrong(misuse: str) -> None:
+    call, message = MISUSES[misuse]
+    with pytest.raises(cwnd.ScenarioError) as e:
+        call()
+    assert str(e.value).startswith(message), str(e.value)
+
+
+def test_results_refuse_a_table_or_flow_they_do_not_have(small_dict: dict[str, Any]) -> None:
+    # Issue 27: columns("nope") raised KeyError; flow_series("nope") gave an empty frame.
+    r = cwnd.run(small_dict, seed=1)
+    with pytest.raises(cwnd.ScenarioError, match=r"^table: 'nope' is not one of series, "):
+        r.columns("nope")
+    with pytest.raises(cwnd.ScenarioError, match=r"^flow: 'nope' is not one of f1$"):
+        r.flow_series("nope")
+    with pytest.raises(cwnd.ScenarioError, match=r"^flow: 'nope' is not one of f1$"):
+        r.flow_cc_metrics("nope")
+
+
+def test_numpy_numbers_in_a_scenario_dict_are_numbers() -> None:
+    # A grid from np.linspace, a queue from np.arange: json.dumps refused them (TypeError).
+    queue = np.int64(7)
+    built = two_nodes().link("b", "c", bandwidth="1Mbps", delay="1ms", queue_packets=queue,
+                             loss=np.float32(0.25)).flow("a", "c")  # fmt: skip
+    plain = two_nodes().link("b", "c", bandwidth="1Mbps", delay="1ms", queue_packets=7,
+                             loss=0.25).flow("a", "c")  # fmt: skip
+    assert cwnd.run(built, seed=1).fingerprint == cwnd.run(plain, seed=1).fingerprint
+
+
+def test_load_scenario_takes_every_form_run_takes(
+    small_toml: Path, small_dict: dict[str, Any]
+) -> None:
+    from_file = cwnd.load_scenario(small_toml)
+    assert cwnd.load_scenario(small_dict) == from_file
+    assert cwnd.load_scenario(builder()) == from_file
+    assert cwnd.load_scenario(small_toml.read_text()) == from_file
+    assert cwnd.load_scenario(str(small_toml)) == from_file

@@ -214,7 +214,7 @@ def test_scenario_must_be_a_file_name(tmp_path: Path) -> None:
     (tmp_path / "sweep.toml").write_text("scenario = 5\n")
     assert_bad_input(cwnd("sweep", tmp_path / "sweep.toml"), "scenario: 5 is not a file name")
     (tmp_path / "sweep.toml").write_text('scenario = "."\n')
-    assert_bad_input(cwnd("sweep", tmp_path / "sweep.toml"), "no such scenario file")
+    assert_bad_input(cwnd("sweep", tmp_path / "sweep.toml"), "is a folder; name a scenario file")
     assert_bad_input(cwnd("sweep", tmp_path), f"{tmp_path}: no such sweep file")
 
 
@@ -282,3 +282,100 @@ def test_reproduce_help_names_every_study() -> None:
     text = " ".join(cwnd("reproduce", "--help").stdout.split())
     for name in STUDIES:
         assert name in text, name
+
+
+ONE_LINK = """
+name = "mix"
+duration = "2s"
+[[links]]
+name = "ab"
+between = ["a", "b"]
+bandwidth = "10Mbps"
+delay = "10ms"
+"""
+UDP_FLOW = """
+[[flows]]
+name = "u"
+from = "a"
+to = "b"
+transport = "udp"
+source = { kind = "cbr", rate = "1Mbps", packet_size = "1000B" }
+"""
+SCTP_FLOW = '[[flows]]\nname = "s"\nfrom = "a"\nto = "b"\ntransport = "sctp"\n'
+TCP_FLOW = '[[flows]]\nname = "t"\nfrom = "a"\nto = "b"\n'
+GENERATOR = """
+[[generators]]
+name = "g"
+kind = "ftp"
+from = "a"
+to = "b"
+link = "ab"
+load = 0.2
+mean_size = "20KB"
+"""
+
+
+@pytest.mark.parametrize(
+    ("parts", "names"),
+    [
+        ([UDP_FLOW], ["u"]),
+        ([SCTP_FLOW], ["s"]),
+        ([GENERATOR], ["g"]),
+        ([TCP_FLOW, UDP_FLOW], ["t", "u"]),
+        ([SCTP_FLOW, UDP_FLOW, GENERATOR], ["s", "u", "g"]),
+    ],
+    ids=["udp", "sctp", "generators", "tcp+udp", "sctp+udp+generators"],
+)
+def test_every_mix_of_transports_prints_its_summary(
+    tmp_path: Path, parts: list[str], names: list[str]
+) -> None:
+    # Issue 27: flows of UDP only wrote their files, then the summary's missing
+    # completion_time column ended the command with an internal error (exit 1).
+    path = tmp_path / "mix.toml"
+    path.write_text(ONE_LINK + "".join(parts))
+    proc = cwnd("run", path, "--out", tmp_path / "out", "--figures", "none")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    first_words = [line.split()[0] for line in proc.stdout.splitlines()]
+    for name in names:
+        assert name in first_words, proc.stdout
+    assert f"written to {tmp_path / 'out'}/" in proc.stdout
+
+
+def test_a_scenario_without_traffic_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "none.toml"
+    path.write_text(ONE_LINK)
+    assert_bad_input(
+        cwnd("run", path, "--out", tmp_path / "out"),
+        "flows: a scenario needs at least one flow or generator",
+    )
+
+
+def test_a_udp_flow_shows_a_dash_for_what_udp_does_not_have(tmp_path: Path) -> None:
+    path = tmp_path / "udp.toml"
+    path.write_text(ONE_LINK + UDP_FLOW)
+    proc = cwnd("run", path, "--out", tmp_path / "out", "--figures", "none")
+    assert proc.returncode == 0, proc.stderr
+    # CBR at 1 Mb/s in 1000-byte packets: one every 8 ms, 250 in 2 s; the last (sent
+    # at 1.992 s) needs 0.8 ms + 10 ms more and is still in flight at the end, so 249
+    # arrive: 249 × 8000 bit / 2 s = 0.996 Mb/s. No retransmissions, timeouts or
+    # completion: "-".
+    assert proc.stdout.splitlines()[2].split() == ["u", "cbr", "0.996", "-", "-", "-"]
+
+
+def test_the_exit_codes_are_those_docs_scenarios_md_gives(tmp_path: Path) -> None:
+    # One table (docs/scenarios.md, "Exit codes"): 0 success, 1 a run that failed for
+    # a reason of its own (a failed sweep point: before, 2 as a user mistake), 2 every
+    # user mistake; 128 + N for signals (tests/test_signals.py).
+    text = (ROOT / "docs" / "scenarios.md").read_text()
+    table = text.split("## Exit codes", 1)[1].split("\n## ", 1)[0]
+    codes = [row.split("|")[1].strip() for row in table.splitlines() if row.startswith("| ")]
+    assert codes == ["code", "0", "1", "2", "128 + N"]
+    (tmp_path / "s.toml").write_text(SMALL)
+    assert cwnd("check", tmp_path / "s.toml").returncode == 0
+    (tmp_path / "sweep.toml").write_text(
+        f'scenario = "s.toml"\nseeds = [1]\n[grid]\n"{LOSS}" = [0.01, 2.0]\n'
+    )
+    failed = cwnd("sweep", tmp_path / "sweep.toml", "--cache", tmp_path / "c",
+                  "--out", tmp_path / "t.parquet")  # fmt: skip
+    assert failed.returncode == 1, failed.stderr
+    assert_bad_input(cwnd("check", tmp_path / "nope.toml"), "no such scenario file")

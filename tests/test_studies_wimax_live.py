@@ -57,7 +57,8 @@ def test_without_root_the_live_half_is_skipped_with_the_reason(
     said: list[str] = []
     section = wimax_live.reproduce_live(tmp_path, quick=True, log=said.append)
     assert said == ["wimax: live half skipped: cwnd live needs root or CAP_NET_ADMIN (it "
-                    "creates network namespaces and TUN devices); run it as root"]  # fmt: skip
+                    "creates network namespaces and TUN devices); run it as root, in a "
+                    "container started with --cap-add=NET_ADMIN"]  # fmt: skip
     assert section.lines[-1].startswith("Skipped: cwnd live needs root")
     assert "Westwood" in "\n".join(section.lines) and section.figures == []
     assert list(tmp_path.iterdir()) == []

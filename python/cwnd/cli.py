@@ -1,8 +1,9 @@
 """The `cwnd` command line.
 
-Exit codes: 0 success, 2 bad input, an unusable Dask cluster or a full disk (one line
-naming the problem, no traceback), 1 internal error, 128 + N when stopped by signal N
-(130 for Ctrl-C, 143 for SIGTERM).
+Exit codes (docs/scenarios.md): 0 success; 1 a run that failed for a reason of its
+own (a sweep point, a study's run) or an internal error; 2 every user mistake, an
+unusable Dask cluster or a full disk (one line naming the problem, no traceback);
+128 + N when stopped by signal N (130 for Ctrl-C, 143 for SIGTERM).
 """
 
 from __future__ import annotations
@@ -35,35 +36,32 @@ if TYPE_CHECKING:
     from cwnd.studies.study import StudyReport
     from cwnd.sweep_outputs import SweepOutputs
 
-EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
 class BadInput(Exception):
     """Input the user must fix; reported in one line with exit code 2."""
 
 
-def _scenario_file(path: str) -> Path:
-    p = Path(path)
-    if not p.is_file():
-        raise BadInput(f"{path}: no such scenario file")
-    return p
-
-
 def _load(path: str) -> dict[str, Any]:
-    return cwnd.load_scenario(_scenario_file(path))
+    """The plan of the scenario file `path` (a `Path`: a name is never TOML text)."""
+    return cwnd.load_scenario(Path(path))
 
 
 def _format_summary(results: cwnd.Results) -> str:
+    """One line per flow of any transport. A column a flow's transport does not have
+    (a UDP flow retransmits nothing and completes nothing) shows "-": in a frame of
+    UDP flows only, such columns are not there at all."""
     rows = [("flow", "cc", "goodput Mb/s", "retransmitted", "timeouts", "completion s")]
     for f in results.summary.to_dict("records"):
-        completion = f["completion_time"]
+        completion = f.get("completion_time", math.nan)
         rows.append(
             (
                 f["name"],
                 f["cc"],
                 f"{f['goodput_bps'] / 1e6:.3f}",
-                _count(f["segments_retransmitted"]),
-                _count(f["timeouts"]),
+                _count(f.get("segments_retransmitted", math.nan)),
+                _count(f.get("timeouts", math.nan)),
                 "-" if math.isnan(completion) else f"{completion:.3f}",
             )
         )
@@ -72,7 +70,7 @@ def _format_summary(results: cwnd.Results) -> str:
 
 def _count(value: float) -> str:
     """A counter of the summary: a whole number, or "-" where the flow has none (a UDP
-    flow has no retransmissions; its column is NaN)."""
+    flow has no retransmissions)."""
     return "-" if math.isnan(value) else str(int(value))
 
 
@@ -120,10 +118,9 @@ def _run_one(
     """Runs a scenario file into `out`, with the `figures` named (`cwnd.plot.FIGURES`);
     returns its results and the `PER_FLOW_FILES` it skipped, empty (of the figures,
     those asked for only)."""
-    scenario = _scenario_file(path)
     importing = threading.Thread(target=_import_writers, args=(bool(figures),), daemon=True)
     importing.start()
-    results = cwnd.run(scenario, seed=seed)
+    results = cwnd.run(Path(path), seed=seed)
     importing.join()
     written = {p.name for p in results.write(out, figures)}
     expected = [n for n in PER_FLOW_FILES if not n.endswith(".png") or n[:-4] in figures]
@@ -226,7 +223,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    cwnd.check(_scenario_file(args.scenario))
+    cwnd.check(Path(args.scenario))
     print(f"{args.scenario}: ok")
     return EXIT_OK
 
@@ -420,7 +417,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     )
     for f in results.failures:
         print(f"cwnd: failed: point {f.point} seed {f.seed}: {f.error}", file=sys.stderr)
-    return EXIT_BAD_INPUT if results.failures else EXIT_OK
+    return EXIT_FAILED if results.failures else EXIT_OK
 
 
 def _where_the_runs_are(results: Any) -> str:
@@ -526,7 +523,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
             pending[1].close()
     index = write_index(reports, out)
     print(f"report: {index}")
-    return EXIT_INTERNAL if any(r.failures for r in reports) else EXIT_OK
+    return EXIT_FAILED if any(r.failures for r in reports) else EXIT_OK
 
 
 def _print_report(report: StudyReport) -> StudyReport:
@@ -793,7 +790,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"cwnd: internal error: {type(e).__name__}: {e} (set CWND_DEBUG=1 for a traceback)",
             file=sys.stderr,
         )
-        return EXIT_INTERNAL
+        return EXIT_FAILED
 
 
 if __name__ == "__main__":

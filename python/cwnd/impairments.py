@@ -14,11 +14,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from cwnd.scenario import listed
+
 Table = dict[str, Any]
 
 
 def _stage(kind: str, **fields: Any) -> Table:
     return {"kind": kind, **{k: v for k, v in fields.items() if v is not None}}
+
+
+def _steps(schedule: Any) -> Any:
+    """A schedule [(time, value)…] as the lists a TOML file gives; anything else as it
+    is, for the simulator to refuse with its field path (`listed`)."""
+    return [listed(step) for step in schedule] if isinstance(schedule, list | tuple) else schedule
 
 
 def trigger(flow: str, segment: int) -> Table:
@@ -35,8 +43,7 @@ def bernoulli(
 ) -> Table:
     """Independent loss with probability `p`, or stepping by `schedule` [(time, p)…] or
     a trace file `p_file` (one of the three)."""
-    steps = [list(step) for step in schedule] if schedule is not None else None
-    return _stage("bernoulli", p=p, schedule=steps, p_file=p_file, **common)
+    return _stage("bernoulli", p=p, schedule=_steps(schedule), p_file=p_file, **common)
 
 
 def gilbert_elliott(
@@ -60,7 +67,7 @@ def gilbert_elliott(
 
 def drop_list(packets: list[int], *, flow: str | None = None, **common: Any) -> Table:
     """Drops the k-th packets (from 1) of `flow` (or of every packet) through the stage."""
-    return _stage("drop_list", packets=list(packets), flow=flow, **common)
+    return _stage("drop_list", packets=listed(packets), flow=flow, **common)
 
 
 def outage(*, mode: str | None = None, **common: Any) -> Table:
@@ -96,11 +103,10 @@ def arq(
     **common: Any,
 ) -> Table:
     """Link-layer retransmission delays: a fraction `pv` of packets is delayed by `delay`."""
-    steps = [list(step) for step in pv_schedule] if pv_schedule is not None else None
     return _stage(
         "arq",
         pv=pv,
-        pv_schedule=steps,
+        pv_schedule=_steps(pv_schedule),
         delay=delay,
         in_order=in_order,
         residual_loss=residual_loss,
@@ -125,7 +131,7 @@ def exponential(mean: str) -> Table:
 
 
 def empirical(values: list[str], weights: list[float] | None = None) -> Table:
-    table: Table = {"distribution": "empirical", "values": list(values)}
+    table: Table = {"distribution": "empirical", "values": listed(values)}
     if weights is not None:
-        table["weights"] = list(weights)
+        table["weights"] = listed(weights)
     return table

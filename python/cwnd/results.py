@@ -10,6 +10,7 @@ from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cwnd import _cwnd
 from cwnd.atomic import replacing, write_bytes
 
 if TYPE_CHECKING:
@@ -22,6 +23,19 @@ SERIES_METRICS = ("cwnd", "ssthresh", "srtt", "rto", "snd_una", "snd_nxt", "deli
 #: `<name>.png` (`cwnd.plot`), and "cc_metrics" into one `cc_metrics_<flow>.png` per
 #: traced flow. Here, not in `cwnd.plot`, so that the CLI names them without numpy.
 FIGURES = ("cwnd", "sequence", "throughput", "queue", "cc_metrics")
+
+#: The tables `Results.columns` gives, as numpy columns.
+COLUMN_TABLES = (
+    "series",
+    "throughput",
+    "segments",
+    "queues",
+    "cc_metrics",
+    "association_series",
+    "path_series",
+    "chunks",
+    "sctp_events",
+)
 
 
 class Results:
@@ -73,7 +87,9 @@ class Results:
         as the simulator returned them, its flow (link, association) a code into
         `flow_names` (`link_names`, `association_names`): for work that needs no pandas,
         such as a run's figures, drawn in a process that has not imported it (0.25 s
-        of CPU: issue 17)."""
+        of CPU: issue 17). Raises `ScenarioError` for a name not in `COLUMN_TABLES`."""
+        if table not in COLUMN_TABLES:
+            raise _refused("table", table, COLUMN_TABLES)
         return dict(self._raw[table])
 
     @cached_property
@@ -120,6 +136,10 @@ class Results:
 
         return per_generator(self.connections)
 
+    def _check_flow(self, flow: str) -> None:
+        if flow not in self.flow_names:
+            raise _refused("flow", flow, self.flow_names)
+
     def _columns(self, key: str, index: str, names: list[str]) -> pd.DataFrame:
         return self._columns_of(dict(self._raw[key]), index, names)
 
@@ -148,7 +168,9 @@ class Results:
         return long
 
     def flow_series(self, flow: str) -> pd.DataFrame:
-        """The wide series of one flow."""
+        """The wide series of one flow; raises `ScenarioError` for a name not in
+        `flow_names`."""
+        self._check_flow(flow)
         wide = self.series_wide
         return wide[wide["flow"] == flow].reset_index(drop=True)
 
@@ -192,7 +214,9 @@ class Results:
         return wide
 
     def flow_cc_metrics(self, flow: str) -> pd.DataFrame:
-        """The wide controller numbers of one flow: its own metrics, in its order."""
+        """The wide controller numbers of one flow: its own metrics, in its order;
+        raises `ScenarioError` for a name not in `flow_names`."""
+        self._check_flow(flow)
         long = self.cc_metrics
         return _wide_cc_metrics(flow, long[long["flow"] == flow])
 
@@ -354,3 +378,8 @@ def _wide_cc_metrics(flow: str, rows: pd.DataFrame) -> pd.DataFrame:
     frame.insert(0, "time", rows["time"].to_numpy()[:: len(names)])
     frame.insert(0, "flow", flow)
     return frame
+
+
+def _refused(what: str, name: object, allowed: Collection[str]) -> Exception:
+    """A name that is not one of `allowed`, as the one-line `ScenarioError` of the API."""
+    return _cwnd.ScenarioError(f"{what}: {name!r} is not one of {', '.join(allowed)}")

@@ -9,45 +9,137 @@ from __future__ import annotations
 
 import copy
 import json
+import math
+import numbers
+import stat
 from pathlib import Path
 from typing import Any
 
 from cwnd import _cwnd
 
+WHAT_A_SCENARIO_IS = "give a TOML file's path, TOML text, a dict or a cwnd.Scenario"
 
-def load_scenario(source: str | Path) -> dict[str, Any]:
-    """Loads a scenario from a TOML file path, or from TOML text, into its plan.
 
-    A `str` that names an existing file, or ends in `.toml`, is read as a path; the
-    files it names (`p_file`) are then relative to its folder. The simulator parses
-    and checks the text once (errors name the line) and reads those files once: the
-    dict it gives back is the plan in canonical form, every default written out and
-    each file's contents in place of its name, so it runs anywhere (a Dask worker
-    needs no files) and is still a scenario dict that sweeps can edit.
-    Raises `FileNotFoundError` or `ScenarioError` (also for a file that is not UTF-8).
+def load_scenario(source: ScenarioLike) -> dict[str, Any]:
+    """Loads a scenario into its plan: from a TOML file path, TOML text, a dict or a
+    `Scenario`.
+
+    A `str` that names an existing file, ends in `.toml`, or is one line without `=`
+    (TOML text has a `key = value`) is read as a path; the files it names (`p_file`)
+    are then relative to its folder (a dict's, to the working directory). The
+    simulator parses and checks the text once (errors name the line) and reads those
+    files once: the dict it gives back is the plan in canonical form, every default
+    written out and each file's contents in place of its name, so it runs anywhere (a
+    Dask worker needs no files) and is still a scenario dict that sweeps can edit.
+    Raises `ScenarioError` (also for a file that is missing or not UTF-8).
     """
     plan: dict[str, Any] = json.loads(plan_text(source))
     return plan
 
 
-def plan_text(source: str | Path, found: list[str] | None = None) -> str:
-    """The plan of a TOML file path or TOML text (as `load_scenario`), as the canonical
-    JSON text `_cwnd.run` takes: one call to the simulator's `load`. What can never
-    happen in the run is appended to `found` when given."""
-    base: Path | None = None
-    if isinstance(source, Path) or _looks_like_path(source):
-        raw = Path(source).read_bytes()
-        try:
-            text = raw.decode("utf-8-sig")  # a byte-order mark is accepted and dropped
-        except UnicodeDecodeError as e:
-            raise _cwnd.ScenarioError(
-                f"{source}: not UTF-8 text (byte 0x{raw[e.start]:02x} at offset {e.start}); "
-                "save the file as UTF-8"
-            ) from None
-        base = Path(source).resolve().parent
+def plan_text(source: ScenarioLike, found: list[str] | None = None) -> str:
+    """The plan of a scenario (anything `load_scenario` takes) as the canonical JSON
+    text `_cwnd.run` takes: one call to the simulator's `load`. What can never happen
+    in the run is appended to `found` when given."""
+    if isinstance(source, Scenario):
+        source = source.to_dict()
+    if isinstance(source, dict):
+        return _cwnd.load(_json_text(source), None, found)
+    if isinstance(source, str) and not source.strip():
+        raise _cwnd.ScenarioError(f"scenario: the text is empty; {WHAT_A_SCENARIO_IS}")
+    if isinstance(source, Path) or (isinstance(source, str) and _looks_like_path(source)):
+        path = Path(source)
+        return _cwnd.load(_file_text(path), str(path.resolve().parent), found)
+    if isinstance(source, str):
+        return _cwnd.load(source, None, found)
+    shown = f"{_short(source)} ({type(source).__name__})"
+    raise _cwnd.ScenarioError(f"scenario: {shown} is not a scenario; {WHAT_A_SCENARIO_IS}")
+
+
+def _looks_like_path(text: str) -> bool:
+    """A one-line `str` is a path when it ends in `.toml`, names a file, or has no `=`
+    (one line of TOML text that could be a scenario has `duration = ...`)."""
+    return "\n" not in text and (text.endswith(".toml") or "=" not in text or Path(text).is_file())
+
+
+def _file_text(path: Path) -> str:
+    """A scenario file's text: a regular file (never a FIFO, which would block, nor a
+    device), UTF-8 with or without a byte-order mark."""
+    try:
+        kind = path.stat().st_mode
+    except FileNotFoundError:
+        raise _cwnd.ScenarioError(f"{path}: no such scenario file") from None
+    except OSError as e:
+        raise _cwnd.ScenarioError(f"{path}: cannot read: {e.strerror}") from None
+    if stat.S_ISDIR(kind):
+        raise _cwnd.ScenarioError(f"{path}: is a folder; name a scenario file")
+    if not stat.S_ISREG(kind):
+        raise _cwnd.ScenarioError(f"{path}: not a regular file; name a scenario file")
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise _cwnd.ScenarioError(f"{path}: cannot read: {e.strerror}") from None
+    try:
+        return raw.decode("utf-8-sig")  # a byte-order mark is accepted and dropped
+    except UnicodeDecodeError as e:
+        raise _cwnd.ScenarioError(
+            f"{path}: not UTF-8 text (byte 0x{raw[e.start]:02x} at offset {e.start}); "
+            "save the file as UTF-8"
+        ) from None
+
+
+def _json_text(spec: dict[str, Any]) -> str:
+    """A scenario dict as JSON text. Numbers of other types (numpy's) are written as
+    numbers; NaN, infinities and values JSON has no form for are refused with their
+    field (the simulator would see a syntax error, not the field)."""
+    try:
+        # allow_nan=False refuses NaN and infinities in the same pass that writes the
+        # text; only then is the dict searched for the field path (a search of every
+        # value costs more than the JSON itself for 100 000 flows).
+        return json.dumps(spec, allow_nan=False, default=_plain_number)
+    except (ValueError, TypeError):
+        bad = _first_bad_value(spec, "")
+        if bad is None:
+            raise
+        raise _cwnd.ScenarioError(f"{bad[0] or 'scenario'}: {bad[1]}") from None
+
+
+def _plain_number(value: object) -> int | float:
+    """A number of another type (numpy's int64, float32…) as Python's, for JSON."""
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    raise TypeError(type(value).__name__)
+
+
+def _first_bad_value(value: Any, path: str) -> tuple[str, str] | None:
+    """The first value of a scenario dict that JSON cannot hold (NaN, an infinity, a
+    set, bytes, any object…) or a key that is not a string: its field path and what
+    is wrong with it."""
+    if isinstance(value, numbers.Real) and not math.isfinite(value):
+        return path, f"{value} is not a finite number; give a value"
+    if isinstance(value, dict):
+        for key in value:
+            if not isinstance(key, str):
+                return path, f"key {_short(key)} is not a string; name fields with strings"
+        items = ((f"{path}.{k}" if path else k, v) for k, v in value.items())
+    elif isinstance(value, list | tuple):
+        items = ((f"{path}[{i}]", v) for i, v in enumerate(value))
+    elif value is None or isinstance(value, str | numbers.Real):
+        return None
     else:
-        text = source
-    return _cwnd.load(text, None if base is None else str(base), found)
+        return path, (
+            f"{_short(value)} ({type(value).__name__}) is not a scenario value; give a "
+            "string, number, boolean, list or dict"
+        )
+    return next((bad for p, v in items if (bad := _first_bad_value(v, p))), None)
+
+
+def _short(value: object) -> str:
+    """`repr(value)`, cut to 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:60]}… ({len(text)} characters)"
 
 
 def _given(**fields: Any) -> dict[str, Any]:
@@ -55,8 +147,11 @@ def _given(**fields: Any) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if v is not None}
 
 
-def _looks_like_path(text: str) -> bool:
-    return "\n" not in text and (text.endswith(".toml") or Path(text).is_file())
+def listed(value: Any) -> Any:
+    """A list or tuple a builder was given, as a list of its own; anything else as it
+    is, for the simulator to refuse with its field path (`list("ab")` would turn a
+    mistaken string into a list of letters, and `list(5)` raise a bare TypeError)."""
+    return list(value) if isinstance(value, list | tuple) else value
 
 
 class Scenario:
@@ -104,8 +199,11 @@ class Scenario:
                 link["queue"]["bytes"] = queue_bytes
         if overhead is not None:
             link["overhead"] = overhead
-        stages = list(impairments or [])
+        stages = listed(impairments or [])
         if loss is not None:
+            if not isinstance(stages, list):
+                at = f"links[{len(self._spec['links'])}].impairments"
+                raise _cwnd.ScenarioError(f"{at}: {_short(stages)} is not a list of stages")
             stages.append({"kind": "bernoulli", "p": loss, "applies_to": loss_applies_to})
         if stages:
             link["impairments"] = stages
@@ -128,7 +226,7 @@ class Scenario:
         """Adds a TCP flow; extra keyword arguments go to its `tcp` table."""
         flow: dict[str, Any] = {"from": src, "to": dst, "cc": cc}
         flow.update(_given(name=name, start=start, stop=stop))
-        flow["app"] = {"kind": app} if isinstance(app, str) else dict(app)
+        flow["app"] = {"kind": app} if isinstance(app, str) else copy.deepcopy(app)
         if recovery is not None:
             flow["recovery"] = recovery
         if tcp:
@@ -152,7 +250,7 @@ class Scenario:
         destination); extra keyword arguments go to its `sctp` table."""
         flow: dict[str, Any] = {"from": src, "to": dst, "transport": "sctp"}
         flow.update(_given(name=name, start=start, stop=stop))
-        flow["app"] = {"kind": app} if isinstance(app, str) else dict(app)
+        flow["app"] = {"kind": app} if isinstance(app, str) else copy.deepcopy(app)
         if options:
             flow["sctp"] = dict(options)
         self._spec["flows"].append(flow)
@@ -172,7 +270,7 @@ class Scenario:
         `exponential`, `pareto`) from `start` until `stop` or the end of the run."""
         flow: dict[str, Any] = {"from": src, "to": dst, "transport": "udp"}
         flow.update(_given(name=name, start=start, stop=stop))
-        flow["source"] = dict(source)
+        flow["source"] = copy.deepcopy(source)
         self._spec["flows"].append(flow)
         return self
 
@@ -189,11 +287,11 @@ class Scenario:
         by `stations` (one collision domain). Other keywords are the `[[wireless]]`
         fields (`basic_rate`, `queue_packets`, `per`, `radio`, `preamble`,
         `rts_threshold`, `msdu_lifetime`)."""
-        channel: dict[str, Any] = {"stations": list(stations), "rate": rate, **fields}
+        channel: dict[str, Any] = {"stations": listed(stations), "rate": rate, **fields}
         if name is not None:
             channel["name"] = name
         if impairments:
-            channel["impairments"] = list(impairments)
+            channel["impairments"] = listed(impairments)
         self._spec.setdefault("wireless", []).append(channel)
         return self
 
@@ -209,7 +307,7 @@ class Scenario:
         """Adds an 802.16 cell; `preset` names one of the `wimax` study's link profiles
         (`los_snr30`, `los_snr10`, `nlos_snr30`, `nlos_snr10`), other keywords are the
         `[[wimax]]` fields and override it."""
-        cell: dict[str, Any] = {"base_station": base_station, "subscribers": list(subscribers)}
+        cell: dict[str, Any] = {"base_station": base_station, "subscribers": listed(subscribers)}
         if preset is not None:
             cell["preset"] = preset
         if name is not None:
@@ -226,3 +324,7 @@ class Scenario:
     def to_dict(self) -> dict[str, Any]:
         """A deep copy of the scenario, as a TOML file would give it."""
         return copy.deepcopy(self._spec)
+
+
+#: What `load_scenario`, `cwnd.run` and `cwnd.check` take as a scenario.
+ScenarioLike = str | Path | dict[str, Any] | Scenario

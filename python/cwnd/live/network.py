@@ -1,18 +1,25 @@
 """The network namespaces, TUN devices, addresses and processes of one live run.
 
-Every end host of the scenario gets a namespace `cwnd-<pid>-h<i>` holding one
-TUN device `cw<pid>h<i>` (the relay holds its other end) with an address of the
-run's private /24, `10.<pid/256 % 256>.<pid % 256>.0/24`. The addresses exist
-only inside those namespaces: nothing is routed to or from the host's own
-interfaces, and the only path between two hosts is the relay. `close()` removes
-everything, at any point and more than once: processes first, then the TUN
-descriptors (a non-persistent TUN device disappears with them), then the
+Every end host of the scenario gets a namespace `cwnd-<pid>-<tag>-h<i>` (`tag`:
+six random hex digits) holding one TUN device `cw<pid>h<i>` (the relay holds its
+other end) with an address of the run's private /24, `10.<pid/256 % 256>.<pid %
+256>.0/24`. The addresses exist only inside those namespaces: nothing is routed to
+or from the host's own interfaces, and the only path between two hosts is the relay.
+`close()` removes everything, at any point and more than once: processes first, then
+the TUN descriptors (a non-persistent TUN device disappears with them), then the
 namespaces.
+
+A SIGKILLed run leaves its namespaces (nothing else: its TUN devices go with its
+descriptors). The tag keeps a later run whose process has the same id from
+colliding with them, and `remove_stale_namespaces` deletes those whose process has
+ended before a run makes its own.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import secrets
 import subprocess
 import sys
 from pathlib import Path
@@ -22,13 +29,53 @@ from cwnd import _cwnd
 ENDPOINT = Path(__file__).with_name("endpoint.py")
 
 
-def ip(*args: str) -> None:
-    subprocess.run(["ip", *args], check=True, capture_output=True, text=True)
+def ip(*args: str) -> str:
+    """Runs `ip` with `args`; its output, or a `RuntimeError` with its own words."""
+    done = subprocess.run(["ip", *args], capture_output=True, text=True)
+    if done.returncode != 0:
+        reason = done.stderr.strip() or f"exit status {done.returncode}"
+        raise RuntimeError(f'live mode: "ip {" ".join(args)}" failed: {reason}')
+    return done.stdout
+
+
+def owner(namespace: str) -> int | None:
+    """The process id of the live run that made `namespace` (`cwnd-<pid>-…`), or None
+    for a namespace no live run made."""
+    made = re.match(r"cwnd-(\d+)-", namespace)
+    return int(made[1]) if made else None
+
+
+def stale_namespaces(names: list[str]) -> list[str]:
+    """The namespaces among `names` that a live run made whose process is no longer
+    running: a SIGKILLed run's, never one whose run lives."""
+    return [n for n in names if (pid := owner(n)) is not None and not _running(pid)]
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` exists and has not ended (a zombie has ended: only its
+    parent has not read its exit status yet)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def remove_stale_namespaces() -> list[str]:
+    """Deletes the namespaces of live runs whose process has ended; returns their
+    names. Processes still inside one (the dead run's endpoints) end by themselves at
+    their scenario's end; the namespace goes with the last of them."""
+    names = [line.split()[0] for line in ip("netns", "list").splitlines() if line.strip()]
+    stale = stale_namespaces(names)
+    for ns in stale:
+        ip("netns", "del", ns)
+    return stale
 
 
 class LiveNetwork:
     def __init__(self, hosts: list[str], pid: int | None = None) -> None:
         self.pid = os.getpid() if pid is None else pid
+        self.tag = secrets.token_hex(3)
         self.hosts = hosts
         self.subnet = f"10.{(self.pid >> 8) & 255}.{self.pid & 255}"
         self.tun_fds: dict[str, int] = {}
@@ -37,7 +84,7 @@ class LiveNetwork:
 
     @property
     def prefix(self) -> str:
-        return f"cwnd-{self.pid}"
+        return f"cwnd-{self.pid}-{self.tag}"
 
     def namespace(self, host: str) -> str:
         return f"{self.prefix}-h{self.hosts.index(host)}"
@@ -69,12 +116,7 @@ class LiveNetwork:
                 ip("-n", ns, "route", "replace", *route)
 
     def exec(self, host: str, command: list[str]) -> None:
-        subprocess.run(
-            ["ip", "netns", "exec", self.namespace(host), *command],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
+        ip("netns", "exec", self.namespace(host), *command)
 
     def spawn_endpoint(self, host: str, args: list[str]) -> subprocess.Popen[str]:
         """Starts `endpoint.py` in the host's namespace, in a session of its own

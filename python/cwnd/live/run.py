@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ from typing import Any
 
 from cwnd import _cwnd
 from cwnd.live import checks, series
-from cwnd.live.network import LiveNetwork
+from cwnd.live.network import LiveNetwork, owner, remove_stale_namespaces
 from cwnd.results import Results
 
 # Namespaces exist before model time 0; endpoints get this long to start.
@@ -97,6 +98,11 @@ def run_live(
     flows = spec["flows"]
     duration = _seconds(spec["duration"])
     interval = _seconds(spec["trace"]["interval"])
+    for ns in remove_stale_namespaces():
+        print(
+            f"cwnd: removed network namespace {ns}: its run (process {owner(ns)}) has ended",
+            file=sys.stderr,
+        )
     with LiveNetwork(_end_hosts(flows)) as net, sigterm_raises(), TemporaryDirectory() as tmp:
         net.create(sysctls, initcwnd)
         epoch = time.monotonic_ns() + int(STARTUP_SECONDS * 1e9)
