@@ -34,6 +34,22 @@ def test_help_and_version() -> None:
     assert out.returncode == 0 and out.stdout.startswith("cwnd ")
 
 
+def test_a_reader_that_goes_away_ends_the_command_quietly(small_toml: Path) -> None:
+    # `cwnd check FILE | head -0`: the reader is gone before the command writes. The
+    # command ends as one that SIGPIPE ends (128 + 13), with nothing on stderr; it said
+    # "internal error: BrokenPipeError" before.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cwnd", "check", str(small_toml)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert (proc.returncode, err) == (141, "")
+
+
 def test_run_writes_tables_and_figures(small_toml: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     proc = cwnd("run", small_toml, "--seed", "2", "--out", out)

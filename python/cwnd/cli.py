@@ -775,7 +775,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
-        return handler(args)
+        code = handler(args)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        return _reader_gone()
     except (cwnd.ScenarioError, BadInput, ClusterError, NoSpace) as e:
         print(f"cwnd: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -791,6 +795,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_FAILED
+
+
+def _reader_gone() -> int:
+    """The exit code when what reads stdout has gone (`cwnd run … | head`): silent, as
+    a command that SIGPIPE ends, with that signal's code. Python ignores SIGPIPE and
+    raises BrokenPipeError instead; stdout then goes to /dev/null so that the
+    interpreter's last flush at exit cannot raise it again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 128 + signal.SIGPIPE
 
 
 if __name__ == "__main__":
