@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,11 +12,16 @@ import pytest
 from conftest import ROOT, SMALL
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+#: The IEND chunk's type and CRC: the last 8 bytes of a whole PNG file.
+PNG_END = b"IEND\xaeB`\x82"
 
 
 def cwnd(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    """The command as a user runs it: stdout a pipe, block-buffered (without the
+    PYTHONUNBUFFERED a test environment may set)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     return subprocess.run(
-        [sys.executable, "-m", "cwnd", *map(str, args)], capture_output=True, text=True
+        [sys.executable, "-m", "cwnd", *map(str, args)], capture_output=True, text=True, env=env
     )
 
 
@@ -51,21 +57,23 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(small_toml: Path) -> N
 
 
 def test_run_writes_tables_and_figures(small_toml: Path, tmp_path: Path) -> None:
+    # The command leaves without the interpreter's teardown (`cli.main`): every file
+    # must be whole by then, every table readable to its last row, every PNG closed
+    # by its IEND chunk, and everything printed must have reached stdout.
+    import pandas as pd
+
     out = tmp_path / "out"
     proc = cwnd("run", small_toml, "--seed", "2", "--out", out)
     assert proc.returncode == 0, proc.stderr
     assert "f1" in proc.stdout
-    for name in (
-        "summary.csv",
-        "links.csv",
-        "series.parquet",
-        "throughput.parquet",
-        "segments.parquet",
-        "queues.parquet",
-    ):
-        assert (out / name).stat().st_size > 0, name
+    assert proc.stdout.rstrip().endswith(f"written to {out}/"), proc.stdout
+    for name in ("summary.csv", "links.csv"):
+        assert len(pd.read_csv(out / name)) > 0, name
+    for name in ("series.parquet", "throughput.parquet", "segments.parquet", "queues.parquet"):
+        assert len(pd.read_parquet(out / name)) > 0, name
     for name in ("cwnd.png", "sequence.png", "throughput.png", "queue.png"):
-        assert (out / name).read_bytes()[:8] == PNG_MAGIC, name
+        png = (out / name).read_bytes()
+        assert png[:8] == PNG_MAGIC and png[-8:] == PNG_END, name
 
 
 def test_run_draws_only_the_figures_asked_for(small_toml: Path, tmp_path: Path) -> None:

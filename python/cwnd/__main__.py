@@ -1,7 +1,5 @@
 """`python -m cwnd` is the `cwnd` command."""
 
-import sys
+from cwnd.cli import entry
 
-from cwnd.cli import main
-
-sys.exit(main())
+entry()

@@ -652,7 +652,7 @@ def parser() -> argparse.ArgumentParser:
         metavar="WHICH",
         help=f"figures to draw: all (default), none, or some of {','.join(FIGURES)}",
     )
-    run.set_defaults(handler=cmd_run)
+    run.set_defaults(handler=cmd_run, skip_teardown=True)
 
     live = sub.add_parser(
         "live", help="run one scenario with real Linux TCP over its network (root)"
@@ -769,11 +769,31 @@ def _show_warning(message: Warning | str, *_: object, **__: object) -> None:
     print(f"cwnd: warning: {message}", file=sys.stderr)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def entry() -> NoReturn:
+    """The `cwnd` command (the console script and `python -m cwnd`)."""
+    sys.exit(main(exit_now=True))
+
+
+def main(argv: Sequence[str] | None = None, exit_now: bool = False) -> int:
+    """Runs one command; `exit_now` (the command, not a caller in-process) lets a
+    finished `cwnd run` leave without the interpreter's teardown. By then its files are
+    written and closed and its figure child waited for, and the teardown of pandas,
+    pyarrow and matplotlib took 0.11–0.19 s: half the 100-flow dumbbell's simulation,
+    a third of what the command adds to it (issue 17; BENCHMARKS.md)."""
     _stop_on_signals()
     warnings.showwarning = _show_warning
     args = parser().parse_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
+    code = _handle(handler, args)
+    if exit_now and getattr(args, "skip_teardown", False):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
+
+
+def _handle(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """The handler's exit code; a mistake in the input is one line and code 2."""
     try:
         code = handler(args)
         sys.stdout.flush()
@@ -808,4 +828,4 @@ def _reader_gone() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()
