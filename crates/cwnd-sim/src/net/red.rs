@@ -18,7 +18,18 @@
 //! avg < min_th: count ← −1
 //! ```
 //! (4) spreads drops evenly: the number of packets between drops is uniform (on
-//! 1 … 1/p_b − 1 with the count kept as the paper's pseudo-code and ns-2 keep it). ptc is the link's rate in packets of `mean_packet` bytes per second,
+//! 1 … 1/p_b − 1 with the count kept as the paper's pseudo-code and ns-2 keep it).
+//!
+//! `wait` is ns-2's `Queue/RED set wait_ true` (`REDQueue::modify_p` in ns-2.35's
+//! `queue/red.cc`, on in its `ns-default.tcl`), which waits 1/p_b packets after a drop
+//! before the next may fall:
+//! ```text
+//! count·p_b < 1: p_a ← 0;   count·p_b < 2: p_a ← p_b / (2 − count·p_b);   else p_a ← 1   (4′)
+//! ```
+//! so gaps are uniform on 1/p_b … 2/p_b − 1: half as many early drops at the same
+//! average, and a longer queue at the operating point. Off by default (the paper).
+//!
+//! ptc is the link's rate in packets of `mean_packet` bytes per second,
 //! as ns-2's `ptc_`; (2) is ns-2's form of the paper's f(time − q_time), with the
 //! arriving packet's own zero sample included.
 //!
@@ -40,6 +51,8 @@ pub struct RedParams {
     pub max_p: f64,
     pub w_q: f64,
     pub gentle: bool,
+    /// ns-2's `wait_`: (4′) instead of (4).
+    pub wait: bool,
     /// Mean packet size used to count idle time in packets (ns-2's `mean_pktsize_`).
     pub mean_packet: u32,
 }
@@ -52,6 +65,7 @@ impl Default for RedParams {
             max_p: 0.1,
             w_q: 0.002,
             gentle: true,
+            wait: false,
             mean_packet: 500,
         }
     }
@@ -106,12 +120,21 @@ impl Red {
             return self.drop();
         };
         self.count += 1;
-        let spread = 1.0 - self.count as f64 * p_b;
-        let p_a = if spread <= 0.0 { 1.0 } else { p_b / spread };
-        if self.rng.random::<f64>() < p_a {
+        if self.rng.random::<f64>() < self.spread(p_b) {
             return self.drop();
         }
         false
+    }
+
+    /// p_a from p_b and the count: (4), or (4′) when waiting.
+    fn spread(&self, p_b: f64) -> f64 {
+        let since = self.count as f64 * p_b;
+        match self.params.wait {
+            false if since < 1.0 => p_b / (1.0 - since),
+            true if since < 1.0 => 0.0,
+            true if since < 2.0 => p_b / (2.0 - since),
+            _ => 1.0,
+        }
     }
 
     fn drop(&mut self) -> bool {
@@ -222,5 +245,33 @@ mod tests {
         let mean = gaps.iter().sum::<f64>() / gaps.len() as f64;
         assert!((mean - 10.0).abs() < 0.15, "mean gap {mean}");
         assert_eq!(longest, 19);
+    }
+
+    #[test]
+    fn waiting_gaps_are_uniform_from_one_over_p_b() {
+        // The same p_b = 0.05 with ns-2's wait: by (4′) no drop while count < 20; at
+        // count n ∈ 20..39, p_a = 0.05/(2 − 0.05·n) = 1/(40 − n), so
+        // P(gap = n) = 1/(40 − n) · Π_{i=20}^{n−1} (39 − i)/(40 − i) = 1/20: uniform on
+        // 20..39, mean 29.5, sd √33.25 = 5.77. 20 000 drops: standard error 0.041;
+        // allow ±0.15 (3.7 standard errors). p_a reaches 1 at n = 39.
+        let mut r = red(RedParams {
+            w_q: 1.0,
+            wait: true,
+            ..Default::default()
+        });
+        let (mut gaps, mut since) = (Vec::new(), 0u32);
+        while gaps.len() < 20_000 {
+            since += 1;
+            if r.on_arrival(SimTime::ZERO, 10, None) {
+                gaps.push(since);
+                since = 0;
+            }
+        }
+        let mean = gaps.iter().sum::<u32>() as f64 / gaps.len() as f64;
+        assert!((mean - 29.5).abs() < 0.15, "mean gap {mean}");
+        // The first drop's gap counts from the crossing (count 0), one more than later ones.
+        let later = &gaps[1..];
+        assert_eq!(later.iter().min(), Some(&20));
+        assert_eq!(later.iter().max(), Some(&39));
     }
 }

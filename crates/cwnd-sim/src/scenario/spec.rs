@@ -229,6 +229,8 @@ pub struct RedSpec {
     pub max_p: f64,
     pub w_q: f64,
     pub gentle: bool,
+    /// ns-2's `wait_`: no early drop until 1/p_b packets after the last one.
+    pub wait: bool,
     pub mean_packet: Size,
 }
 
@@ -241,6 +243,7 @@ impl Default for RedSpec {
             max_p: d.max_p,
             w_q: d.w_q,
             gentle: d.gentle,
+            wait: d.wait,
             mean_packet: Size(d.mean_packet as u64),
         }
     }
@@ -254,6 +257,7 @@ impl RedSpec {
             max_p: self.max_p,
             w_q: self.w_q,
             gentle: self.gentle,
+            wait: self.wait,
             mean_packet: self.mean_packet.0 as u32,
         }
     }
