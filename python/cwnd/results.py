@@ -39,11 +39,21 @@ COLUMN_TABLES = (
 
 
 class Results:
-    """Summaries and time series of one run (see docs/results.md for every column)."""
+    """Summaries and time series of one run (see docs/results.md for every column),
+    and the plan it ran (a `Plan`, or its spec as a dict)."""
 
-    def __init__(self, raw: dict[str, Any], spec: dict[str, Any]) -> None:
+    def __init__(self, raw: dict[str, Any], plan: _cwnd.Plan | dict[str, Any]) -> None:
         self._raw = raw
-        self.spec = spec
+        self._plan = plan
+
+    @cached_property
+    def spec(self) -> dict[str, Any]:
+        """The plan's canonical spec (docs/scenarios.md), made from the plan when
+        first asked for: a run that draws no figure never writes it out."""
+        if isinstance(self._plan, dict):
+            return self._plan
+        spec: dict[str, Any] = self._plan.spec
+        return spec
 
     @property
     def name(self) -> str:
