@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from cwnd import stats
 from cwnd.plot import colors, panels, thin
-from cwnd.studies import stats
 from cwnd.studies.study import (
     Claim,
     FigureSpec,
