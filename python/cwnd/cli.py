@@ -28,7 +28,7 @@ from cwnd import atomic
 from cwnd.beside import Beside, can_fork
 from cwnd.executors import ClusterError
 from cwnd.no_space import NoSpace
-from cwnd.results import FIGURES
+from cwnd.run_view import FIGURES
 from cwnd.scenario import Scenario
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ PER_FLOW_FILES = (
 def _run_one(
     path: str, seed: int, out: Path, figures: Sequence[str] = FIGURES
 ) -> tuple[cwnd.Results, list[str]]:
-    """Runs a scenario file into `out`, with the `figures` named (`cwnd.plot.FIGURES`);
+    """Runs a scenario file into `out`, with the `figures` named (`cwnd.run_view.FIGURES`);
     returns its results and the `PER_FLOW_FILES` it skipped, empty (of the figures,
     those asked for only)."""
     importing = threading.Thread(target=_import_writers, args=(bool(figures),), daemon=True)
