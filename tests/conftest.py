@@ -96,7 +96,7 @@ def load_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     calls: list[str] = []
     load = _cwnd.load
 
-    def counted(text: str, *args: Any) -> str:
+    def counted(text: str, *args: Any) -> _cwnd.Plan:
         calls.append(text)
         return load(text, *args)
 

@@ -255,7 +255,9 @@ def with_stage(stage: Any) -> Scenario:
     return two_nodes().link("b", "c", bandwidth="1Mbps", delay="1ms", impairments=[stage])
 
 
-IS_NOT = "is not a scenario; give a TOML file's path, TOML text, a dict or a cwnd.Scenario"
+IS_NOT = (
+    "is not a scenario; give a TOML file's path, TOML text, a dict, a cwnd.Scenario or a cwnd.Plan"
+)
 imp = cwnd.impairments
 
 # Issue 27: each of these raised an exception docs/python.md does not list (TypeError,

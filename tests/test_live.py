@@ -167,7 +167,7 @@ def test_per_namespace_sysctls_and_their_conflicts():
 def test_the_linux_profiles_prr_and_rack_run_live_and_rack_off_is_two_sysctls():
     # The profile's PRR, RACK-TLP and HyStart are the kernel's: nothing is asked for.
     raw = tomllib.loads(scenario("2s", "10Mbps", "10ms", cc="cubic"))
-    spec = json.loads(_cwnd.load(json.dumps(raw)))
+    spec = _cwnd.load(json.dumps(raw)).spec
     flow = checks.asked(spec)["flows"][0]
     assert "tcp" not in flow and flow["cc"] == "cubic"
     checks.check_flow("f", {"cc": "cubic", "tcp": {"prr": True, "rack": True}}, ["cubic"])
@@ -529,10 +529,10 @@ def test_a_scenario_on_the_linux_profile_asks_the_kernel_for_nothing():
         "links": [{"between": ["a", "b"], "bandwidth": "1Mbps", "delay": "1ms"}],
         "flows": [{"name": "x", "from": "a", "to": "b", "cc": "cubic"}],
     }
-    flow = checks.asked(json.loads(_cwnd.load(json.dumps(spec))))["flows"][0]
+    flow = checks.asked(_cwnd.load(json.dumps(spec)).spec)["flows"][0]
     assert "tcp" not in flow
     spec["tcp"] = {"profile": "rfc"}
-    flow = checks.asked(json.loads(_cwnd.load(json.dumps(spec))))["flows"][0]
+    flow = checks.asked(_cwnd.load(json.dumps(spec)).spec)["flows"][0]
     with pytest.raises(LiveRefused, match=re.escape("tcp.profile = 'rfc' cannot run live")):
         checks.check_flow("x", flow, ["cubic"])
 
@@ -554,7 +554,7 @@ def test_only_what_the_author_asked_for_is_checked():
             {"name": "y", "from": "a", "to": "b", "cc": "reno", "recovery": "reno"},
         ],
     }
-    plan = json.loads(_cwnd.load(json.dumps(spec)))
+    plan = _cwnd.load(json.dumps(spec)).spec
     flows = asked(plan)["flows"]
     assert flows[0] == {"name": "x", "from": "a", "to": "b", "transport": "tcp",
                         "cc": "cubic", "tcp": {"initial_window": 4}}  # fmt: skip

@@ -53,7 +53,7 @@ with open("/proc/self/clear_refs", "w") as f:
 base = status("VmRSS")
 text, folder = sys.stdin.read(), sys.argv[1]
 plan = _cwnd.load(text, folder)
-estimate = _cwnd.memory_estimate(plan)
+estimate = plan.memory_estimate
 _cwnd.run(plan, 1)
 print(json.dumps({"peak": status("VmHWM") - base, "estimate": estimate}))
 """

@@ -62,6 +62,27 @@ def test_every_function_of_the_extension_is_in_the_stub_with_its_parameters() ->
         assert [(a.arg, d) for a, d in zip(args.args, defaults, strict=True)] == real, name
 
 
+def test_the_plan_class_has_the_stubbed_methods_and_properties() -> None:
+    stub = next(n for n in STUB.body if isinstance(n, ast.ClassDef) and n.name == "Plan")
+    properties = {
+        f.name
+        for f in stub.body
+        if isinstance(f, ast.FunctionDef)
+        and [ast.unparse(d) for d in f.decorator_list] == ["property"]
+    }
+    methods = {f.name for f in stub.body if isinstance(f, ast.FunctionDef)} - properties
+    members = vars(_cwnd.Plan).items()
+    assert properties == {n for n, m in members if type(m).__name__ == "getset_descriptor"}
+    assert methods == {n for n, m in members if type(m).__name__ == "method_descriptor"}
+
+
+def test_the_plan_summary_has_exactly_the_stubbed_keys() -> None:
+    summary = cwnd.plan(
+        cwnd.Scenario(duration="1s").link("a", "b", bandwidth="1Mbps", delay="1ms").flow("a", "b")
+    ).summary()
+    assert set(summary) == set(_typed_dicts()["PlanSummary"])
+
+
 @pytest.fixture(scope="module")
 def raw() -> dict[str, Any]:
     """A run with TCP and SCTP flows and every trace on, so that no table is empty."""
@@ -73,9 +94,7 @@ def raw() -> dict[str, Any]:
         .sctp("a", "b", name="sctp")
         .to_dict()
     )
-    from cwnd.run import to_plan
-
-    return dict(_cwnd.run(to_plan(spec), 1))
+    return dict(_cwnd.run(cwnd.plan(spec), 1))
 
 
 def test_the_run_result_has_exactly_the_stubbed_keys(raw: dict[str, Any]) -> None:

@@ -37,11 +37,11 @@ def test_the_live_grid_holds_the_claims_cells() -> None:
 def test_every_cell_is_one_live_mode_runs_and_its_twin_adds_linux_rto() -> None:
     for cell in wimax_live.cells(quick=False):
         spec = wimax_live.scenario(cell, wimax_live.SECONDS)
-        loaded = json.loads(_cwnd.load(json.dumps(spec)))
+        loaded = _cwnd.load(json.dumps(spec)).spec
         # Refuses anything the kernel cannot honour: raises if the cell asked for it.
         checks.check_scenario(checks.asked(loaded), ["reno", "cubic", "bbr"])
     spec = wimax_live.scenario(wimax_live.cells(quick=True)[0], 5)
-    twin = json.loads(_cwnd.load(json.dumps(wimax_live.simulated(spec))))
+    twin = _cwnd.load(json.dumps(wimax_live.simulated(spec))).spec
     tcp = twin["flows"][0]["tcp"]
     # -w 128K → rwnd 128 × 1024 = 131072 B; IW 10 as the kernel's TCP_INIT_CWND.
     assert (tcp["rwnd"], tcp["initial_window"], tcp["mss"]) == ("131072B", 10, "1460B")

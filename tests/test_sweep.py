@@ -323,9 +323,10 @@ def test_cli_sweep_lists_failures_and_exits_nonzero(tmp_path: Path) -> None:
 def test_run_key_depends_on_scenario_and_seed(small_dict: dict[str, Any]) -> None:
     other = copy.deepcopy(small_dict)
     set_field(other, LOSS, 0.5)
-    assert run_key(small_dict, 1) == run_key(copy.deepcopy(small_dict), 1)
-    assert run_key(small_dict, 1) != run_key(small_dict, 2)
-    assert run_key(small_dict, 1) != run_key(other, 1)
+    plan = cwnd.plan(small_dict)
+    assert run_key(plan, 1) == run_key(cwnd.plan(copy.deepcopy(small_dict)), 1)
+    assert run_key(plan, 1) != run_key(plan, 2)
+    assert run_key(plan, 1) != run_key(cwnd.plan(other), 1)
 
 
 def test_per_run_tables_are_kept_on_request_and_read_back_tidy(
@@ -677,7 +678,7 @@ def test_a_plan_runs_on_local_workers_after_its_files_are_gone(
 ) -> None:
     folder = tmp_path / "study"
     path = _lossy_scenario(folder, small_toml)
-    plan = cwnd.load_scenario(path)
+    plan = cwnd.plan(path)
     expected = [f"{cwnd.run(plan, seed=s).fingerprint:016x}" for s in (1, 2)]
     key = run_key(plan, 1)
     shutil.rmtree(folder)

@@ -20,7 +20,10 @@ import os
 import statistics
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
+
+from alternated import alternated
 
 SCENARIOS = ("scenarios/single_random_loss.toml", "scenarios/dumbbell.toml")
 SMALL, LARGE = 2_000, 20_000
@@ -79,13 +82,9 @@ def main() -> None:
     root = Path(__file__).resolve().parent.parent
     for scenario in SCENARIOS:
         path = str(root / scenario)
-        measured: dict[str, list[float]] = {name: [] for name, _ in trees}
-        for r in range(rounds):
-            order = trees if r % 2 == 0 else trees[::-1]
-            for name, pythonpath in order:
-                measured[name].append(per_point_us(pythonpath, path))
-            row = ", ".join(f"{n}: {v[-1]:.1f} µs" for n, v in measured.items())
-            print(f"{scenario} round {r + 1}: {row}", flush=True)
+        measured = alternated(
+            scenario, trees, rounds, partial(per_point_us, scenario=path), "{:.1f} µs".format
+        )
         medians = {n: statistics.median(v) for n, v in measured.items()}
         print(f"{scenario} median per point: " + ", ".join(
             f"{n} {m:.1f} µs" for n, m in medians.items()))  # fmt: skip

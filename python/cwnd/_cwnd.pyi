@@ -2,7 +2,8 @@
 the exact shape of what they return. `tests/test_stubs.py` checks both against the
 built extension: every key and every column's dtype."""
 
-from typing import TypedDict
+from collections.abc import Callable
+from typing import Any, TypedDict, final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -158,22 +159,69 @@ class EngineBench(TypedDict):
     events: int
     seconds: float
 
-def load(text: str, base_dir: str | None = None, warnings: list[str] | None = None) -> str:
-    """Loads a scenario, TOML or JSON text, into its plan (canonical JSON text):
-    checked once, the files it names (`p_file`) read once, relative to `base_dir` when
-    given, and put in it. Raises ScenarioError; errors in TOML carry line numbers. With a
-    list as `warnings`, appends what the scenario asks for that can never happen."""
+class PlanSummary(TypedDict):
+    """What `Plan.summary` counts."""
 
-def memory_estimate(plan_json: str) -> int:
-    """The bytes a run of the plan (the JSON text `load` gives) is estimated to hold at
-    its peak: what the scenario's `memory_budget` bounds. Raises ScenarioError."""
+    name: str | None
+    duration: float
+    links: int
+    wireless: int
+    wimax: int
+    flows: dict[str, int]
+    generators: int
+    memory_estimate: int
 
-def run(plan_json: str, seed: int) -> RunResults:
-    """Runs a plan (the JSON text `load` gives) with `seed`; returns summaries and
-    numpy columns.
+@final
+class Plan:
+    """A scenario checked into its plan (`load`), held by the simulator: `run` builds
+    its world from it without parsing anything again. Pickles as its canonical JSON,
+    loaded again where it is unpickled (a process pool's or a Dask worker's one load)."""
+
+    @property
+    def fingerprint_key(self) -> str:
+        """The SHA-256 of the canonical JSON, in hex: equal keys, equal plans, equal
+        fingerprints for equal seeds."""
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        """The canonical spec as a new dict (every default written out, the contents of
+        the files it named in place of their names)."""
+
+    @property
+    def warnings(self) -> list[str]:
+        """What the scenario asks for that can never happen in its run."""
+
+    @property
+    def memory_estimate(self) -> int:
+        """The bytes a run is estimated to hold at its peak: what the scenario's
+        `memory_budget` bounds."""
+
+    def summary(self) -> PlanSummary:
+        """Name (None when the scenario gives none), duration in seconds, counts of
+        links, 802.11 channels, 802.16 cells, flows per transport, generators, and
+        the memory estimate."""
+
+    def to_json(self) -> str:
+        """The canonical JSON text (docs/scenarios.md, "Loading"); `load` gives the
+        same plan back, reading no file."""
+
+    def __reduce__(self) -> tuple[Callable[[str], Plan], tuple[str]]: ...
+
+def load(text: str, base_dir: str | None = None) -> Plan:
+    """Loads a scenario, TOML or JSON text, into its `Plan`: checked once, the files it
+    names (`p_file`) read once, relative to `base_dir` when given, and put in it.
+    Raises ScenarioError; errors in TOML carry line numbers."""
+
+def run(plan: Plan, seed: int) -> RunResults:
+    """Runs a plan with `seed`, building its world from the plan itself; returns
+    summaries and numpy columns.
 
     Raises ScenarioError; on the main thread, a signal handler's exception (Ctrl-C's
     KeyboardInterrupt) stops the run within about 50 ms and is raised."""
+
+def controllers() -> list[str]:
+    """The congestion controllers a flow's `cc` may name, in the order of the
+    simulator's `controllers!` table."""
 
 def bench_engine(events: int) -> EngineBench:
     """Times `events` pops and pushes of the event queue: {"events", "seconds"}."""

@@ -28,7 +28,7 @@ from cwnd import atomic
 from cwnd.beside import Beside, can_fork
 from cwnd.executors import ClusterError
 from cwnd.no_space import NoSpace
-from cwnd.results import FIGURES
+from cwnd.run_view import FIGURES
 from cwnd.scenario import Scenario
 
 if TYPE_CHECKING:
@@ -43,9 +43,10 @@ class BadInput(Exception):
     """Input the user must fix; reported in one line with exit code 2."""
 
 
-def _load(path: str) -> dict[str, Any]:
-    """The plan of the scenario file `path` (a `Path`: a name is never TOML text)."""
-    return cwnd.load_scenario(Path(path))
+def _load(path: str) -> cwnd.Plan:
+    """The plan of the scenario file `path` (a `Path`: a name is never TOML text),
+    loaded once; what can never happen in its run is printed as a warning."""
+    return cwnd.plan(Path(path))
 
 
 def _format_summary(results: cwnd.Results) -> str:
@@ -115,7 +116,7 @@ PER_FLOW_FILES = (
 def _run_one(
     path: str, seed: int, out: Path, figures: Sequence[str] = FIGURES
 ) -> tuple[cwnd.Results, list[str]]:
-    """Runs a scenario file into `out`, with the `figures` named (`cwnd.plot.FIGURES`);
+    """Runs a scenario file into `out`, with the `figures` named (`cwnd.run_view.FIGURES`);
     returns its results and the `PER_FLOW_FILES` it skipped, empty (of the figures,
     those asked for only)."""
     importing = threading.Thread(target=_import_writers, args=(bool(figures),), daemon=True)
@@ -192,7 +193,7 @@ def cmd_live(args: argparse.Namespace) -> int:
     from cwnd.live.run import relay_report
 
     out = Path(args.out) if args.out else Path("results") / f"{Path(args.scenario).stem}-live"
-    results, relay = _live(_load(args.scenario), args.seed)
+    results, relay = _live(_load(args.scenario).spec, args.seed)
     results.write(out)
     (out / "relay.json").write_text(json.dumps(relay, indent=1))
     print(f"{results.name} (live, seed {results.seed})")
@@ -208,9 +209,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from cwnd.live.run import relay_report
 
     out = Path(args.out) if args.out else Path("results") / f"{Path(args.scenario).stem}-compare"
-    spec = _load(args.scenario)
-    live, relay = _live(spec, args.seed)
-    sim = cwnd.run(spec, seed=args.seed)
+    plan = _load(args.scenario)
+    live, relay = _live(plan.spec, args.seed)
+    sim = cwnd.run(plan, seed=args.seed)
     sim.write(out / "simulated")
     live.write(out / "live")
     (out / "live" / "relay.json").write_text(json.dumps(relay, indent=1))

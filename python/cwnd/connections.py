@@ -2,7 +2,7 @@
 
 A run's `Results.connections` has one row per connection (docs/results.md); here
 they become one row per (generator, cc) — `per_generator` — and, over the seeds of a
-sweep, means with Student-t 95 % intervals (`over_seeds`, `cwnd.studies.stats`).
+sweep, means with Student-t 95 % intervals (`over_seeds`, `cwnd.stats`).
 
 Means are over completed connections only: a connection still open at the end of the
 run has a truncated transfer, whose goodput and window would bias the mean towards
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from cwnd.studies.stats import mean_ci
+from cwnd.stats import mean_ci
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from cwnd.results import Results
+    from cwnd.run_view import RunView
 
 #: Seconds per unit of a duration's text, as the simulator reads them (units.rs).
 TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "h": 3600.0}
@@ -66,7 +66,7 @@ def _stages(plan: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
-def trigger_time(results: Results, flow: str, segment: int) -> float | None:
+def trigger_time(results: RunView, flow: str, segment: int) -> float | None:
     """When `flow` first sent data segment `segment` (counted from 1), or None."""
     if flow not in results.flow_names or flow in results.association_names:
         return None
@@ -82,7 +82,7 @@ def trigger_time(results: Results, flow: str, segment: int) -> float | None:
     return float(past["time"].min()) if len(past) else None
 
 
-def _mss(results: Results, flow: str) -> float:
+def _mss(results: RunView, flow: str) -> float:
     """Payload bytes of the flow's full segments: its MSS clamped to the MTU, less
     the timestamp option's 12 B when timestamps are on (docs/tcp.md)."""
     tcp = next(f for f in results.spec["flows"] if f.get("name") == flow).get("tcp", {})
@@ -91,7 +91,7 @@ def _mss(results: Results, flow: str) -> float:
     return mss - 12 if tcp.get("timestamps") else mss
 
 
-def windows(results: Results) -> tuple[list[Window], list[Step]]:
+def windows(results: RunView) -> tuple[list[Window], list[Step]]:
     """The windows and steps of every impairment stage of the run's scenario."""
     spans: list[Window] = []
     steps: list[Step] = []
@@ -117,7 +117,7 @@ def windows(results: Results) -> tuple[list[Window], list[Step]]:
     return spans, steps
 
 
-def shade(ax: Axes, results: Results) -> None:
+def shade(ax: Axes, results: RunView) -> None:
     """Shades the run's impairment windows in grey and marks its steps with dotted
     lines, each named in the legend once."""
     spans, steps = windows(results)

@@ -17,7 +17,7 @@ import numpy as np
 
 from cwnd.atomic import replacing
 from cwnd.impairment_windows import seconds, shade
-from cwnd.results import FIGURES
+from cwnd.run_view import FIGURES, RunView
 
 if TYPE_CHECKING:
     from multiprocessing.sharedctypes import Synchronized
@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
     from matplotlib.typing import RcKeyType
-
-    from cwnd.results import Results
 
 STYLE: dict[RcKeyType, Any] = {
     "figure.figsize": (6.4, 3.6),
@@ -213,7 +211,7 @@ def colors(n: int) -> list[tuple[float, float, float, float]]:
     return [cmap(i % cmap.N) for i in range(n)]
 
 
-def cwnd(results: Results, path: Path) -> Path | None:
+def cwnd(results: RunView, path: Path) -> Path | None:
     """Congestion window (solid) and slow-start threshold (dashed) per TCP flow, and
     each SCTP path's window; None, drawing nothing, when there is no window."""
     sctp = set(results.association_names)
@@ -240,7 +238,7 @@ def cwnd(results: Results, path: Path) -> Path | None:
     return path
 
 
-def _sctp_windows(results: Results, ax: Axes) -> None:
+def _sctp_windows(results: RunView, ax: Axes) -> None:
     """cwnd of every SCTP path, in full chunks (the counterpart of segments)."""
     ps = results.path_series
     keys = [(a, p) for a in results.association_names for p in sorted(set(ps["path"]))]
@@ -251,7 +249,7 @@ def _sctp_windows(results: Results, ax: Axes) -> None:
             ax.step(f["time"], f["cwnd"], where="post", color=color, label=label)
 
 
-def _sctp_tsns(results: Results, ax: Axes) -> None:
+def _sctp_tsns(results: RunView, ax: Axes) -> None:
     """TSN of every DATA chunk sent; retransmissions marked."""
     chunks = results.chunks
     names = results.association_names
@@ -270,7 +268,7 @@ def _sctp_tsns(results: Results, ax: Axes) -> None:
             )
 
 
-def sequence(results: Results, path: Path) -> Path | None:
+def sequence(results: RunView, path: Path) -> Path | None:
     """Segment number of every transmission (retransmissions marked), or the
     sender's snd_nxt/snd_una when no segment trace was recorded; None, drawing
     nothing, when there is neither."""
@@ -321,7 +319,7 @@ def sequence(results: Results, path: Path) -> Path | None:
     return path
 
 
-def throughput(results: Results, path: Path) -> Path | None:
+def throughput(results: RunView, path: Path) -> Path | None:
     """Goodput per flow over time, in bins; None, drawing nothing, without flows."""
     names = results.flow_names
     rows = by_flow(results.columns("throughput"), names)
@@ -341,7 +339,7 @@ def throughput(results: Results, path: Path) -> Path | None:
     return path
 
 
-def slowest_rate(results: Results) -> float | None:
+def slowest_rate(results: RunView) -> float | None:
     """The slowest link's or 802.11 channel's rate (bit/s); None with an 802.16 cell,
     whose rate depends on its modulation."""
     plan = results.spec
@@ -352,7 +350,7 @@ def slowest_rate(results: Results) -> float | None:
     return min(float(str(r).removesuffix("bps")) for r in rates) if rates else None
 
 
-def slowest_link_note(ax: Axes, results: Results) -> bool:
+def slowest_link_note(ax: Axes, results: RunView) -> bool:
     """When a goodput bin exceeds every link's rate by more than one 1500-byte packet
     (a bin's share of a packet that straddles its edge), draws the slowest rate and
     says why: data that waited at the receiver behind a hole (out of order) is
@@ -369,7 +367,7 @@ def slowest_link_note(ax: Axes, results: Results) -> bool:
     return True
 
 
-def queues(results: Results, path: Path) -> Path | None:
+def queues(results: RunView, path: Path) -> Path | None:
     """Occupancy of every output queue that ever held a packet."""
     rows = by_flow(results.columns("queues"), results.link_names, index="link")
     busy = [name for name, g in rows.items() if g["packets"].max() > 0]
@@ -385,7 +383,7 @@ def queues(results: Results, path: Path) -> Path | None:
     return path
 
 
-def cc_metrics(results: Results, flow: str, path: Path) -> Path:
+def cc_metrics(results: RunView, flow: str, path: Path) -> Path:
     """One flow's controller numbers (`trace.cc_metrics`), one panel per metric: each
     has its own unit (docs/results.md)."""
     frame = results.flow_cc_metrics(flow)
@@ -403,7 +401,7 @@ def cc_metrics(results: Results, flow: str, path: Path) -> Path:
 
 
 def figures(
-    results: Results, out: Path, names: Collection[str] = FIGURES
+    results: RunView, out: Path, names: Collection[str] = FIGURES
 ) -> list[Callable[[], Path | None]]:
     """The figures of one run named in `names` (`FIGURES`), each as a function that
     draws it into `out` and returns its path (None when the run has nothing to show
@@ -443,6 +441,6 @@ def draw(
         drawn.append((index, drawers[index]()))
 
 
-def draw_all(results: Results, out: Path) -> list[Path]:
+def draw_all(results: RunView, out: Path) -> list[Path]:
     """Every figure of one run (`figures`), as PNG files in `out`."""
     return [p for _, p in draw(figures(results, out)) if p is not None]

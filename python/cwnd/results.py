@@ -12,17 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 from cwnd import _cwnd
 from cwnd.atomic import replacing, write_bytes
+from cwnd.run_view import FIGURES
 
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
 
 SERIES_METRICS = ("cwnd", "ssthresh", "srtt", "rto", "snd_una", "snd_nxt", "delivered")
-
-#: The figures of one run, by the name `cwnd run --figures` takes: each is drawn into
-#: `<name>.png` (`cwnd.plot`), and "cc_metrics" into one `cc_metrics_<flow>.png` per
-#: traced flow. Here, not in `cwnd.plot`, so that the CLI names them without numpy.
-FIGURES = ("cwnd", "sequence", "throughput", "queue", "cc_metrics")
 
 #: The tables `Results.columns` gives, as numpy columns.
 COLUMN_TABLES = (
@@ -39,11 +35,21 @@ COLUMN_TABLES = (
 
 
 class Results:
-    """Summaries and time series of one run (see docs/results.md for every column)."""
+    """Summaries and time series of one run (see docs/results.md for every column),
+    and the plan it ran (a `Plan`, or its spec as a dict)."""
 
-    def __init__(self, raw: dict[str, Any], spec: dict[str, Any]) -> None:
+    def __init__(self, raw: dict[str, Any], plan: _cwnd.Plan | dict[str, Any]) -> None:
         self._raw = raw
-        self.spec = spec
+        self._plan = plan
+
+    @cached_property
+    def spec(self) -> dict[str, Any]:
+        """The plan's canonical spec (docs/scenarios.md), made from the plan when
+        first asked for: a run that draws no figure never writes it out."""
+        if isinstance(self._plan, dict):
+            return self._plan
+        spec: dict[str, Any] = self._plan.spec
+        return spec
 
     @property
     def name(self) -> str:
@@ -273,7 +279,7 @@ class Results:
         the SCTP tables when there are associations, generators.csv and
         connections.parquet when there are traffic generators, `<node>.pcap` for
         captured nodes; and the PNG figures that have something to show: all of them
-        with `figures` true, none with false, or those named (`cwnd.plot.FIGURES`).
+        with `figures` true, none with false, or those named (`cwnd.run_view.FIGURES`).
         Returns the paths written. Each file is written whole or not at all
         (`cwnd.atomic`)."""
         out = Path(out)

@@ -1,8 +1,8 @@
 """Scenarios as data: TOML files and a small builder that produce the same dict.
 
 The dict's shape is the Rust spec (`crates/cwnd-sim/src/scenario/spec.rs`), the single
-source of truth; loading and checking happen there (`_cwnd.load`, once per scenario),
-so this module only builds data.
+source of truth; loading and checking happen there (`_cwnd.load`, once per scenario,
+into a `Plan` that stays in the simulator), so this module only builds data.
 """
 
 from __future__ import annotations
@@ -12,46 +12,75 @@ import json
 import math
 import numbers
 import stat
+import warnings
 from pathlib import Path
 from typing import Any
 
 from cwnd import _cwnd
 
-WHAT_A_SCENARIO_IS = "give a TOML file's path, TOML text, a dict or a cwnd.Scenario"
+WHAT_A_SCENARIO_IS = "give a TOML file's path, TOML text, a dict, a cwnd.Scenario or a cwnd.Plan"
 
 
-def load_scenario(source: ScenarioLike) -> dict[str, Any]:
-    """Loads a scenario into its plan: from a TOML file path, TOML text, a dict or a
-    `Scenario`.
+class ScenarioWarning(UserWarning):
+    """A scenario asks for something that can never happen in its run (a stage
+    triggered at a segment its flow never sends, a stage starting after the end):
+    not an error, but almost surely not what was meant."""
+
+
+def plan(source: ScenarioLike) -> _cwnd.Plan:
+    """Loads a scenario into its `Plan`: from a TOML file path, TOML text, a dict or a
+    `Scenario` (a `Plan` is returned as it is).
 
     A `str` that names an existing file, ends in `.toml`, or is one line without `=`
     (TOML text has a `key = value`) is read as a path; the files it names (`p_file`)
     are then relative to its folder (a dict's, to the working directory). The
     simulator parses and checks the text once (errors name the line) and reads those
-    files once: the dict it gives back is the plan in canonical form, every default
-    written out and each file's contents in place of its name, so it runs anywhere (a
-    Dask worker needs no files) and is still a scenario dict that sweeps can edit.
+    files once; the plan it gives back stays in the simulator, so that `cwnd.run`
+    and `cwnd.check` take it without loading anything again. It pickles (a process
+    pool, Dask) as its canonical JSON, which needs no file. What can never happen in
+    the run is reported as a `ScenarioWarning`.
+
     Raises `ScenarioError` (also for a file that is missing or not UTF-8).
     """
-    plan: dict[str, Any] = json.loads(plan_text(source))
-    return plan
+    return warned(source, stacklevel=3)
 
 
-def plan_text(source: ScenarioLike, found: list[str] | None = None) -> str:
-    """The plan of a scenario (anything `load_scenario` takes) as the canonical JSON
-    text `_cwnd.run` takes: one call to the simulator's `load`. What can never happen
-    in the run is appended to `found` when given."""
+def warned(source: ScenarioLike, stacklevel: int) -> _cwnd.Plan:
+    """`source`'s plan (`loaded`), its warnings reported as `ScenarioWarning`s
+    `stacklevel` frames up; a `Plan` given was reported when it was made."""
+    if isinstance(source, _cwnd.Plan):
+        return source
+    made = loaded(source)
+    for message in made.warnings:
+        warnings.warn(ScenarioWarning(message), stacklevel=stacklevel)
+    return made
+
+
+def load_scenario(source: ScenarioLike) -> dict[str, Any]:
+    """The plan of a scenario (anything `plan` takes) as a dict, its canonical form:
+    every default written out and each file's contents in place of its name, so it
+    runs anywhere and is still a scenario dict that sweeps can edit. Raises
+    `ScenarioError`."""
+    spec: dict[str, Any] = loaded(source).spec
+    return spec
+
+
+def loaded(source: ScenarioLike) -> _cwnd.Plan:
+    """The `Plan` of a scenario (anything `plan` takes): one call to the simulator's
+    `load`, none for a `Plan`, and no warnings reported."""
+    if isinstance(source, _cwnd.Plan):
+        return source
     if isinstance(source, Scenario):
         source = source.to_dict()
     if isinstance(source, dict):
-        return _cwnd.load(_json_text(source), None, found)
+        return _cwnd.load(_json_text(source))
     if isinstance(source, str) and not source.strip():
         raise _cwnd.ScenarioError(f"scenario: the text is empty; {WHAT_A_SCENARIO_IS}")
     if isinstance(source, Path) or (isinstance(source, str) and _looks_like_path(source)):
         path = Path(source)
-        return _cwnd.load(_file_text(path), str(path.resolve().parent), found)
+        return _cwnd.load(_file_text(path), str(path.resolve().parent))
     if isinstance(source, str):
-        return _cwnd.load(source, None, found)
+        return _cwnd.load(source)
     shown = f"{_short(source)} ({type(source).__name__})"
     raise _cwnd.ScenarioError(f"scenario: {shown} is not a scenario; {WHAT_A_SCENARIO_IS}")
 
@@ -326,5 +355,5 @@ class Scenario:
         return copy.deepcopy(self._spec)
 
 
-#: What `load_scenario`, `cwnd.run` and `cwnd.check` take as a scenario.
-ScenarioLike = str | Path | dict[str, Any] | Scenario
+#: What `plan`, `load_scenario`, `cwnd.run` and `cwnd.check` take as a scenario.
+ScenarioLike = str | Path | dict[str, Any] | Scenario | _cwnd.Plan

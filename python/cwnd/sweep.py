@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import cwnd
 from cwnd import _cwnd
 from cwnd.atomic import replacing, write_text
 from cwnd.executors import LocalPool, WorkerDied, connect
+from cwnd.scenario import Scenario, ScenarioLike, warned
 from cwnd.sweep_arguments import SweepError, checked_grid, checked_points, checked_seeds
 from cwnd.sweep_plans import PointPlans, set_field
 from cwnd.sweep_summary import DEFAULT_METRIC, axis_names, draw, resolve, summarize
@@ -121,19 +121,16 @@ def engine_id() -> str:
     (a changed model, between two releases with one version number) gets new cache
     keys, so a sweep never mixes results of two different simulators."""
     digest = hashlib.sha256(Path(_cwnd.__file__).read_bytes()).hexdigest()[:16]
-    return f"{cwnd.__version__}+{digest}"
+    return f"{_cwnd.__version__}+{digest}"
 
 
-def run_key(scenario: dict[str, Any] | str, seed: int) -> str:
-    """Cache key of one run: hash of the scenario's plan in canonical form (a loss
-    trace's contents, not its file name: editing the file changes the key, moving it
-    does not), the seed and the engine (version and build). `scenario` is a scenario
-    dict, or a plan as `_cwnd.load` gives it. The runs of a point of a grid or a list
-    are keyed by `PointPlans.keys` instead (their plans are not loaded to be keyed).
-
-    Raises `ScenarioError` for a dict that does not load."""
-    plan = scenario if isinstance(scenario, str) else _cwnd.load(json.dumps(scenario))
-    h = hashlib.sha256(f"{engine_id()}\n{seed}\n{plan}".encode())
+def run_key(plan: _cwnd.Plan, seed: int) -> str:
+    """Cache key of one run: hash of the plan's `fingerprint_key` (its canonical form,
+    with a loss trace's contents, not its file name: editing the file changes the
+    key, moving it does not), the seed and the engine (version and build). The runs
+    of a point of a grid or a list are keyed by `PointPlans.keys` instead (their
+    plans are not loaded to be keyed)."""
+    h = hashlib.sha256(f"{engine_id()}\n{seed}\n{plan.fingerprint_key}".encode())
     return h.hexdigest()[:32]
 
 
@@ -145,8 +142,9 @@ def run_one(
     key: str = "",
 ) -> dict[str, Any]:
     """Runs one (plan, seed) in a worker; returns plain data (picklable): the
-    summaries, and the columns of the named `tables` under "tables". The plan carries
-    the contents of every file the scenario named, so a worker needs no files.
+    summaries, and the columns of the named `tables` under "tables". The plan's
+    JSON text carries the contents of every file the scenario named, so a worker
+    needs no files; it is loaded here, the run's one load.
 
     With `cache` (a folder this worker can write), the worker stores the run itself
     under `key` (summary and compressed tables) and returns the summary without the
@@ -158,7 +156,7 @@ def run_one(
     Errors are returned, not raised, so that one bad point never stops a sweep.
     """
     try:
-        raw = _cwnd.run(plan_json, seed)
+        raw = _cwnd.run(_cwnd.load(plan_json), seed)
     except Exception as e:
         return {"ok": False, "error": f"{type(e).__name__}: {e}"}
     columns: Mapping[str, object] = raw
@@ -488,7 +486,7 @@ def _add_run(
 
 
 def sweep(
-    base: dict[str, Any] | SpecBuilder | cwnd.Scenario | str | Path,
+    base: ScenarioLike | SpecBuilder,
     grid: Mapping[str, Sequence[Any]] | None = None,
     points: Iterable[Point] | None = None,
     seeds: Iterable[int] = (0,),
@@ -525,8 +523,6 @@ def sweep(
     `CacheWriteWarning`, and the sweep goes on without it. With `progress`, the sweep
     first says how many points and runs it makes.
     """
-    from cwnd.run import to_plan
-
     unknown = sorted(set(tables) - set(TABLES))
     if unknown:
         raise SweepError(f"tables: {unknown[0]!r} is not one of {list(TABLES)}")
@@ -542,8 +538,8 @@ def sweep(
     if not all_points:
         all_points = [{}]
     source: dict[str, Any] | SpecBuilder
-    if isinstance(base, dict | str | Path | cwnd.Scenario):
-        base_plan: dict[str, Any] = json.loads(to_plan(base))
+    if isinstance(base, dict | str | Path | Scenario | _cwnd.Plan):
+        base_plan: dict[str, Any] = warned(base, stacklevel=3).spec
         check_fields(base_plan, all_points, "grid" if points is None else "points")
         source = base_plan
     else:
@@ -610,11 +606,13 @@ def _prepare(
             plan = None
             if keys is None:
                 try:
-                    plan = _cwnd.load(json.dumps(spec_for(source, point)))
+                    point_plan = _cwnd.load(json.dumps(spec_for(source, point)))
                 except _cwnd.ScenarioError as e:
                     results.failures += [Failure(point, s, f"ScenarioError: {e}") for s in seeds]
                     continue
-                keys = [run_key(plan, seed) for seed in seeds]
+                keys = [run_key(point_plan, seed) for seed in seeds]
+                # Its text, not the plan: the text is what is sent, and it is smaller.
+                plan = point_plan.to_json()
             for seed, key in zip(seeds, keys, strict=True):
                 hit = None if fresh else store.get(key)
                 if hit is not None and hit.get("ok") and store.has_tables(key, tables):

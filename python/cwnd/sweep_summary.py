@@ -8,8 +8,8 @@ them by short names, the shortest tail of the path that no other swept field sha
 (`x`, by default the numeric field with the most values) and draws one line per value of
 the others (`hue` first in each label), and per flow when the scenario has several.
 
-Intervals are Student-t intervals of the mean over seeds (`cwnd.studies.stats`, the
-quantiles the studies use): mean ± t(0.975, n − 1) · s / √n.
+Intervals are Student-t intervals of the mean over seeds (`cwnd.stats`, the
+quantiles the studies use too): mean ± t(0.975, n − 1) · s / √n.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from cwnd.stats import t975
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -117,8 +119,6 @@ def summarize(
     their short names, then `seeds` (runs that finished), `mean`, `ci_low` and
     `ci_high` of `metric` over seeds (NaN with one seed). `rows` is a sweep's table."""
     import pandas as pd
-
-    from cwnd.studies.stats import t975
 
     axes = axis_names(list(paths), names)
     if metric not in rows.columns or not pd.api.types.is_numeric_dtype(rows[metric]):

@@ -1,7 +1,8 @@
 //! Python bindings of cwnd-sim: a scenario goes in (`load`: TOML or JSON text →
-//! its plan as canonical JSON), columns come out (`run`: plan and seed → results).
+//! its checked `Plan`, held on the Rust side: `plan.rs`), columns come out (`run`:
+//! plan and seed → results).
 //!
-//! Thin on purpose: the scenario is parsed and checked by cwnd-sim, the run
+//! Thin on purpose: the scenario is parsed and checked by cwnd-sim, once, the run
 //! happens with the GIL released, and results cross as numpy arrays filled from
 //! the simulator's per-sample records (`columns.rs`; no per-sample Python objects)
 //! and as rows of its summary records (`rows.rs`).
@@ -9,6 +10,7 @@
 mod bench;
 mod columns;
 mod live;
+mod plan;
 mod rows;
 mod sctp;
 
@@ -17,11 +19,13 @@ use std::path::Path;
 use columns::columns;
 use cwnd_sim::results::RunResults;
 use cwnd_sim::scenario::{self, ScenarioError as SimScenarioError};
+use cwnd_sim::transport::tcp::cc;
 use cwnd_sim::world::{Stopped, World};
+use plan::Plan;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 create_exception!(
@@ -35,43 +39,30 @@ fn scenario_error(e: SimScenarioError) -> PyErr {
     ScenarioError::new_err(e.to_string())
 }
 
-/// Loads a scenario, TOML or JSON text, into its plan: checked once, the files it
-/// names (`p_file`, relative to `base_dir` when given) read once and put in it.
-/// Returns the plan's canonical JSON, which `run` takes and which needs no file;
-/// raises ScenarioError. With a list as `warnings`, appends to it what the scenario
-/// asks for that can never happen (`Plan::warnings`).
+/// Loads a scenario, TOML or JSON text, into its `Plan`: checked once, the files
+/// it names (`p_file`, relative to `base_dir` when given) read once and put in it.
+/// The plan needs no file any more; raises ScenarioError.
 #[pyfunction]
-#[pyo3(signature = (text, base_dir=None, warnings=None))]
-fn load(
-    text: &str,
-    base_dir: Option<&str>,
-    warnings: Option<&Bound<'_, PyList>>,
-) -> PyResult<String> {
-    let plan = scenario::load(text, base_dir.map(Path::new)).map_err(scenario_error)?;
-    if let Some(list) = warnings {
-        for w in plan.warnings() {
-            list.append(w)?;
-        }
-    }
-    plan.to_json().map_err(scenario_error)
+#[pyo3(signature = (text, base_dir=None))]
+fn load(py: Python<'_>, text: &str, base_dir: Option<&str>) -> PyResult<Plan> {
+    let plan = py.detach(|| scenario::load(text, base_dir.map(Path::new)));
+    Ok(Plan::new(plan.map_err(scenario_error)?))
 }
 
-/// The memory a run of the plan `plan_json` is estimated to hold at its peak, in
-/// bytes: what `memory_budget` bounds (`cwnd_sim::scenario::budget`).
+/// Runs a plan with `seed`; returns a dict of summaries and columns. The world is
+/// built from the plan itself, parsing nothing.
 #[pyfunction]
-fn memory_estimate(plan_json: &str) -> PyResult<u64> {
-    let plan = scenario::load(plan_json, None).map_err(scenario_error)?;
-    Ok(plan.memory_estimate())
-}
-
-/// Runs a plan (the JSON text `load` gives; any scenario JSON is loaded the same
-/// way) with `seed`; returns a dict of summaries and columns.
-#[pyfunction]
-fn run<'py>(py: Python<'py>, plan_json: &str, seed: u64) -> PyResult<Bound<'py, PyDict>> {
-    let plan = scenario::load(plan_json, None).map_err(scenario_error)?;
-    let world = scenario::build(&plan, seed);
+fn run<'py>(py: Python<'py>, plan: &Plan, seed: u64) -> PyResult<Bound<'py, PyDict>> {
+    let world = py.detach(|| scenario::build(plan.kernel(), seed));
     let results = run_with_signals(py, world)?;
     results_to_dict(py, results)
+}
+
+/// The congestion controllers a scenario's `cc` may name, in the order of the
+/// kernel's `controllers!` table (`transport/tcp/cc/mod.rs`).
+#[pyfunction]
+fn controllers() -> Vec<&'static str> {
+    cc::KNOWN.to_vec()
 }
 
 /// How often a run in progress lets Python run its signal handlers.
@@ -147,9 +138,10 @@ fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>>
 fn _cwnd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add_class::<Plan>()?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
-    m.add_function(wrap_pyfunction!(memory_estimate, m)?)?;
+    m.add_function(wrap_pyfunction!(controllers, m)?)?;
     m.add_function(wrap_pyfunction!(live::open_tun, m)?)?;
     m.add_function(wrap_pyfunction!(live::live_relay, m)?)?;
     m.add_function(wrap_pyfunction!(bench::bench_engine, m)?)?;

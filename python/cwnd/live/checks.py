@@ -120,7 +120,7 @@ def _default_flow(cc: str, recovery: str | None) -> dict[str, Any]:
         "links": [{"between": ["a", "b"], "bandwidth": "1Mbps", "delay": "1ms"}],
         "flows": [_without_none(written)],
     }
-    flow: dict[str, Any] = _without_none(json.loads(_cwnd.load(json.dumps(minimal)))["flows"][0])
+    flow: dict[str, Any] = _without_none(_cwnd.load(json.dumps(minimal)).spec["flows"][0])
     return flow
 
 

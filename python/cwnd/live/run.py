@@ -89,7 +89,7 @@ def run_live(
     relay's report (counts, timing error, carried rate, CPU). Raises `LiveRefused`
     for what cannot run, `ScenarioError` for an invalid scenario."""
     checks.check_host()
-    spec = json.loads(_cwnd.load(json.dumps(raw)))
+    spec = _cwnd.load(json.dumps(raw)).spec
     raw = checks.asked(spec)
     for note in checks.check_scenario(raw, checks.available_cc()):
         log(f"note: {note}")

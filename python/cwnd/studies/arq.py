@@ -54,8 +54,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from cwnd import stats
 from cwnd.plot import colors, panels
-from cwnd.studies import stats
 from cwnd.studies.ns2 import RECOVERY, VEGAS_NS2, Controller, ns2_flow, ns2_tcp, ns2_wireless
 from cwnd.studies.study import (
     Claim,

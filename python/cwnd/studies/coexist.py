@@ -38,8 +38,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cwnd import stats
+from cwnd.connections import over_seeds
 from cwnd.plot import colors, panels, spread
-from cwnd.studies import stats
 from cwnd.studies.ns2 import VEGAS_NS2, ns2_flow, ns2_tcp
 from cwnd.studies.study import (
     Claim,
@@ -229,9 +230,6 @@ def generators(data: StudyData) -> pd.DataFrame:
 
 def per_variant(data: StudyData) -> pd.DataFrame:
     """Means over seeds with 95 % intervals per (mix, load, variant); the Figures 2–3."""
-    # Imported here: cwnd.connections imports studies.stats, whose package imports this.
-    from cwnd.connections import over_seeds
-
     return data.derived("per_variant", lambda: over_seeds(generators(data), by=["mix", "load"]))
 
 

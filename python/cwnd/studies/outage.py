@@ -31,8 +31,8 @@ import itertools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cwnd import stats
 from cwnd.plot import colors, panels, spread
-from cwnd.studies import stats
 from cwnd.studies.ns2 import RECOVERY, VEGAS_NS2, Controller, ns2_flow, ns2_tcp, ns2_wireless
 from cwnd.studies.study import (
     Claim,

@@ -46,8 +46,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from cwnd import stats
 from cwnd.plot import colors, panels, spread
-from cwnd.studies import stats
 from cwnd.studies.study import (
     Claim,
     FigureSpec,

@@ -33,13 +33,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from cwnd import stats
 from cwnd.plot import colors, panels, thin
-from cwnd.studies import stats
 from cwnd.studies.study import (
     Claim,
     FigureSpec,
     Measured,
-    ReportSection,
     Sensitivity,
     Study,
     StudyData,
@@ -881,13 +880,6 @@ SENSITIVITY = [
 ]  # fmt: skip
 
 
-def _live(folder: Path, quick: bool) -> ReportSection:
-    """The live half (studies/wimax_live.py, which reads this module's constants)."""
-    from cwnd.studies import wimax_live
-
-    return wimax_live.reproduce_live(folder, quick)
-
-
 STUDY = Study(
     name="wimax",
     title="wimax: nine Linux TCP variants over an 802.16 link",
@@ -904,5 +896,4 @@ STUDY = Study(
     seed_file="002_5193cf6ec0b7751c.txt",
     tables=[TableSpec("cells", cells)],
     sensitivity=SENSITIVITY,
-    live=_live,
 )

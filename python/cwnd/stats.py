@@ -1,4 +1,6 @@
-"""Confidence intervals and "is this a difference at all" for the studies' claims.
+"""Confidence intervals over seeds, and "is this a difference at all": for a sweep's
+summary (`sweep_summary.py`), generators' connections (`connections.py`) and the
+studies' claims.
 
 A claim that names the slowest variant, or a gain of 40 %, must not rest on a
 difference smaller than the runs' own spread over seeds. Intervals are Student-t
