@@ -65,6 +65,8 @@ def test_run_writes_tables_and_figures(small_toml: Path, tmp_path: Path) -> None
     out = tmp_path / "out"
     proc = cwnd("run", small_toml, "--seed", "2", "--out", out)
     assert proc.returncode == 0, proc.stderr
+    # SMALL's one TCP flow pins no profile: the default's name is in the first line.
+    assert proc.stdout.splitlines()[0].endswith(", TCP profile linux)"), proc.stdout
     assert "f1" in proc.stdout
     assert proc.stdout.rstrip().endswith(f"written to {out}/"), proc.stdout
     for name in ("summary.csv", "links.csv"):

@@ -91,6 +91,7 @@ def test_the_summary_counts_what_the_plan_holds(small_toml: Path) -> None:
         "wimax": 0,
         "flows": {"tcp": 1},
         "generators": 0,
+        "tcp_profiles": ["linux"],
     }
     assert summary["memory_estimate"] == cwnd.plan(small_toml).memory_estimate > 0
 
@@ -107,6 +108,26 @@ def test_the_summary_counts_flows_per_transport() -> None:
     summary = plan.summary()
     assert summary["flows"] == {"tcp": 2, "sctp": 1, "udp": 1}
     assert summary["name"] is None  # the scenario names none
+
+
+def test_the_summary_names_the_tcp_profiles_in_order_of_first_use() -> None:
+    # The scenario's profile for flows that name none; a flow's own wins; SCTP and UDP
+    # flows have none; each profile once.
+    spec = (
+        cwnd.Scenario(duration="1s")
+        .link("a", "b", bandwidth="10Mbps", delay="5ms")
+        .flow("a", "b", profile="ns2")
+        .flow("a", "b")
+        .flow("a", "b", profile="ns2")
+        .sctp("a", "b")
+        .to_dict()
+    )
+    assert cwnd.plan(spec).summary()["tcp_profiles"] == ["ns2", "linux"]
+    spec["tcp"] = {"profile": "rfc"}
+    assert cwnd.plan(spec).summary()["tcp_profiles"] == ["ns2", "rfc"]
+    udp_only = cwnd.Scenario(duration="1s").link("a", "b", bandwidth="10Mbps", delay="5ms")
+    udp_only.udp("a", "b", source=cwnd.sources.cbr(rate="1Mbps", packet_size="1000B"))
+    assert cwnd.plan(udp_only).summary()["tcp_profiles"] == []
 
 
 def test_what_can_never_happen_is_warned_once_when_the_plan_is_made() -> None:

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from browser import chromium, load
-from cwnd.report import write_index
+from cwnd.report import _tcp_profile_row, write_index
+from cwnd.studies import STUDIES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -44,6 +45,23 @@ def test_the_page_lists_each_run_with_its_hex_fingerprint(scenarios_page: Path) 
     summary = (scenarios_page.parent / "index.md").read_text()
     for name, fingerprint in rows:
         assert f"[{name}]({name}/)" in summary and f"`{fingerprint}`" in summary
+
+
+def test_the_page_names_each_runs_tcp_profile(scenarios_page: Path) -> None:
+    # Neither scenario pins a profile: both ran the default, "linux".
+    text = scenarios_page.read_text()
+    assert text.count("<td>linux</td>") == 2, text
+    summary = (scenarios_page.parent / "index.md").read_text()
+    assert summary.count(" | linux | ") == 2, summary
+
+
+def test_a_studys_parameters_name_the_tcp_profiles_its_runs_use() -> None:
+    # arq and coexist follow ns-2's agents; reorder and wimax pin the RFCs' TCP with
+    # their papers' options (docs/studies.md).
+    expected = {"arq": "ns2", "coexist": "ns2", "outage": "ns2", "reorder": "rfc", "wimax": "rfc"}
+    for name, profile in expected.items():
+        row = _tcp_profile_row(STUDIES[name], quick=True)
+        assert row[:2] == ("TCP profile", profile), (name, row)
 
 
 @pytest.mark.skipif(chromium() is None, reason="no chromium (apt-get install chromium)")

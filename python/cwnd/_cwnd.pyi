@@ -169,6 +169,7 @@ class PlanSummary(TypedDict):
     wimax: int
     flows: dict[str, int]
     generators: int
+    tcp_profiles: list[str]
     memory_estimate: int
 
 @final
@@ -198,7 +199,8 @@ class Plan:
 
     def summary(self) -> PlanSummary:
         """Name (None when the scenario gives none), duration in seconds, counts of
-        links, 802.11 channels, 802.16 cells, flows per transport, generators, and
+        links, 802.11 channels, 802.16 cells, flows per transport, generators, the
+        TCP profiles its TCP flows and generators run (in order of first use), and
         the memory estimate."""
 
     def to_json(self) -> str:

@@ -115,17 +115,26 @@ PER_FLOW_FILES = (
 
 def _run_one(
     path: str, seed: int, out: Path, figures: Sequence[str] = FIGURES
-) -> tuple[cwnd.Results, list[str]]:
+) -> tuple[cwnd.Results, list[str], list[str]]:
     """Runs a scenario file into `out`, with the `figures` named (`cwnd.run_view.FIGURES`);
-    returns its results and the `PER_FLOW_FILES` it skipped, empty (of the figures,
-    those asked for only)."""
+    returns its results, the `PER_FLOW_FILES` it skipped, empty (of the figures,
+    those asked for only), and the TCP profiles it ran."""
     importing = threading.Thread(target=_import_writers, args=(bool(figures),), daemon=True)
     importing.start()
-    results = cwnd.run(Path(path), seed=seed)
+    plan = _load(path)
+    results = cwnd.run(plan, seed=seed)
     importing.join()
     written = {p.name for p in results.write(out, figures)}
     expected = [n for n in PER_FLOW_FILES if not n.endswith(".png") or n[:-4] in figures]
-    return results, [name for name in expected if name not in written]
+    skipped = [name for name in expected if name not in written]
+    return results, skipped, plan.summary()["tcp_profiles"]
+
+
+def _header(results: cwnd.Results, profiles: Sequence[str]) -> str:
+    """A run's first line: its name, seed and fingerprint, and the TCP profiles its
+    flows ran, since a profile decides every TCP option a scenario leaves unset."""
+    tcp = f", TCP profile{'s' * (len(profiles) > 1)} {', '.join(profiles)}" if profiles else ""
+    return f"{results.name} (seed {results.seed}, fingerprint {results.fingerprint:016x}{tcp})"
 
 
 def _skipped_text(skipped: list[str]) -> str:
@@ -152,8 +161,8 @@ def _import_writers(figures: bool) -> None:
 def cmd_run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path("results") / Path(args.scenario).stem
     _writable("--out", out)
-    results, skipped = _run_one(args.scenario, args.seed, out, args.figures)
-    print(f"{results.name} (seed {results.seed}, fingerprint {results.fingerprint:016x})")
+    results, skipped, profiles = _run_one(args.scenario, args.seed, out, args.figures)
+    print(_header(results, profiles))
     if len(results.summary):
         print(_format_summary(results))
     if len(results.generators):
@@ -238,13 +247,16 @@ def cmd_run_all(args: argparse.Namespace) -> int:
         raise BadInput(f"{folder}: no *.toml scenario files")
     out = Path(args.out)
     _writable("--out", out)
-    lines = ["# cwnd: example scenarios", "", "| scenario | flows | goodput (Mb/s) | fingerprint |"]
-    lines.append("|---|---|---|---|")
+    lines = ["# cwnd: example scenarios", ""]
+    lines += [
+        "| scenario | flows | goodput (Mb/s) | TCP profile | fingerprint |",
+        "|---|---|---|---|---|",
+    ]
     failures: list[str] = []
-    done: list[tuple[Path, cwnd.Results]] = []
+    done: list[tuple[Path, cwnd.Results, list[str]]] = []
     for path in files:
         try:
-            results, skipped = _run_one(str(path), args.seed, out / path.stem)
+            results, skipped, profiles = _run_one(str(path), args.seed, out / path.stem)
         except (cwnd.ScenarioError, BadInput) as e:
             failures.append(f"{path}: {e}")
             print(f"cwnd: error: {path}: {e}", file=sys.stderr)
@@ -252,12 +264,12 @@ def cmd_run_all(args: argparse.Namespace) -> int:
         goodputs = goodput_text(results)
         lines.append(
             f"| [{path.stem}]({path.stem}/) | {len(results.flow_names)} | {goodputs} "
-            f"| `{results.fingerprint:016x}` |"
+            f"| {', '.join(profiles) or '-'} | `{results.fingerprint:016x}` |"
         )
         print(f"{path.stem}: done ({out / path.stem}/)")
         if skipped:
             print(f"{path.stem}: {_skipped_text(skipped)}")
-        done.append((out / path.stem, results))
+        done.append((out / path.stem, results, profiles))
     atomic.write_text(out / "index.md", "\n".join(lines) + "\n")
     print(f"report: {write_scenarios_index(done, out)}")
     if failures:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import cwnd
 from cwnd import atomic
-from cwnd.studies.study import StudyReport, Verdict
+from cwnd.studies.study import Study, StudyReport, Verdict
 
 CSS = """
 body { font: 15px/1.45 system-ui, sans-serif; max-width: 1100px; margin: 2em auto;
@@ -74,6 +74,19 @@ def write_index(reports: list[StudyReport], out: Path) -> Path:
     return path
 
 
+def _tcp_profile_row(study: Study, quick: bool) -> tuple[str, str, str]:
+    """The parameter row of the TCP profiles the study's runs use, read from the first
+    point of each of its sweeps as loaded (a profile decides every TCP option the
+    study leaves unset, so it is shown even where the study's own rows are silent)."""
+    profiles: list[str] = []
+    for sweep in study.sweeps(quick):
+        if sweep.points:
+            for name in cwnd.plan(sweep.build(sweep.points[0])).summary()["tcp_profiles"]:
+                profiles += [name] if name not in profiles else []
+    why = "the profile under every TCP option the study does not set (docs/tcp.md, Profiles)"
+    return "TCP profile", ", ".join(profiles) or "-", why
+
+
 def _study_section(report: StudyReport, out: Path) -> list[str]:
     e = html.escape
     s = report.study
@@ -130,9 +143,10 @@ def _study_section(report: StudyReport, out: Path) -> list[str]:
         "<h3>Parameters</h3>",
         "<table><tr><th>parameter</th><th>value</th><th>why</th></tr>",
     ]
+    parameters = [*s.parameters, _tcp_profile_row(s, report.quick)]
     lines += [
         f"<tr><td>{e(name)}</td><td>{e(value)}</td><td>{e(why)}</td></tr>"
-        for name, value, why in s.parameters
+        for name, value, why in parameters
     ]
     lines.append("</table>")
     if report.failures:
@@ -161,10 +175,11 @@ def goodput_text(results: cwnd.Results) -> str:
     return ", ".join(parts)
 
 
-def write_scenarios_index(runs: list[tuple[Path, cwnd.Results]], out: Path) -> Path:
+def write_scenarios_index(runs: list[tuple[Path, cwnd.Results, list[str]]], out: Path) -> Path:
     """Writes `out/index.html` for example scenarios run into `out/<stem>/` (`cwnd
-    run-all`): per scenario its description, each flow's goodput, the run's
-    fingerprint and its figures, full width."""
+    run-all`), each given with the TCP profiles it ran: per scenario its description,
+    each flow's goodput, its TCP profiles, the run's fingerprint and its figures, full
+    width."""
     e = html.escape
     parts = [
         "<!DOCTYPE html>",
@@ -176,16 +191,18 @@ def write_scenarios_index(runs: list[tuple[Path, cwnd.Results]], out: Path) -> P
         f'<p class="muted">cwnd {e(cwnd.__version__)}. One run of each scenario; its '
         "tables (CSV, Parquet) are in its folder. Fingerprint: the hash of every event of "
         "the run, in hex.</p>",
-        "<table><tr><th>scenario</th><th>flows: goodput (Mb/s)</th><th>fingerprint</th></tr>",
+        "<table><tr><th>scenario</th><th>flows: goodput (Mb/s)</th><th>TCP profile</th>"
+        "<th>fingerprint</th></tr>",
     ]
-    for folder, results in runs:
+    for folder, results, profiles in runs:
         goodputs = goodput_text(results)
         parts.append(
             f'<tr><td><a href="#{e(folder.name)}">{e(folder.name)}</a></td><td>{e(goodputs)}</td>'
+            f"<td>{e(', '.join(profiles) or '-')}</td>"
             f"<td><code>{results.fingerprint:016x}</code></td></tr>"
         )
     parts.append("</table>")
-    for folder, results in runs:
+    for folder, results, _ in runs:
         description = str(results.spec.get("description") or "")
         parts += [
             f'<h2 id="{e(folder.name)}">{e(folder.name)}</h2>',

@@ -97,19 +97,33 @@ impl Plan {
 
     /// What the plan holds, counted: its name (None when the scenario gives
     /// none), duration in seconds, links, 802.11 channels, 802.16 cells, flows
-    /// per transport (by the scenario format's names), traffic generators and the
+    /// per transport (by the scenario format's names), traffic generators, the TCP
+    /// profiles its TCP flows and generators run (in order of first use) and the
     /// memory estimate.
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let spec = self.plan.spec();
         let mut flows = BTreeMap::<String, usize>::new();
+        let mut tcp_profiles = Vec::<String>::new();
         for flow in &spec.flows {
-            // The transport's own name in the format ("tcp", "sctp", "udp").
-            let name = match serde_json::to_value(flow.transport) {
-                Ok(serde_json::Value::String(name)) => name,
-                other => format!("{other:?}"),
-            };
+            let name = format_name(flow.transport);
+            if name == "tcp" {
+                tcp_profiles.push(format_name(
+                    flow.tcp.profile.or(spec.tcp.profile).unwrap_or_default(),
+                ));
+            }
             *flows.entry(name).or_default() += 1;
         }
+        for generator in &spec.generators {
+            tcp_profiles.push(format_name(
+                generator
+                    .tcp
+                    .profile
+                    .or(spec.tcp.profile)
+                    .unwrap_or_default(),
+            ));
+        }
+        let mut seen = std::collections::HashSet::new();
+        tcp_profiles.retain(|name| seen.insert(name.clone()));
         let d = PyDict::new(py);
         d.set_item("name", spec.name.as_deref())?;
         d.set_item("duration", spec.duration.0.as_secs_f64())?;
@@ -118,6 +132,7 @@ impl Plan {
         d.set_item("wimax", spec.wimax.len())?;
         d.set_item("flows", flows)?;
         d.set_item("generators", spec.generators.len())?;
+        d.set_item("tcp_profiles", tcp_profiles)?;
         d.set_item("memory_estimate", self.plan.memory_estimate())?;
         Ok(d)
     }
@@ -126,5 +141,13 @@ impl Plan {
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let load = py.import("cwnd._cwnd")?.getattr("load")?;
         (load, (self.json()?,)).into_pyobject(py)
+    }
+}
+
+/// A spec value's own name in the scenario format ("tcp", "linux", …).
+fn format_name(value: impl serde::Serialize) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(name)) => name,
+        other => format!("{other:?}"),
     }
 }
