@@ -46,6 +46,7 @@ mod bic;
 mod compound;
 mod cubic;
 mod highspeed;
+mod htcp;
 mod hybla;
 mod hystart;
 mod reno;
@@ -61,6 +62,7 @@ pub use bic::Bic;
 pub use compound::{Compound, CompoundConfig};
 pub use cubic::{Cubic, CubicConfig};
 pub use highspeed::{HighSpeed, HighSpeedConfig};
+pub use htcp::{Htcp, HtcpConfig};
 pub use hybla::{Hybla, HyblaConfig};
 pub use hystart::HystartMode;
 pub use reno::Reno;
@@ -294,6 +296,7 @@ controllers! {
     Scalable("scalable", ScalableConfig, checked, |c, _| Box::new(Scalable::new(c))),
     Hybla("hybla", HyblaConfig, checked, |c, _| Box::new(Hybla::new(c))),
     Bbr("bbr", BbrConfig, checked, |c, rng| Box::new(Bbr::new(c, rng))),
+    Htcp("htcp", HtcpConfig, unchecked, |c, _| Box::new(Htcp::new(c))),
 }
 
 impl CcConfig {
