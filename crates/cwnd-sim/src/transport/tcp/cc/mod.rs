@@ -49,6 +49,7 @@ mod highspeed;
 mod htcp;
 mod hybla;
 mod hystart;
+mod illinois;
 mod reno;
 mod scalable;
 mod vegas;
@@ -65,6 +66,7 @@ pub use highspeed::{HighSpeed, HighSpeedConfig};
 pub use htcp::{Htcp, HtcpConfig};
 pub use hybla::{Hybla, HyblaConfig};
 pub use hystart::HystartMode;
+pub use illinois::{Illinois, IllinoisConfig};
 pub use reno::Reno;
 pub use scalable::{Scalable, ScalableConfig};
 pub use vegas::{LossReduction, Vegas, VegasConfig};
@@ -297,6 +299,7 @@ controllers! {
     Hybla("hybla", HyblaConfig, checked, |c, _| Box::new(Hybla::new(c))),
     Bbr("bbr", BbrConfig, checked, |c, rng| Box::new(Bbr::new(c, rng))),
     Htcp("htcp", HtcpConfig, unchecked, |c, _| Box::new(Htcp::new(c))),
+    Illinois("illinois", IllinoisConfig, unchecked, |c, _| Box::new(Illinois::new(c))),
 }
 
 impl CcConfig {
