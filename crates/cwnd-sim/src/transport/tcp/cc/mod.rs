@@ -57,6 +57,7 @@ mod vegas_timer;
 mod veno;
 mod westwood;
 pub(in crate::transport::tcp) mod windowed_max;
+mod yeah;
 
 pub use bbr::{Bbr, BbrConfig, Mode as BbrMode};
 pub use bic::Bic;
@@ -73,6 +74,7 @@ pub use vegas::{LossReduction, Vegas, VegasConfig};
 pub use vegas_timer::AckKind;
 pub use veno::{Veno, VenoConfig};
 pub use westwood::{Westwood, WestwoodConfig, WestwoodPlusConfig};
+pub use yeah::{Yeah, YeahConfig};
 
 use super::rate::Delivery;
 use super::recovery::Recovery;
@@ -300,6 +302,7 @@ controllers! {
     Bbr("bbr", BbrConfig, checked, |c, rng| Box::new(Bbr::new(c, rng))),
     Htcp("htcp", HtcpConfig, unchecked, |c, _| Box::new(Htcp::new(c))),
     Illinois("illinois", IllinoisConfig, unchecked, |c, _| Box::new(Illinois::new(c))),
+    Yeah("yeah", YeahConfig, checked, |c, _| Box::new(Yeah::new(c))),
 }
 
 impl CcConfig {
