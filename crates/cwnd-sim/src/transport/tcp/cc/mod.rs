@@ -43,6 +43,7 @@
 
 mod bbr;
 mod bic;
+mod cdg;
 mod compound;
 mod cubic;
 mod highspeed;
@@ -61,6 +62,7 @@ mod yeah;
 
 pub use bbr::{Bbr, BbrConfig, Mode as BbrMode};
 pub use bic::Bic;
+pub use cdg::{Cdg, CdgConfig, CdgHystart};
 pub use compound::{Compound, CompoundConfig};
 pub use cubic::{Cubic, CubicConfig};
 pub use highspeed::{HighSpeed, HighSpeedConfig};
@@ -264,7 +266,7 @@ macro_rules! controllers {
                 }
             }
 
-            /// The controller, with its own random stream (only BBR draws from it).
+            /// The controller, with its own random stream (BBR and CDG draw from it).
             pub fn build(&self, rng: RngStream) -> Box<dyn CongestionControl> {
                 match self {
                     $(CcConfig::$variant(cfg) => {
@@ -303,6 +305,7 @@ controllers! {
     Htcp("htcp", HtcpConfig, unchecked, |c, _| Box::new(Htcp::new(c))),
     Illinois("illinois", IllinoisConfig, unchecked, |c, _| Box::new(Illinois::new(c))),
     Yeah("yeah", YeahConfig, checked, |c, _| Box::new(Yeah::new(c))),
+    Cdg("cdg", CdgConfig, checked, |c, rng| Box::new(Cdg::new(c, rng))),
 }
 
 impl CcConfig {
