@@ -31,9 +31,9 @@
 //! - (4) counts ACKs, not segments: one ACK adds the segments it acknowledged only in
 //!   `Open` (`pkts_acked`), and the ACK that completes a segment's worth adds nothing.
 //!   Slow start is Reno's.
-//! - Δ starts when a congestion event ends (the return to `Open`), is set back by a new
-//!   one (`Recovery`, `Loss`) and restored, with RTTmax and the saved throughput, when
-//!   the reduction proves spurious.
+//! - Δ starts with the flow (Linux `htcp_init`) and when a congestion event ends (the
+//!   return to `Open`), is set back by a new one (`Recovery`, `Loss`) and restored, with
+//!   RTTmax and the saved throughput, when the reduction proves spurious.
 //!
 //! Linux counts time in jiffies (HZ = 100–1000 ticks per second); here in microseconds,
 //! the same integer formulas with HZ = 10⁶ (identical to HZ = 1000 when the times are
@@ -44,7 +44,7 @@
 
 use serde::Deserialize;
 
-use super::{AckSample, CongestionControl};
+use super::{AckSample, CaEvent, CongestionControl};
 use crate::time::SimTime;
 use crate::transport::tcp::tcb::{CaState, Tcb};
 
@@ -274,6 +274,13 @@ impl CongestionControl for Htcp {
         }
     }
 
+    /// The first epoch starts with the flow (Linux `htcp_init`: `last_cong = jiffies`).
+    fn cwnd_event(&mut self, _tcb: &mut Tcb, now: SimTime, event: CaEvent) {
+        if event == CaEvent::TxStart {
+            self.last_cong = micros(now);
+        }
+    }
+
     fn undo_cwnd(&mut self, tcb: &Tcb) -> u32 {
         if let Some(u) = self.undo.take() {
             self.last_cong = u.last_cong;
@@ -359,6 +366,17 @@ mod tests {
         assert_eq!(h.alpha, 128);
         h.update_alpha(3_000_000);
         assert_eq!(h.alpha, 2816);
+    }
+
+    #[test]
+    fn the_first_epoch_starts_with_the_flow() {
+        // A flow starting at 10 s: at 10.5 s Δ = 0.5 s, so α = 1 (128), not the 20 s
+        // of Δ counted from time 0 (factor 1 + 10·9.5 + 4.75² = 118).
+        let mut h = htcp();
+        let mut t = in_avoidance(10);
+        h.cwnd_event(&mut t, SimTime(10_000 * MS), CaEvent::TxStart);
+        h.update_alpha(10_500_000);
+        assert_eq!(h.alpha, 128);
     }
 
     #[test]
