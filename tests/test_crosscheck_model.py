@@ -39,5 +39,11 @@ def test_scalable_keeps_seven_eighths() -> None:
     assert crosscheck().aimd_model_bps("scalable", 0.01, 0.05) == pytest.approx(6_397_400, abs=1)
 
 
+def test_yeah_without_a_queue_keeps_seven_eighths() -> None:
+    # Q ≈ 0: a loss removes cwnd/8 (β = 7/8), growth 1 per cwnd below 100: Scalable's 7.5.
+    assert crosscheck().aimd_model_bps("yeah", 0.01, 0.05) == pytest.approx(6_397_400, abs=1)
+
+
 def test_variants_without_a_model_give_nan() -> None:
-    assert math.isnan(crosscheck().aimd_model_bps("vegas", 0.01, 0.05))
+    for variant in ("vegas", "htcp", "illinois"):
+        assert math.isnan(crosscheck().aimd_model_bps(variant, 0.01, 0.05))

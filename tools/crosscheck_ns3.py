@@ -67,6 +67,11 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "scalable": ("ns3::TcpScalable", {"ns3::TcpScalable::AIFactor": 100}),
     "hybla": ("ns3::TcpHybla", {"ns3::TcpHybla::RRTT": "25ms"}),
     "bbr": ("ns3::TcpBbr", {}),
+    # ns-3's defaults are Linux's constants for Illinois and YeAH; its H-TCP has no
+    # counterpart of Linux's RTT scaling or bandwidth switch (docs/validation.md).
+    "htcp": ("ns3::TcpHtcp", {}),
+    "illinois": ("ns3::TcpIllinois", {}),
+    "yeah": ("ns3::TcpYeah", {}),
 }
 # The AIMD model of a Reno-like flow under random loss p (Mathis et al. 1997,
 # generalised to AIMD(a, β) by Floyd, Handley & Padhye 2000): goodput =
@@ -85,13 +90,16 @@ AIMD: dict[str, tuple[float, float]] = {
     "hybla": (4.0, 0.5),
     # Veno when every loss is taken as random (an upper bound): β = 4/5.
     "veno": (1.0, 0.8),
+    # YeAH with its queue estimate near 0 (random loss, no standing queue): Scalable's
+    # growth, which below 100 segments is Reno's, and a loss takes cwnd/8.
+    "yeah": (1.0, 7 / 8),
 }
 MSS_BITS = 1460 * 8
 
 
 def aimd_model_bps(variant: str, p: float, rtt: float) -> float:
     """The AIMD model's goodput (bit/s) for `variant` at loss rate p and RTT (s); NaN for
-    the variants without one (Vegas, Westwood+, BIC, BBR)."""
+    the variants without one (Vegas, Westwood+, BIC, BBR, H-TCP, Illinois)."""
     if variant not in AIMD:
         return float("nan")
     a, beta = AIMD[variant]

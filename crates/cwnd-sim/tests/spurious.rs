@@ -89,14 +89,19 @@ fn every_variant_gets_its_window_back_after_a_spurious_timeout() {
     // The same held-ACK timeout with Eifel, for every controller: the episode is
     // found spurious and the controller's undo_cwnd gives back at least the window
     // it had before the timeout (Linux: every ops table has undo_cwnd).
-    // (Tahoe is Reno's controller with another recovery.)
+    // (Tahoe is Reno's controller with another recovery.) CDG is undone too, but by
+    // `after` it has backed off again: the held ACKs' 1 s RTT samples are a delay
+    // gradient of +1 s, on which its rule backs off (cc/cdg.rs tests its undo_cwnd).
     let controllers = cwnd_sim::transport::tcp::cc::KNOWN
         .iter()
         .filter(|&&c| c != "tahoe");
     for &cc in controllers {
         let (before, after, _, undone) = held_acks_with(cc, "eifel = true, ");
+        println!("{cc}: cwnd {before} before, {after} after, {undone} undone");
         assert!(undone >= 1, "{cc}: not undone");
-        assert!(after >= before, "{cc}: cwnd {after} < {before}");
+        if cc != "cdg" {
+            assert!(after >= before, "{cc}: cwnd {after} < {before}");
+        }
     }
 }
 

@@ -43,11 +43,14 @@
 
 mod bbr;
 mod bic;
+mod cdg;
 mod compound;
 mod cubic;
 mod highspeed;
+mod htcp;
 mod hybla;
 mod hystart;
+mod illinois;
 mod reno;
 mod scalable;
 mod vegas;
@@ -55,20 +58,25 @@ mod vegas_timer;
 mod veno;
 mod westwood;
 pub(in crate::transport::tcp) mod windowed_max;
+mod yeah;
 
 pub use bbr::{Bbr, BbrConfig, Mode as BbrMode};
 pub use bic::Bic;
+pub use cdg::{Cdg, CdgConfig, CdgHystart};
 pub use compound::{Compound, CompoundConfig};
 pub use cubic::{Cubic, CubicConfig};
 pub use highspeed::{HighSpeed, HighSpeedConfig};
+pub use htcp::{Htcp, HtcpConfig};
 pub use hybla::{Hybla, HyblaConfig};
 pub use hystart::HystartMode;
+pub use illinois::{Illinois, IllinoisConfig};
 pub use reno::Reno;
 pub use scalable::{Scalable, ScalableConfig};
 pub use vegas::{LossReduction, Vegas, VegasConfig};
 pub use vegas_timer::AckKind;
 pub use veno::{Veno, VenoConfig};
 pub use westwood::{Westwood, WestwoodConfig, WestwoodPlusConfig};
+pub use yeah::{Yeah, YeahConfig};
 
 use super::rate::Delivery;
 use super::recovery::Recovery;
@@ -258,7 +266,7 @@ macro_rules! controllers {
                 }
             }
 
-            /// The controller, with its own random stream (only BBR draws from it).
+            /// The controller, with its own random stream (BBR and CDG draw from it).
             pub fn build(&self, rng: RngStream) -> Box<dyn CongestionControl> {
                 match self {
                     $(CcConfig::$variant(cfg) => {
@@ -294,6 +302,10 @@ controllers! {
     Scalable("scalable", ScalableConfig, checked, |c, _| Box::new(Scalable::new(c))),
     Hybla("hybla", HyblaConfig, checked, |c, _| Box::new(Hybla::new(c))),
     Bbr("bbr", BbrConfig, checked, |c, rng| Box::new(Bbr::new(c, rng))),
+    Htcp("htcp", HtcpConfig, unchecked, |c, _| Box::new(Htcp::new(c))),
+    Illinois("illinois", IllinoisConfig, unchecked, |c, _| Box::new(Illinois::new(c))),
+    Yeah("yeah", YeahConfig, checked, |c, _| Box::new(Yeah::new(c))),
+    Cdg("cdg", CdgConfig, checked, |c, rng| Box::new(Cdg::new(c, rng))),
 }
 
 impl CcConfig {
