@@ -61,3 +61,27 @@ def test_notebook_cells_run_in_order(tmp_path: Path) -> None:
     assert len(cells) >= 5
     done = _run_python("\n\n".join(cells), tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_the_shipped_random_loss_sweep_compares_different_runs(tmp_path: Path) -> None:
+    # Under the default profile SACK gives every name RFC 6675's recovery, so "reno"
+    # and "newreno" were the same runs (issue 35). Each cc of the shipped grid, at its
+    # highest loss (5 %: many windows with two losses) and 10 s, must be a run of its
+    # own, and the summary must name its recovery as the cc's.
+    import tomllib
+
+    from cwnd.sweep import sweep
+
+    sweep_file = ROOT / "sweeps" / "random_loss.toml"
+    spec = tomllib.loads(sweep_file.read_text())
+    grid = dict(spec["grid"])
+    loss = "links[1].impairments[0].p"
+    grid[loss] = [max(grid[loss])]
+    grid["duration"] = ["10s"]
+    r = sweep(sweep_file.parent / spec["scenario"], grid=grid, seeds=[1], workers=1,
+              cache=tmp_path, progress=False)  # fmt: skip
+    assert not r.failures
+    table = r.table.set_index("cc")
+    assert list(table.index) == ["reno", "newreno"]
+    assert table.loc["reno", "fingerprint"] != table.loc["newreno", "fingerprint"]
+    assert list(table["recovery"]) == ["reno", "newreno"]
