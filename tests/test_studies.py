@@ -120,6 +120,39 @@ def test_a_slowest_variant_needs_a_margin_beyond_the_seeds_and_the_clock() -> No
     assert outage.slowest(ahead, 5.0)[0] == "compound"
 
 
+def test_outage_window_why_judges_the_large_window_by_the_same_margin() -> None:
+    # The why of claims 3 and 6 once said the variants "separate" with a 1000-segment
+    # window while the sensitivity, by `slowest`'s margin, said "indistinguishable"
+    # (issue 35): it must now say what that margin says.
+    rows = [(cc, d, 30.0 + d, 10.0 + 1.3 * d) for cc in outage.VARIANTS for d in (0.0, 20.0)]
+    summary = pd.DataFrame(
+        [
+            {"cc": cc, "d": d, "segments_retransmitted": 0 if d == 0 else 9,
+             "mean_rtt": 0.033 if cc == "vegas" else 0.3, "drops_queue": 0 if cc == "vegas" else 80}
+            for cc in outage.VARIANTS for d in (0.0, 20.0)
+        ]
+    )  # fmt: skip
+
+    def why_with(large: list[tuple[str, float, float, float]]) -> str:
+        data = outage_runs(rows)
+        for plan in ("runs", "large_window"):
+            data.results[plan] = SimpleNamespace(table=summary)  # type: ignore[assignment]
+        frame = outage_runs(large).derived("per_run/runs", lambda: None)
+        data.derived("per_run/large_window", lambda: frame)
+        return outage.claim_reno_longest(data).why
+
+    # Every variant at 50 s ± the same 0.1 s seed spread: within the clock, tied.
+    tied = why_with([(cc, d, 50.0, 0.0) for cc in outage.VARIANTS for d in (0.0, 20.0)])
+    assert "at d = 20 s, indistinguishable (all within 0.000 s" in tied, tied
+    assert "separate" not in tied
+    # CUBIC 2 s behind the others in both seeds (52 + 0, + 0.1: mean 52.05 s): named.
+    apart = why_with([(cc, d, 52.0 if cc == "cubic" else 50.0, 0.0)
+                      for cc in outage.VARIANTS for d in (0.0, 20.0)])  # fmt: skip
+    assert "at d = 20 s the slowest is CUBIC (52.05 s, +2.00 s over Reno)" in apart, apart
+    # The mechanism's numbers: Vegas keeps the queue short, the others fill it.
+    assert "Reno 300 ms, 80, Vegas 33 ms, 0" in apart
+
+
 def arq_cells(values: dict[tuple[str, float, float, float], float]) -> StudyData:
     """Goodput (Mb/s) per (cc, D, p, Pv) cell."""
     frame = pd.DataFrame(
