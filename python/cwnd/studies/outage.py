@@ -590,7 +590,8 @@ def figure_reno_throughput(data: StudyData, path: Path) -> None:
     run = _run_of(data, "reno", 5.0)
     t = data.run_frame("runs", "throughput", run["run"])
     t = t[t["time"] <= run["total_time"] + 1]
-    with panels(path.with_suffix(".png"), svg=True) as (_, axes):
+    # The legend under the axes: the trace fills the width, up and down.
+    with panels(path.with_suffix(".png"), svg=True, legend_below=True) as (_, axes):
         ax = axes[0, 0]
         _shade(ax, run, 5.0)
         ax.step(
@@ -612,7 +613,7 @@ def figure_reno_throughput(data: StudyData, path: Path) -> None:
 def figure_reno_cwnd(data: StudyData, path: Path) -> None:
     run = _run_of(data, "reno", 5.0)
     s = data.run_frame("runs", "series", run["run"])
-    with panels(path.with_suffix(".png"), svg=True) as (_, axes):
+    with panels(path.with_suffix(".png"), svg=True, legend_below=True) as (_, axes):
         ax = axes[0, 0]
         _shade(ax, run, 5.0)
         ax.step(s["time"], s["cwnd"], where="post", color=colors(1)[0], label="cwnd")
@@ -697,13 +698,14 @@ def figure_time_vs_d_large_window(data: StudyData, path: Path) -> None:
 def figure_sequence_d20(data: StudyData, path: Path) -> None:
     shown = ["westwood", "vegas", "reno"]
     size = (6.4, 7.2)
-    with panels(path.with_suffix(".png"), 3, 1, size=size, sharex=True, svg=True) as (_, axes):
+    with panels(path.with_suffix(".png"), 3, 1, size=size, sharex=True, svg=True,
+                legend_below=True) as (_, axes):  # fmt: skip
         for i, (ax, cc) in enumerate(zip(axes[:, 0], shown, strict=True)):
             run = _run_of(data, cc, 20.0)
             s = data.run_frame("runs", "segments", run["run"])
             number = s["seq"].to_numpy() // SEGMENT_BYTES + 1
             retx = s["retransmission"].to_numpy()
-            # Labels starting with "_" stay out of the legend: one legend, on top.
+            # Labels starting with "_" stay out of the legend: one legend, below.
             hide = "" if i == 0 else "_"
             _shade(ax, run, 20.0, label=i == 0)
             ax.plot(
