@@ -279,3 +279,19 @@ def test_rto_whys_count_losses_per_connection_and_repairs_per_loss() -> None:
     assert "RED drops 5.3% of the packets" in why and "Westwood 6.0%–6.0%" in why, why
     # The counts of unfinished connections reach the goodput's why: 2 of 10.
     assert "unfinished at the end: Reno 20%–20%" in coexist.claim_westwood_goodput(data).why
+
+
+def test_a_load_without_queue_drops_has_no_events_per_drop() -> None:
+    # A quick run's light load can drop nothing: 0 drops give no ratio (the division
+    # raised a RuntimeWarning and failed the quick reproduction), the other loads keep
+    # theirs: Reno (1 + 2)/5 = 0.60 events per drop.
+    data = runs({("ftp", "reno", "drops_queue"): 0.0}, loads=(0.4,))
+    data_with = runs({}, loads=(0.9,))
+    frame = pd.concat([coexist.generators(data), coexist.generators(data_with)])
+    both = StudyData({}, quick=False)
+    both.derived("generators", lambda: frame)
+    found = coexist.loss_events(both, "ftp")["reno"]
+    assert found[0.4][0] == 0.0 and math.isnan(found[0.4][1])
+    assert found[0.9] == (5.0, pytest.approx(0.60))
+    assert "Reno 0 drops per connection, no drop at load 0.4; 5, 0.60 events per drop at 0.9" \
+        in coexist._events(both, "ftp", ("reno",))  # fmt: skip

@@ -402,14 +402,16 @@ def _ends(data: StudyData, mix: str, metric: str, cc: str, scale: float, fmt: st
 def loss_events(data: StudyData, mix: str) -> dict[str, dict[float, tuple[float, float]]]:
     """Per variant, per load: segments RED dropped per connection (totals over the
     seeds), and retransmission events (RTO expiries and fast retransmits, means per
-    connection) per dropped segment: how many losses one repair covered."""
+    connection) per dropped segment: how many losses one repair covered (NaN where the
+    queue dropped nothing, as a quick run's light loads can)."""
     g = generators(data)
     totals = g[g["mix"] == mix].groupby(["cc", "load"])[["drops_queue", "connections"]].sum()
     rto, fast = _means(data, mix, "timeouts"), _means(data, mix, "fast_retransmits")
     out: dict[str, dict[float, tuple[float, float]]] = {}
     for (cc, load), row in totals.iterrows():
-        drops = row["drops_queue"] / row["connections"]
-        out.setdefault(str(cc), {})[float(load)] = (drops, (rto[cc][load] + fast[cc][load]) / drops)
+        drops = float(row["drops_queue"] / row["connections"])
+        events = rto[cc][load] + fast[cc][load]
+        out.setdefault(str(cc), {})[float(load)] = (drops, events / drops if drops else math.nan)
     return out
 
 
@@ -420,9 +422,13 @@ def _events(data: StudyData, mix: str, ccs: Sequence[str]) -> str:
     for cc in ccs:
         first, last = min(found[cc]), max(found[cc])
         (d0, e0), (d1, e1) = found[cc][first], found[cc][last]
-        parts.append(f"{LABELS[cc]} {d0:.0f} drops per connection, {e0:.2f} events per drop at "
-                     f"load {first:g}; {d1:.0f}, {e1:.2f} at {last:g}")  # fmt: skip
+        parts.append(f"{LABELS[cc]} {d0:.0f} drops per connection, {_per_drop(e0)} at "
+                     f"load {first:g}; {d1:.0f}, {_per_drop(e1)} at {last:g}")  # fmt: skip
     return "; ".join(parts)
+
+
+def _per_drop(events: float) -> str:
+    return "no drop" if math.isnan(events) else f"{events:.2f} events per drop"
 
 
 def _drops(data: StudyData, mix: str) -> str:
