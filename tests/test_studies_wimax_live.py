@@ -108,3 +108,21 @@ def test_one_live_cell_end_to_end() -> None:
     ceiling = 28.17
     for side in ("sim_mbps", "live_mbps"):
         assert 0.5 * ceiling <= out[side] <= ceiling * 1.01, (side, out)
+
+
+def test_the_full_grids_figure_keeps_the_reports_width(tmp_path: Path) -> None:
+    # Issue 35: four panels side by side made the 48-cell figure 1752 px wide, shown at
+    # 0.63 of its size in the report's 1100-px column, its 6-point labels unreadable. Two
+    # columns of panels, horizontal bars and labels across keep it within the column.
+    from PIL import Image
+
+    rows = [
+        {**cell, "seed": 1, "sim_mbps": 1.0, "live_mbps": 1.1, "sim_retransmitted": 0.0,
+         "live_retransmitted": 0.0, "relay_p99": 1e-4}
+        for cell in wimax_live.cells(quick=False)
+    ]  # fmt: skip
+    path = tmp_path / "live_vs_simulated.png"
+    wimax_live.draw(wimax_live._table(rows), path)
+    with Image.open(path) as image:
+        # report.py: `body { max-width: 1100px }`; figures are never scaled up.
+        assert image.width <= 1100, image.size

@@ -817,6 +817,9 @@ def figure_cwnd_traces(data: StudyData, path: Path) -> None:
                 t, w = thin(s["time"], s["cwnd"])
                 role = "best" if cc == best else "worst"
                 ax.step(t, w, where="post", color=color, label=f"{LABELS[cc]} ({role})")
+            # Each panel names its own best and worst: its legend beside it, where no
+            # step of the traces can be under it.
+            ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
             stretch = "" if span is None else f", {span[0]:g}–{span[1]:g} s"
             ax.set(title=f"{profile}, {REFERENCE['size']} B, -w {REFERENCE['buffer']} KB, "
                    f"seed 1{stretch}", xlabel="time (s)", ylabel="cwnd (segments)")  # fmt: skip

@@ -221,23 +221,43 @@ def _draw_table(table: Any, _data: Any, path: Path) -> None:
 
 
 def draw(table: Any, path: Path) -> None:
-    """Simulated and live goodput per cell, one panel per preset."""
+    """Simulated and live goodput per cell: a panel per preset (two columns, so that the
+    figure keeps the report's width), a row of two horizontal bars per cell, labelled
+    across so that the labels stay readable (every preset has the same cells, in the
+    same order: the left column names them); the legend under the panels."""
     import numpy as np
 
     from cwnd.plot import colors, panels
 
     profiles = [p for p in PROFILES if p in set(table["profile"])]
+    ncols = min(len(profiles), 2)
+    nrows = -(-len(profiles) // ncols)
+    rows = max(int((table["profile"] == p).sum()) for p in profiles)
+    # In inches: 0.2 a cell, 0.6 between rows of panels (tick labels, the next title),
+    # 0.6 above (the titles), 0.5 below (tick labels and the axis label).
+    panel, gap, top, bottom = 0.2 * rows + 0.2, 0.6, 0.6, 0.5
+    height = nrows * panel + (nrows - 1) * gap + top + bottom
+    size = (3.6 * ncols, height)
+    sim_color, live_color = colors(2)
     # Each panel its own scale: nlos_snr10's cells carry a tenth of the others'.
-    with panels(path, 1, len(profiles), size=(3.4 * len(profiles) + 0.6, 3.4),
-                svg=True) as (fig, axes):  # fmt: skip
-        for ax, profile in zip(axes[0], profiles, strict=True):
+    with panels(path, nrows, ncols, size=size, sharey=True, svg=True,
+                legend_below=True) as (fig, axes):  # fmt: skip
+        fig.subplots_adjust(top=1 - top / height, bottom=bottom / height, hspace=gap / panel,
+                            wspace=0.08)  # fmt: skip
+        for ax in axes.flat[len(profiles) :]:
+            ax.set_visible(False)
+        for ax, profile in zip(axes.flat, profiles, strict=False):
             t = table[table["profile"] == profile]
-            x = np.arange(len(t))
-            sim_color, live_color = colors(2)
-            ax.bar(x - 0.2, t["sim_mbps"], 0.4, color=sim_color, label="simulated")
-            ax.bar(x + 0.2, t["live_mbps"], 0.4, color=live_color, label="live (kernel)")
-            labels = [f"{cc} {s}/{b}K" for cc, s, b in zip(t["cc"], t["size"], t["buffer"],
-                                                            strict=True)]  # fmt: skip
-            ax.set_xticks(x, labels, rotation=70, fontsize=6)
-            ax.set(title=profile, xlabel="cc -M/-w", ylabel="goodput (Mb/s)")
-        fig.suptitle("wimax: simulated and live goodput per cell", y=1.04)
+            y = np.arange(len(t))[::-1]
+            ax.barh(y + 0.2, t["sim_mbps"], 0.4, color=sim_color, label="simulated")
+            ax.barh(y - 0.2, t["live_mbps"], 0.4, color=live_color, label="live (kernel)")
+            labels = [f"{cc} {s} / {b}K" for cc, s, b in zip(t["cc"], t["size"], t["buffer"],
+                                                              strict=True)]  # fmt: skip
+            ax.set_yticks(y, labels, fontsize=7)
+            ax.set_title(profile)
+            ax.grid(axis="y", visible=False)
+        for ax in axes[-1]:
+            ax.set_xlabel("goodput (Mb/s)")
+        for ax in axes[:, 0]:
+            ax.set_ylabel("cc  -M / -w")
+        fig.suptitle("wimax: simulated and live goodput per cell", y=1 - 0.1 / height)
