@@ -181,3 +181,34 @@ def test_quick_reproduction_end_to_end(quick_report: Path) -> None:
     assert "## Live: this kernel's TCP over the same presets" in claims
     ran = "\nSkipped: " not in claims
     assert (folder / "live_vs_simulated.png").exists() == ran
+
+
+def test_claim_3s_why_shows_the_radio_without_its_calibration() -> None:
+    # One branch, 4096 B / 512 KB, three seeds: nlos_snr30 loses 0.2, 0.3, 0.4 % →
+    # mean 0.30 %; nlos_snr10 20, 21, 22 % → mean 21.0 %.
+    one = pd.DataFrame(
+        [{"cc": "reno", "profile": p, "size": 4096, "buffer": 512, "seed": k, "lost": x}
+         for p, base in (("nlos_snr30", 0.002), ("nlos_snr10", 0.20))
+         for k, x in enumerate((base, base + (0.001 if base < 0.01 else 0.01),
+                                base + (0.002 if base < 0.01 else 0.02)), start=1)]
+    )  # fmt: skip
+    note = wimax.calibration_note(one)
+    assert note.startswith("partly circular: the presets' two diversity branches"), note
+    assert "one branch the reference cell loses 0.300% (95 % CI" in note, note
+    assert "at nlos_snr30 and 21.0% (95 % CI" in note, note
+    # The sensitivity row swaps both grids for their one-branch sweeps.
+    row = next(s for s in wimax.SENSITIVITY if "diversity" in s.parameter)
+    assert dict(row.values)["one branch"] == {"grid_snr30": "grid_snr30_one_branch",
+                                              "grid_snr10": "grid_snr10_one_branch"}  # fmt: skip
+
+
+def test_a_one_branch_point_sets_the_presets_fading_with_one_branch() -> None:
+    point = {**wimax.REFERENCE, "cc": "reno", "profile": "nlos_snr30", "branches": 1}
+    spec = wimax.build(point, seconds={30: 30, 10: 120})
+    # Rayleigh (K = 0) without line of sight, as the preset, but one branch.
+    assert spec["wimax"][0]["fading"] == {"k_factor": 0.0, "branches": 1}
+    assert spec["name"].endswith("_1br")
+    # The grid's points name no branches: the preset's own fading, unchanged.
+    preset = wimax.build({**wimax.REFERENCE, "cc": "reno", "profile": "nlos_snr30"},
+                         seconds={30: 30, 10: 120})  # fmt: skip
+    assert "fading" not in preset["wimax"][0] and not preset["name"].endswith("br")
