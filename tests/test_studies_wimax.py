@@ -212,3 +212,31 @@ def test_a_one_branch_point_sets_the_presets_fading_with_one_branch() -> None:
     preset = wimax.build({**wimax.REFERENCE, "cc": "reno", "profile": "nlos_snr30"},
                          seconds={30: 30, 10: 120})  # fmt: skip
     assert "fading" not in preset["wimax"][0] and not preset["name"].endswith("br")
+
+
+def test_the_recovery_why_names_the_timer_and_the_repairs_by_duplicate_acks() -> None:
+    # Reno: 40 fast retransmits, 50 timeouts → 40/90 = 44 % of repairs; BIC 20 and 50
+    # → 20/70 = 29 %. Loss 0.14 ± 0.01 over the seeds: mean 14 %.
+    data = runs([cell("reno", "nlos_snr10", 4096, 512, fast_retransmits=40.0, timeouts=50.0,
+                      lost=0.14),
+                 cell("bic", "nlos_snr10", 4096, 512, fast_retransmits=20.0, timeouts=50.0,
+                      lost=0.14)])  # fmt: skip
+    why = wimax._recovery_why(wimax.per_run(data), ["reno", "bic", "reno"])
+    assert why.startswith("14% of the data segments lost on the radio keep cwnd"), why
+    assert "(timeouts per run: Reno 50, BIC 50)" in why, why
+    assert "share of repairs: Reno 40 (44%), BIC 20 (29%))" in why, why
+
+
+def test_the_stability_why_gives_each_variants_mean_cv_and_empty_bins() -> None:
+    # BIC: 0.2 Mb/s with CV 0.9 and 15 % of the bins empty; Scalable 0.8, 0.7, 5 %.
+    frame = wimax.per_run(runs([
+        cell("bic", "nlos_snr10", 4096, 512, goodput_mbps=0.2, cv=0.9, timeouts=50.0),
+        cell("scalable", "nlos_snr10", 4096, 512, goodput_mbps=0.8, cv=0.7, timeouts=48.0),
+    ], spread=0.0))  # fmt: skip
+    empty = pd.Series({"bic": 0.15, "scalable": 0.05})
+    why = wimax.stability_why(frame, empty, ["scalable", "bic"])
+    assert why.startswith("a 1 s bin's goodput falls to nothing while the timer runs"), why
+    assert (
+        "Scalable 0.800 Mb/s, CV 0.70, 5% of the bins empty, 48 timeouts per run; "
+        "BIC 0.200 Mb/s, CV 0.90, 15% of the bins empty, 50 timeouts per run"
+    ) in why, why
