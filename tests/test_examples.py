@@ -61,3 +61,55 @@ def test_notebook_cells_run_in_order(tmp_path: Path) -> None:
     assert len(cells) >= 5
     done = _run_python("\n\n".join(cells), tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_the_shipped_random_loss_sweep_compares_different_runs(tmp_path: Path) -> None:
+    # Under the default profile SACK gives every name RFC 6675's recovery, so "reno"
+    # and "newreno" were the same runs (issue 35). Each cc of the shipped grid, at its
+    # highest loss (5 %: many windows with two losses) and 10 s, must be a run of its
+    # own, and the summary must name its recovery as the cc's.
+    import tomllib
+
+    from cwnd.sweep import sweep
+
+    sweep_file = ROOT / "sweeps" / "random_loss.toml"
+    spec = tomllib.loads(sweep_file.read_text())
+    grid = dict(spec["grid"])
+    loss = "links[1].impairments[0].p"
+    grid[loss] = [max(grid[loss])]
+    grid["duration"] = ["10s"]
+    r = sweep(sweep_file.parent / spec["scenario"], grid=grid, seeds=[1], workers=1,
+              cache=tmp_path, progress=False)  # fmt: skip
+    assert not r.failures
+    table = r.table.set_index("cc")
+    assert list(table.index) == ["reno", "newreno"]
+    assert table.loc["reno", "fingerprint"] != table.loc["newreno", "fingerprint"]
+    assert list(table["recovery"]) == ["reno", "newreno"]
+
+
+def test_loss_sweep_models_get_the_runs_payload_rtt_and_growth_by_hand() -> None:
+    # Like with like (issue 35): the payload the runs carried (1448 B with timestamps,
+    # not 1460), their RTT and RTO, and b = 1 for a sender that counts acknowledged
+    # segments; b = segments per ACK only in the ACK-counting curve.
+    import importlib.util
+
+    import pandas as pd
+
+    spec = importlib.util.spec_from_file_location("loss_sweep", EXAMPLES / "loss_sweep.py")
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    measured = pd.DataFrame(
+        {"payload": [1448.0], "mean_rtt": [0.1], "mean_rto": [0.3], "segments_per_ack": [2.0]},
+        index=[0.01],
+    )
+    out = example.models(measured).iloc[0]
+    # 1448 × 8 = 11584 bits. Mathis, b = 1: sqrt(3/(2 × 0.01)) / 0.1 = 122.474 segments/s
+    # → 1 418 744 b/s.
+    assert out["mathis"] == pytest.approx(1_418_744, rel=1e-5)
+    # PFTK, b = 1: 0.1·sqrt(2·0.01/3) + 0.3·min(1, 3·sqrt(3·0.01/8))·0.01·(1 + 32·10⁻⁴)
+    # = 0.0081650 + 0.0005529 = 0.0087179 s per segment → 1 328 766 b/s.
+    assert out["pftk"] == pytest.approx(1_328_766, rel=1e-5)
+    # b = 2: 0.1·sqrt(4·0.01/3) + 0.3·3·sqrt(6·0.01/8)·0.01·1.0032 = 0.0115470 + 0.0007819
+    # = 0.0123289 → 939 579 b/s.
+    assert out["pftk_ack_counting"] == pytest.approx(939_579, rel=1e-5)

@@ -50,24 +50,33 @@ def test_a_run_returns_connections_and_generators(web_mix: dict[str, Any], tmp_p
     assert len(back) == len(conns)
 
 
-def test_per_generator_means_are_over_completed_connections() -> None:
-    # Two completed connections of "a" (goodput 1 and 3 Mb/s: mean 2), one unfinished
-    # (10 Mb/s, left out of the mean); one of "b".
+def test_per_generator_means_are_over_every_connection() -> None:
+    # "a": two completed connections (goodput 1 and 3 Mb/s), one unfinished that
+    # delivered at 0.5 Mb/s while open, and one opened at the very end (open for no
+    # time: NaN goodput, no RTT sample), which counts but has no rate to average. Over
+    # every connection the goodput is (1 + 3 + 0.5)/3 = 1.5 Mb/s (the completed ones
+    # alone: 2). Totals: 10 + 20 + 30 + 0 = 60 segments sent, 1 + 2 + 3 + 0 = 6 dropped.
+    # "b": one completed connection.
+    nan = math.nan
     rows = [
-        ("a", "reno", True, 1e6, 4.0, 0.1, 0, 1),
-        ("a", "reno", True, 3e6, 8.0, 0.3, 2, 0),
-        ("a", "reno", False, 10e6, 50.0, 0.9, 9, 9),
-        ("b", "vegas", True, 5e6, 2.0, 0.2, 1, 1),
+        ("a", "reno", True, 1e6, 4.0, 0.1, 0, 1, 10, 1),
+        ("a", "reno", True, 3e6, 8.0, 0.3, 2, 0, 20, 2),
+        ("a", "reno", False, 0.5e6, 30.0, 0.2, 7, 2, 30, 3),
+        ("a", "reno", False, nan, 2.0, nan, 0, 0, 0, 0),
+        ("b", "vegas", True, 5e6, 2.0, 0.2, 1, 1, 5, 0),
     ]
-    cols = ["generator", "cc", "completed", "goodput_bps", "mean_cwnd", "mean_rtt"]
-    frame = pd.DataFrame(rows, columns=[*cols, "timeouts", "fast_retransmits"])
+    cols = ["generator", "cc", "completed", "goodput_bps", "mean_cwnd", "mean_rtt", "timeouts"]
+    frame = pd.DataFrame(rows, columns=[*cols, "fast_retransmits", "segments_sent", "drops_queue"])
     out = per_generator(frame).set_index("generator")
-    assert out.loc["a", "connections"] == 3
-    assert out.loc["a", "completed"] == 2 and out.loc["a", "unfinished"] == 1
-    assert out.loc["a", "goodput_bps"] == 2e6
-    assert out.loc["a", "mean_cwnd"] == 6.0
+    assert out.loc["a", "connections"] == 4
+    assert out.loc["a", "completed"] == 2 and out.loc["a", "unfinished"] == 2
+    assert out.loc["a", "goodput_bps"] == 1.5e6
+    # (4 + 8 + 30 + 2)/4 = 11 segments; RTT (0.1 + 0.3 + 0.2)/3 = 0.2 s; timeouts
+    # (0 + 2 + 7 + 0)/4 = 2.25.
+    assert out.loc["a", "mean_cwnd"] == 11.0
     assert out.loc["a", "mean_rtt"] == pytest.approx(0.2)
-    assert out.loc["a", "timeouts"] == 1.0
+    assert out.loc["a", "timeouts"] == 2.25
+    assert (out.loc["a", "segments_sent"], out.loc["a", "drops_queue"]) == (60, 6)
     assert out.loc["b", "goodput_bps"] == 5e6
 
 
@@ -75,12 +84,14 @@ def test_over_seeds_gives_t_intervals() -> None:
     # Goodput 1 and 3 over two seeds: mean 2, sd √2, half-width t(0.975, 1)·√2/√2 =
     # 12.706.
     base = {"generator": "a", "cc": "reno", "mean_cwnd": 1.0, "mean_rtt": 0.1}
-    base.update(timeouts=0.0, fast_retransmits=0.0)
+    base.update(timeouts=0.0, fast_retransmits=0.0, connections=5, unfinished=1)
     table = pd.DataFrame(
         [{**base, "seed": 1, "goodput_bps": 1.0}, {**base, "seed": 2, "goodput_bps": 3.0}]
     )
     out = over_seeds(table).iloc[0]
     assert out["seeds"] == 2
+    # Counts are summed over the seeds: 5 + 5 connections, 1 + 1 unfinished.
+    assert (out["connections"], out["unfinished"]) == (10, 2)
     assert out["goodput_bps"] == 2.0
     assert out["goodput_bps_low"] == pytest.approx(2.0 - 12.706)
     assert out["goodput_bps_high"] == pytest.approx(2.0 + 12.706)

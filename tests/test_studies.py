@@ -9,6 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 from PIL import Image
@@ -120,6 +121,39 @@ def test_a_slowest_variant_needs_a_margin_beyond_the_seeds_and_the_clock() -> No
     assert outage.slowest(ahead, 5.0)[0] == "compound"
 
 
+def test_outage_window_why_judges_the_large_window_by_the_same_margin() -> None:
+    # The why of claims 3 and 6 once said the variants "separate" with a 1000-segment
+    # window while the sensitivity, by `slowest`'s margin, said "indistinguishable"
+    # (issue 35): it must now say what that margin says.
+    rows = [(cc, d, 30.0 + d, 10.0 + 1.3 * d) for cc in outage.VARIANTS for d in (0.0, 20.0)]
+    summary = pd.DataFrame(
+        [
+            {"cc": cc, "d": d, "segments_retransmitted": 0 if d == 0 else 9,
+             "mean_rtt": 0.033 if cc == "vegas" else 0.3, "drops_queue": 0 if cc == "vegas" else 80}
+            for cc in outage.VARIANTS for d in (0.0, 20.0)
+        ]
+    )  # fmt: skip
+
+    def why_with(large: list[tuple[str, float, float, float]]) -> str:
+        data = outage_runs(rows)
+        for plan in ("runs", "large_window"):
+            data.results[plan] = SimpleNamespace(table=summary)  # type: ignore[assignment]
+        frame = outage_runs(large).derived("per_run/runs", lambda: None)
+        data.derived("per_run/large_window", lambda: frame)
+        return outage.claim_reno_longest(data).why
+
+    # Every variant at 50 s ± the same 0.1 s seed spread: within the clock, tied.
+    tied = why_with([(cc, d, 50.0, 0.0) for cc in outage.VARIANTS for d in (0.0, 20.0)])
+    assert "at d = 20 s, indistinguishable (all within 0.000 s" in tied, tied
+    assert "separate" not in tied
+    # CUBIC 2 s behind the others in both seeds (52 + 0, + 0.1: mean 52.05 s): named.
+    apart = why_with([(cc, d, 52.0 if cc == "cubic" else 50.0, 0.0)
+                      for cc in outage.VARIANTS for d in (0.0, 20.0)])  # fmt: skip
+    assert "at d = 20 s the slowest is CUBIC (52.05 s, +2.00 s over Reno)" in apart, apart
+    # The mechanism's numbers: Vegas keeps the queue short, the others fill it.
+    assert "Reno 300 ms, 80, Vegas 33 ms, 0" in apart
+
+
 def arq_cells(values: dict[tuple[str, float, float, float], float]) -> StudyData:
     """Goodput (Mb/s) per (cc, D, p, Pv) cell."""
     frame = pd.DataFrame(
@@ -200,8 +234,25 @@ def test_arq_vegas_as_veno_and_the_exponential_cwnd() -> None:
     rows = {("vegas", 2.0, p, 0.0): g for p, g in ((0.0, 3.0), (1e-2, 2.5), (3e-2, 2.0))}
     rows |= {("veno", 2.0, p, 0.0): g for p, g in ((0.0, 3.0), (1e-2, 2.6), (3e-2, 1.8))}
     # Vegas/Veno − 1: 0, −3.8 %, +11.1 % (at p = 3·10⁻²): beyond ±10 %.
-    m = arq.claim_vegas_as_veno_under_loss(arq_cells(rows))
+    data = arq_cells(rows)
+    # Two seeds of 300 s at p = 0.03: Vegas 10 + 20 fast retransmits against 90 + 80
+    # expiries, 30/200 = 15 % and 170/600 = 0.28 expiries/s; Veno 150 against 50, 75 %.
+    events = {"vegas": [(10, 90), (20, 80)], "veno": [(75, 25), (75, 25)]}
+    data.results["repairs"] = SimpleNamespace(  # type: ignore[assignment]
+        table=pd.DataFrame(
+            [
+                {"cc": cc, "D": 2.0, "p": 0.03, "pv": 0.0, "seed": k + 1, "start": 0.0,
+                 "end": 300.0, "fast_retransmits": fast, "timeouts": rto}
+                for cc, runs in events.items() for k, (fast, rto) in enumerate(runs)
+            ]
+        )
+    )  # fmt: skip
+    m = arq.claim_vegas_as_veno_under_loss(data)
     assert "-4% … +11%; farthest at p = 0.03" in m.value and m.verdict is Verdict.DISAGREE
+    # The fine-grained check counts among the fast retransmits: not "only the timer".
+    assert "makes 15% of Vegas's retransmission events" in m.why, m.why
+    assert "(0.28 expiries/s), against 75% of Veno's (0.08/s)" in m.why, m.why
+    assert "only" not in m.why
     pvs = [0.0, 0.1, 0.2, 0.3, 0.5]
 
     def cwnd_cells(law: Any) -> StudyData:
@@ -209,14 +260,60 @@ def test_arq_vegas_as_veno_and_the_exponential_cwnd() -> None:
                                "cwnd": law(pv)} for pv in pvs])  # fmt: skip
         return injected("cells", frame)
 
-    # 40·e^(−5·Pv): the log-linear fit is exact (R² 1.00), slope −5, halving every
-    # ln 2/5 = 13.9 % of Pv.
+    # 40·e^(−5·Pv) at Pv 0, 10, 20, 30, 50 %: the middle point is Pv = 20 % (the first
+    # nearest 25 %). First half (14.715 − 40)/0.2 = −126.4 per unit, −12.6 per 10 % of Pv;
+    # second (3.283 − 14.715)/0.3 = −38.1, −3.8 per 10 %: 3.3× as fast at first.
     exp = arq.claim_cwnd_decays_exponentially(cwnd_cells(lambda pv: 40 * math.exp(-5 * pv)))
+    assert "-12.6 segments per 10 % of Pv in the first half, -3.8 in the second" in exp.value
     assert "R² 1.00 (decay e^(-5.0·Pv))" in exp.value and exp.verdict is Verdict.AGREE
-    assert "halves every 14% of Pv" in exp.why
-    # 40 − 60·Pv: a straight line fits exactly, better than the exponential.
+    assert "3.3× as fast" in exp.why
+    # 40 − 60·Pv: one rate throughout (−6.0 per 10 % in both halves): not an exponential.
     lin = arq.claim_cwnd_decays_exponentially(cwnd_cells(lambda pv: 40 - 60 * pv))
     assert "linear fit R² 1.00" in lin.value and lin.verdict is Verdict.DISAGREE
+    # 40/(1 + 20·Pv) falls faster than an exponential at first: the log-linear fit's R²
+    # is 0.88, below the 0.9 the rule asked before issue 35; the words ("exponentially
+    # decreases") ask a fall that is steep and then levels: −16.0 then −1.5 per 10 %.
+    fast = arq.claim_cwnd_decays_exponentially(cwnd_cells(lambda pv: 40 / (1 + 20 * pv)))
+    assert "R² 0.88" in fast.value and fast.verdict is Verdict.AGREE
+    # A fall to a floor: 40, 20, 3, 3, 3 at Pv 0–50 %, no fall in the second half.
+    floor = arq.claim_cwnd_decays_exponentially(cwnd_cells(lambda pv: max(40 - 200 * pv, 3.0)))
+    assert floor.verdict is Verdict.DISAGREE, floor.value
+    assert "stays near 3.0 segments" in floor.why, floor.why
+    # Rising at the end: not a decay.
+    up = arq.claim_cwnd_decays_exponentially(
+        cwnd_cells(lambda pv: 40 * math.exp(-5 * pv) + 200 * pv**3)
+    )
+    assert up.verdict is Verdict.DISAGREE, up.value
+
+
+def test_arq_cells_ratio_against_a_stalled_cell_is_refused_and_explained() -> None:
+    # Issue 35: "Reno 0.00 Mb/s (+36309 %)". A cell under a segment per second
+    # (1494 B × 8 = 11.95 kb/s) measured a stall, not a rate.
+    data = StudyData({}, quick=False)
+    # The sawtooth order: the Pv = 0 cell of p = 3·10⁻² (level 7 of 11) starts at
+    # 7 × 100 × 10 s = 7000 s; Reno's RTO there is 48 s in seed 1 and 32 s in seed 2
+    # (the last samples at or before 7000 s): 40 s on average.
+    series = pd.DataFrame(
+        {"cc": "reno", "D": 2.0, "seed": [1, 1, 1, 2, 2],
+         "time": [6999.0, 6999.5, 7000.5, 6999.5, 7000.0],
+         "rto": [24.0, 48.0, 0.3, 16.0, 32.0]}
+    )  # fmt: skip
+    per_run = [series[series["seed"] == k] for k in (1, 2)]
+    data.results["runs"] = SimpleNamespace(  # type: ignore[assignment]
+        table=pd.DataFrame({"order": ["sawtooth"]}), frames=lambda name: iter(per_run)
+    )
+    stalled = arq.cells_change(data, ("veno", 3e-2, 0.0, 1.46), ("reno", 3e-2, 0.0, 0.004))
+    assert stalled.startswith("no ratio: Reno's cell carried 4.0 kb/s"), stalled
+    assert stalled.endswith("it entered the cell with an RTO of 40.0 s"), stalled
+    # 12 kb/s is a segment per second: a rate. 1.46/0.012 − 1 = +12067 %.
+    assert arq.cells_change(data, ("veno", 3e-2, 0.0, 1.46), ("reno", 3e-2, 0.0, 0.012)) == (
+        "+12067%"
+    )
+
+
+def test_decay_shape_needs_a_point_inside_the_range() -> None:
+    with pytest.raises(ValueError, match="inside the range"):
+        arq.decay_shape(np.array([0.0, 0.5]), np.array([40.0, 4.0]))
 
 
 def test_arq_cells_map_time_to_the_serpentine_schedule() -> None:

@@ -181,3 +181,62 @@ def test_quick_reproduction_end_to_end(quick_report: Path) -> None:
     assert "## Live: this kernel's TCP over the same presets" in claims
     ran = "\nSkipped: " not in claims
     assert (folder / "live_vs_simulated.png").exists() == ran
+
+
+def test_claim_3s_why_shows_the_radio_without_its_calibration() -> None:
+    # One branch, 4096 B / 512 KB, three seeds: nlos_snr30 loses 0.2, 0.3, 0.4 % →
+    # mean 0.30 %; nlos_snr10 20, 21, 22 % → mean 21.0 %.
+    one = pd.DataFrame(
+        [{"cc": "reno", "profile": p, "size": 4096, "buffer": 512, "seed": k, "lost": x}
+         for p, base in (("nlos_snr30", 0.002), ("nlos_snr10", 0.20))
+         for k, x in enumerate((base, base + (0.001 if base < 0.01 else 0.01),
+                                base + (0.002 if base < 0.01 else 0.02)), start=1)]
+    )  # fmt: skip
+    note = wimax.calibration_note(one)
+    assert note.startswith("partly circular: the presets' two diversity branches"), note
+    assert "one branch the reference cell loses 0.300% (95 % CI" in note, note
+    assert "at nlos_snr30 and 21.0% (95 % CI" in note, note
+    # The sensitivity row swaps both grids for their one-branch sweeps.
+    row = next(s for s in wimax.SENSITIVITY if "diversity" in s.parameter)
+    assert dict(row.values)["one branch"] == {"grid_snr30": "grid_snr30_one_branch",
+                                              "grid_snr10": "grid_snr10_one_branch"}  # fmt: skip
+
+
+def test_a_one_branch_point_sets_the_presets_fading_with_one_branch() -> None:
+    point = {**wimax.REFERENCE, "cc": "reno", "profile": "nlos_snr30", "branches": 1}
+    spec = wimax.build(point, seconds={30: 30, 10: 120})
+    # Rayleigh (K = 0) without line of sight, as the preset, but one branch.
+    assert spec["wimax"][0]["fading"] == {"k_factor": 0.0, "branches": 1}
+    assert spec["name"].endswith("_1br")
+    # The grid's points name no branches: the preset's own fading, unchanged.
+    preset = wimax.build({**wimax.REFERENCE, "cc": "reno", "profile": "nlos_snr30"},
+                         seconds={30: 30, 10: 120})  # fmt: skip
+    assert "fading" not in preset["wimax"][0] and not preset["name"].endswith("br")
+
+
+def test_the_recovery_why_names_the_timer_and_the_repairs_by_duplicate_acks() -> None:
+    # Reno: 40 fast retransmits, 50 timeouts → 40/90 = 44 % of repairs; BIC 20 and 50
+    # → 20/70 = 29 %. Loss 0.14 ± 0.01 over the seeds: mean 14 %.
+    data = runs([cell("reno", "nlos_snr10", 4096, 512, fast_retransmits=40.0, timeouts=50.0,
+                      lost=0.14),
+                 cell("bic", "nlos_snr10", 4096, 512, fast_retransmits=20.0, timeouts=50.0,
+                      lost=0.14)])  # fmt: skip
+    why = wimax._recovery_why(wimax.per_run(data), ["reno", "bic", "reno"])
+    assert why.startswith("14% of the data segments lost on the radio keep cwnd"), why
+    assert "(timeouts per run: Reno 50, BIC 50)" in why, why
+    assert "share of repairs: Reno 40 (44%), BIC 20 (29%))" in why, why
+
+
+def test_the_stability_why_gives_each_variants_mean_cv_and_empty_bins() -> None:
+    # BIC: 0.2 Mb/s with CV 0.9 and 15 % of the bins empty; Scalable 0.8, 0.7, 5 %.
+    frame = wimax.per_run(runs([
+        cell("bic", "nlos_snr10", 4096, 512, goodput_mbps=0.2, cv=0.9, timeouts=50.0),
+        cell("scalable", "nlos_snr10", 4096, 512, goodput_mbps=0.8, cv=0.7, timeouts=48.0),
+    ], spread=0.0))  # fmt: skip
+    empty = pd.Series({"bic": 0.15, "scalable": 0.05})
+    why = wimax.stability_why(frame, empty, ["scalable", "bic"])
+    assert why.startswith("a 1 s bin's goodput falls to nothing while the timer runs"), why
+    assert (
+        "Scalable 0.800 Mb/s, CV 0.70, 5% of the bins empty, 48 timeouts per run; "
+        "BIC 0.200 Mb/s, CV 0.90, 15% of the bins empty, 50 timeouts per run"
+    ) in why, why

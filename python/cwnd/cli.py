@@ -76,8 +76,8 @@ def _count(value: float) -> str:
 
 
 def _format_generators(results: cwnd.Results) -> str:
-    """Per traffic generator: target and offered load, connections, and the means over
-    its completed connections (`Results.connection_summary`)."""
+    """Per traffic generator: target and offered load, connections, and the mean
+    goodput over its connections (`Results.connection_summary`)."""
     rows = [("generator", "cc", "load", "offered", "connections", "completed", "goodput Mb/s")]
     means = results.connection_summary.set_index("generator")
     for g in results.generators.to_dict("records"):

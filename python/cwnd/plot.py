@@ -61,8 +61,9 @@ def panels(
     """Yields a new figure in the project style and its axes (a 2-D array), then
     saves it to `path` (and to `path` with suffix .svg when `svg`). Each panel gets
     its own legend, or with `legend_below` (panels showing the same curves, too many
-    for a legend inside) one legend under them all. `legend_title` (e.g. what the
-    error bars are) heads that legend, or the first panel's."""
+    for a legend inside, or a legend that would cover data) one legend under them all,
+    of every panel's labels once. `legend_title` (e.g. what the error bars are) heads
+    that legend, or the first panel's."""
     import matplotlib
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -73,9 +74,13 @@ def panels(
         axes = fig.subplots(nrows, ncols, sharex=sharex, sharey=sharey, squeeze=False)
         yield fig, axes
         if legend_below:
-            handles, labels = axes.flat[0].get_legend_handles_labels()
-            fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0),
-                       ncols=min(len(labels), 3), title=legend_title)  # fmt: skip
+            by_label: dict[str, Any] = {}
+            for ax in axes.flat:
+                for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+                    by_label.setdefault(label, handle)
+            fig.legend(list(by_label.values()), list(by_label), loc="upper center",
+                       bbox_to_anchor=(0.5, 0.0), ncols=min(len(by_label), 3),
+                       title=legend_title)  # fmt: skip
         for i, ax in enumerate([] if legend_below else axes.flat):
             if ax.get_legend() is None and ax.get_legend_handles_labels()[0]:
                 _legend(ax, legend_title if i == 0 else None)

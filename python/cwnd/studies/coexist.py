@@ -223,9 +223,51 @@ def sweeps(quick: bool) -> list[SweepPlan]:
 
 
 def generators(data: StudyData) -> pd.DataFrame:
-    """A row per (mix, load, seed, variant): the generator's target and offered load and
-    the means over its completed connections (`cwnd.connections.per_generator`)."""
+    """A row per (mix, load, seed, variant): the generator's target and offered load,
+    its connections counted and the means over all of them, an unfinished one by what it
+    did until the end (`cwnd.connections.per_generator`)."""
     return data.derived("generators", lambda: data.results["grid"].generators)
+
+
+def queue_drops(data: StudyData) -> pd.DataFrame:
+    """Per (mix, load): the share of the packets reaching the bottleneck's queue that
+    RED dropped (every connection's data segments and the CBR datagrams, pooled per
+    seed; mean over seeds with its 95 % interval), and the share of each variant's
+    segments it dropped (pooled over seeds): RED drops a packet whatever its sender."""
+    return data.derived("queue_drops", lambda: _queue_drops(data))
+
+
+def _queue_drops(data: StudyData) -> pd.DataFrame:
+    import pandas as pd
+
+    g = generators(data)
+    udp = data.table("grid")
+    udp = udp[udp["transport"] == "udp"]
+    keys = ["mix", "load", "seed"]
+    # A run without CBR sources adds nothing (not NaN).
+    sent = (
+        g.groupby(keys)["segments_sent"]
+        .sum()
+        .add(udp.groupby(keys)["packets_sent"].sum(), fill_value=0)
+    )
+    dropped = (
+        g.groupby(keys)["drops_queue"]
+        .sum()
+        .add(udp.groupby(keys)["drops_queue"].sum(), fill_value=0)
+    )
+    share = (dropped / sent).rename("drop_rate")
+    variant = g.groupby(["mix", "load", "cc"])[["drops_queue", "segments_sent"]].sum()
+    by_cc = (variant["drops_queue"] / variant["segments_sent"]).unstack("cc")
+    rows = []
+    for (mix, load), per_seed in share.groupby(level=["mix", "load"]):
+        xs = per_seed.tolist()
+        ci = stats.mean_ci(xs) if len(xs) >= 2 else None
+        rows.append({"mix": mix, "load": load, "drop_rate": sum(xs) / len(xs),
+                     "drop_rate_low": ci.low if ci else math.nan,
+                     "drop_rate_high": ci.high if ci else math.nan, "seeds": len(xs),
+                     **{f"drop_rate_{cc}": float(by_cc.loc[(mix, load), cc])
+                        for cc in VARIANTS if cc in by_cc.columns}})  # fmt: skip
+    return pd.DataFrame(rows)
 
 
 def per_variant(data: StudyData) -> pd.DataFrame:
@@ -347,6 +389,72 @@ def _over_loads(data: StudyData, mix: str, metric: str, scale: float, fmt: str) 
     )
 
 
+def _ends(data: StudyData, mix: str, metric: str, cc: str, scale: float, fmt: str) -> str:
+    """`cc`'s mean `metric` at the first and the last load: "a at 0.4 to b at 0.9"."""
+    m = _means(data, mix, metric)[cc]
+    first, last = min(m), max(m)
+    a, b = fmt.format(m[first] * scale), fmt.format(m[last] * scale)
+    return f"{a} at load {first:g} to {b} at {last:g}"
+
+
+def loss_events(data: StudyData, mix: str) -> dict[str, dict[float, tuple[float, float]]]:
+    """Per variant, per load: segments RED dropped per connection (totals over the
+    seeds), and retransmission events (RTO expiries and fast retransmits, means per
+    connection) per dropped segment: how many losses one repair covered (NaN where the
+    queue dropped nothing, as a quick run's light loads can)."""
+    g = generators(data)
+    totals = g[g["mix"] == mix].groupby(["cc", "load"])[["drops_queue", "connections"]].sum()
+    rto, fast = _means(data, mix, "timeouts"), _means(data, mix, "fast_retransmits")
+    out: dict[str, dict[float, tuple[float, float]]] = {}
+    for (cc, load), row in totals.iterrows():
+        drops = float(row["drops_queue"] / row["connections"])
+        events = rto[cc][load] + fast[cc][load]
+        out.setdefault(str(cc), {})[float(load)] = (drops, events / drops if drops else math.nan)
+    return out
+
+
+def _events(data: StudyData, mix: str, ccs: Sequence[str]) -> str:
+    """Drops per connection and repairs per drop of `ccs`, at the first and last load."""
+    found = loss_events(data, mix)
+    parts = []
+    for cc in ccs:
+        first, last = min(found[cc]), max(found[cc])
+        (d0, e0), (d1, e1) = found[cc][first], found[cc][last]
+        parts.append(f"{LABELS[cc]} {d0:.0f} drops per connection, {_per_drop(e0)} at "
+                     f"load {first:g}; {d1:.0f}, {_per_drop(e1)} at {last:g}")  # fmt: skip
+    return "; ".join(parts)
+
+
+def _per_drop(events: float) -> str:
+    return "no drop" if math.isnan(events) else f"{events:.2f} events per drop"
+
+
+def _drops(data: StudyData, mix: str) -> str:
+    """RED's drop rate over the loads, and each variant's."""
+    d = queue_drops(data)
+    d = d[d["mix"] == mix].sort_values("load")
+    first, last = d.iloc[0], d.iloc[-1]
+    per_cc = ", ".join(
+        f"{LABELS[cc]} {d[f'drop_rate_{cc}'].min():.1%}–{d[f'drop_rate_{cc}'].max():.1%}"
+        for cc in VARIANTS
+    )
+    return (
+        f"RED drops {first['drop_rate']:.1%} of the packets reaching the bottleneck at load "
+        f"{first['load']:g} to {last['drop_rate']:.1%} at {last['load']:g}, a packet whatever "
+        f"its sender (of each variant's segments over the loads: {per_cc})"
+    )
+
+
+def _unfinished(data: StudyData, mix: str) -> str:
+    """The share of each variant's connections still open at the end, over the loads."""
+    pv = per_variant(data)
+    pv = pv[pv["mix"] == mix]
+    share = pv.assign(u=pv["unfinished"] / pv["connections"]).set_index("cc")["u"]
+    return "unfinished at the end: " + ", ".join(
+        f"{LABELS[cc]} {share[[cc]].min():.0%}–{share[[cc]].max():.0%}" for cc in VARIANTS
+    )
+
+
 def claim_westwood_cwnd(data: StudyData) -> Measured:
     lo, hi = band(0.61, 1.78)
     v, parts = per_load(data, "ftp", "mean_cwnd", "westwood", "reno",
@@ -372,17 +480,18 @@ def claim_westwood_rtos(data: StudyData) -> Measured:
     v, parts = per_load(data, "ftp", "timeouts", "westwood", "reno",
                         {load: ABOVE for load in _loads(data) if load < 0.9})  # fmt: skip
     return _measured(parts, v, "Westwood's RTOs per connection over Reno's",
-                     because(lambda: _rto_why(data, "ftp")))  # fmt: skip
+                     because(lambda: _westwood_rto_why(data, "ftp")))  # fmt: skip
 
 
-def _rto_why(data: StudyData, mix: str) -> str:
+def _westwood_rto_why(data: StudyData, mix: str) -> str:
+    reno, westwood = (_ends(data, mix, "mean_cwnd", cc, 1, "{:.1f}") for cc in ("reno", "westwood"))
     return (
-        "RTOs per connection at loads "
-        + ", ".join(f"{x:g}" for x in _loads(data))
-        + ": "
-        + _over_loads(data, mix, "timeouts", 1, "{:.2f}")
-        + "; mean RTT (ms): "
-        + _over_loads(data, mix, "mean_rtt", 1000, "{:.0f}")
+        f"{_drops(data, mix)}; a connection's RTOs count the rounds in which it lost a "
+        "segment, and at these rates nearly every round of ten segments or more loses one. "
+        "After a loss Westwood sets its window to its bandwidth estimate × RTTmin where "
+        f"Reno halves (mean cwnd, segments: Reno {reno}; Westwood {westwood}), so it sends a "
+        "file in fewer rounds: it loses more segments per connection, in fewer retransmission "
+        f"events (RTO expiries and fast retransmits): {_events(data, mix, ('reno', 'westwood'))}"
     )
 
 
@@ -396,17 +505,20 @@ def claim_westwood_goodput(data: StudyData) -> Measured:
         if low is not None and low.low > 0:
             v = Verdict.DISAGREE
     return _measured(parts, v, "Westwood's goodput over Reno's",
-                     because(lambda: _goodput_why(data, "ftp")))  # fmt: skip
+                     because(lambda: _westwood_goodput_why(data, "ftp")))  # fmt: skip
 
 
-def _goodput_why(data: StudyData, mix: str) -> str:
+def _westwood_goodput_why(data: StudyData, mix: str) -> str:
+    reno, westwood = (
+        _ends(data, mix, "goodput_bps", cc, 1e-3, "{:.0f}") for cc in ("reno", "westwood")
+    )
     return (
-        "goodput per connection (kb/s) at loads "
-        + ", ".join(f"{x:g}" for x in _loads(data))
-        + ": "
-        + _over_loads(data, mix, "goodput_bps", 1e-3, "{:.0f}")
-        + "; RTOs per connection: "
-        + _over_loads(data, mix, "timeouts", 1, "{:.2f}")
+        "each RTO leaves a connection idle for the timeout and restarts it from one segment "
+        "(after a repeated expiry with ns-2's ssthresh of 2, a crawl): RTOs per connection "
+        f"Reno {_ends(data, mix, 'timeouts', 'reno', 1, '{:.1f}')}, Westwood "
+        f"{_ends(data, mix, 'timeouts', 'westwood', 1, '{:.1f}')} (claim 2's why), at 0.4 as "
+        f"at the other loads; goodput per connection, kb/s: Reno {reno}, Westwood {westwood}; "
+        f"{_unfinished(data, mix)}"
     )
 
 
@@ -415,14 +527,42 @@ def claim_vegas_rtos(data: StudyData) -> Measured:
     v, parts = per_load(data, "ftp", "timeouts", "vegas", "reno",
                         {load: (lo, hi) for load in _loads(data)})  # fmt: skip
     return _measured(parts, v, "Vegas's RTOs per connection over Reno's",
-                     because(lambda: _rto_why(data, "ftp")))  # fmt: skip
+                     because(lambda: _vegas_rto_why(data, "ftp")))  # fmt: skip
+
+
+def _vegas_rto_why(data: StudyData, mix: str) -> str:
+    min_th = ns2_red(BOTTLENECK_BPS, BOTTLENECK_DELAY_S)["min_th"]
+    return (
+        f"{_drops(data, mix)}: Vegas's backlog of α–β = 1–3 segments per connection cannot "
+        f"keep RED's average queue below its {min_th:.1f}-packet threshold while Reno and "
+        "Westwood fill it. With windows alike (mean cwnd, segments: Reno "
+        f"{_ends(data, mix, 'mean_cwnd', 'reno', 1, '{:.1f}')}, Vegas "
+        f"{_ends(data, mix, 'mean_cwnd', 'vegas', 1, '{:.1f}')}) it loses as many segments per "
+        "connection in as many retransmission events, and so as many RTOs: "
+        f"{_events(data, mix, ('reno', 'vegas'))}"
+    )
 
 
 def claim_vegas_goodput(data: StudyData) -> Measured:
     rule = {load: BELOW if load <= 0.5 else ABOVE for load in _loads(data)}
     v, parts = per_load(data, "ftp", "goodput_bps", "vegas", "reno", rule)
     return _measured(parts, v, "Vegas's goodput over Reno's",
-                     because(lambda: _goodput_why(data, "ftp")))  # fmt: skip
+                     because(lambda: _vegas_goodput_why(data, "ftp")))  # fmt: skip
+
+
+def _vegas_goodput_why(data: StudyData, mix: str) -> str:
+    cwnd = gains(data, mix, "mean_cwnd", "vegas", "reno")
+    mean_gain = {load: sum(xs) / len(xs) for load, xs in cwnd.items()}
+    first, last = min(mean_gain), max(mean_gain)
+    return (
+        "Vegas meets Reno's losses and RTOs (claim 4's why: "
+        f"{_events(data, mix, ('reno', 'vegas'))}), and after each RTO both restart from one "
+        f"segment (RTOs per connection, Reno {_ends(data, mix, 'timeouts', 'reno', 1, '{:.0f}')})"
+        f"; its goodput follows its smaller window: mean cwnd {mean_gain[first]:+.0%} of "
+        f"Reno's at load {first:g}, {mean_gain[last]:+.0%} at {last:g}. ns-2's Vegas regains "
+        "its window in slow start by doubling every other RTT, Reno every RTT (a rule not "
+        f"isolated here); {_unfinished(data, mix)}"
+    )
 
 
 #: "Very close" RTTs: within 10 % of Reno's.
@@ -436,9 +576,20 @@ def claim_rtts_close(data: StudyData) -> Measured:
                             {load: RTT_CLOSE for load in _loads(data)})  # fmt: skip
         verdicts.append(v)
         texts.append(f"{LABELS[cc]}'s mean RTT over Reno's by load: " + "; ".join(parts))
-    why = because(lambda: "mean RTT (ms): " + _over_loads(data, "ftp", "mean_rtt", 1000, "{:.0f}")
-                  + f"; the propagation RTT is {_propagation_rtt_ms():.0f} ms")  # fmt: skip
+    why = because(lambda: _rtt_why(data, "ftp"))
     return Measured(". ".join(texts), combine(verdicts), why)
+
+
+def _rtt_why(data: StudyData, mix: str) -> str:
+    red = ns2_red(BOTTLENECK_BPS, BOTTLENECK_DELAY_S)
+    rate = BOTTLENECK_BPS / (8 * SEGMENT_BYTES)
+    return (
+        f"the three share one queue, which RED holds near its thresholds ({red['min_th']:.1f}–"
+        f"{red['max_th']:.1f} packets, {red['min_th'] / rate * 1e3:.1f}–"
+        f"{red['max_th'] / rate * 1e3:.1f} ms at {rate:.0f} packets/s) by dropping: "
+        f"{_drops(data, mix)}; mean RTT (ms): {_over_loads(data, mix, 'mean_rtt', 1000, '{:.0f}')}"
+        f", over a propagation RTT of {_propagation_rtt_ms():.0f} ms"
+    )
 
 
 def _propagation_rtt_ms() -> float:
@@ -460,10 +611,25 @@ def claim_web_vegas_worst(data: StudyData) -> Measured:
         v, parts = per_load(data, "web", metric, "vegas", ref, {load: rule for load in loads})
         verdicts.append(v)
         texts.append(f"Vegas's {name}: " + "; ".join(parts))
-    why = because(lambda: "Web: mean cwnd (segments) " + _over_loads(data, "web", "mean_cwnd", 1,
-                  "{:.1f}") + "; goodput (kb/s) "
-                  + _over_loads(data, "web", "goodput_bps", 1e-3, "{:.0f}"))  # fmt: skip
+    why = because(lambda: _web_vegas_why(data))
     return Measured(". ".join(texts), combine(verdicts), why)
+
+
+def _web_vegas_why(data: StudyData) -> str:
+    def mean_gain(metric: str) -> dict[float, float]:
+        return {load: sum(xs) / len(xs)
+                for load, xs in gains(data, "web", metric, "vegas", "reno").items()}  # fmt: skip
+
+    cwnd, goodput = mean_gain("mean_cwnd"), mean_gain("goodput_bps")
+    first, last = min(cwnd), max(cwnd)
+    return (
+        "Web objects are small and most end in slow start, where ns-2's Vegas grows its "
+        "window every other RTT: its mean cwnd is "
+        f"{cwnd[first]:+.0%} of Reno's at load {first:g} and its goodput {goodput[first]:+.0%}; "
+        f"as the load grows, {_drops(data, 'web')}, and every variant's window shrinks "
+        f"toward the same few segments (Vegas's cwnd {cwnd[last]:+.0%} of Reno's at {last:g}), "
+        f"so its loss shrinks ({goodput[last]:+.0%})"
+    )
 
 
 def best_over_loads(data: StudyData, mix: str, cc: str, ref: str) -> list[float]:
@@ -484,11 +650,26 @@ def claim_westwood_best(data: StudyData) -> Measured:
                 continue
             verdicts.append(interval_verdict(ci.low, ci.high, *ABOVE))
             parts.append(f"{mix}, over {LABELS[ref]}: {ci.text()}")
-    why = because(lambda: "goodput per connection (kb/s), FTP: "
-                  + _over_loads(data, "ftp", "goodput_bps", 1e-3, "{:.0f}") + "; Web: "
-                  + _over_loads(data, "web", "goodput_bps", 1e-3, "{:.0f}"))  # fmt: skip
+    why = because(lambda: _westwood_best_why(data))
     return Measured("Westwood's goodput gain averaged over the loads: " + "; ".join(parts),
                     combine(verdicts), why)  # fmt: skip
+
+
+def _westwood_best_why(data: StudyData) -> str:
+    def over_loads(mix: str, metric: str) -> float:
+        found = gains(data, mix, metric, "westwood", "reno")
+        return sum(sum(xs) / len(xs) for xs in found.values()) / len(found)
+
+    return (
+        "Westwood's gain is in loss recovery: after three duplicate ACKs it keeps its "
+        "bandwidth estimate × RTTmin where Reno halves, so fewer losses end in a timeout "
+        f"(RTOs per connection {over_loads('ftp', 'timeouts'):+.0%} of Reno's with FTP, "
+        f"averaged over the loads); Web objects mostly end in slow start, where Westwood "
+        f"grows as Reno, so its window gains less (mean cwnd {over_loads('web', 'mean_cwnd'):+.0%}"
+        f" of Reno's against {over_loads('ftp', 'mean_cwnd'):+.0%} with FTP) and so does its "
+        f"goodput ({over_loads('web', 'goodput_bps'):+.0%} against "
+        f"{over_loads('ftp', 'goodput_bps'):+.0%})"
+    )
 
 
 CLAIMS = [
@@ -628,7 +809,9 @@ def figure_mix(mix: str) -> Any:
 def figure_offered(data: StudyData, path: Path) -> None:
     o = offered(data)
     note = stats.error_bar_note(o["seeds"])
-    with panels(path.with_suffix(".png"), svg=True, legend_title=note) as (_, axes):
+    # The legend under the axes: the error bars of a few seeds reach where it would sit.
+    with panels(path.with_suffix(".png"), svg=True, legend_below=True,
+                legend_title=note) as (_, axes):  # fmt: skip
         ax = axes[0, 0]
         for mix, color in zip(MIXES, colors(len(MIXES)), strict=True):
             s = o[o["mix"] == mix].sort_values("load")
@@ -691,6 +874,7 @@ STUDY = Study(
     tables=[
         TableSpec("per_variant", per_variant),
         TableSpec("offered_load", offered),
+        TableSpec("queue_drops", queue_drops),
     ],
     sensitivity=SENSITIVITY,
 )

@@ -594,7 +594,10 @@ def _tsn_panels(data: StudyData, path: Path, plan: str, title: str, mark: float 
     events = data.frame(plan, "sctp_events")
     top = float(chunks["tsn"].max()) * 1.05
     size = (9.6, 3.4)
-    with panels(path.with_suffix(".png"), 1, 2, size=size, sharey=True, svg=True) as (_, axes):
+    # The legend under the panels: inside, the vertical marks (the RTT change, the
+    # detections) would cross it.
+    with panels(path.with_suffix(".png"), 1, 2, size=size, sharey=True, svg=True,
+                legend_below=True) as (_, axes):  # fmt: skip
         for ax, variant in zip(axes[0], VARIANTS, strict=True):
             c = chunks[chunks["variant"] == variant]
             retx = c["retransmission"].to_numpy()
@@ -619,7 +622,6 @@ def _tsn_panels(data: StudyData, path: Path, plan: str, title: str, mark: float 
             ax.set(title=f"{LABELS[variant]}: {title}", xlabel="time (s)")
             ax.set_xlim(left=0)
             ax.set_ylim(0, top)
-            ax.legend(loc="upper left")
         axes[0, 0].set_ylabel("TSN")
 
 
@@ -683,7 +685,8 @@ def figure_loss(data: StudyData, path: Path) -> None:
 
 def figure_distributions(data: StudyData, path: Path) -> None:
     tp = throughput(data, "distributions", ["variant", "distribution", "rate"])
-    with panels(path.with_suffix(".png"), svg=True) as (_, axes):
+    # Six curves that cross where a legend inside would sit: the legend under the axes.
+    with panels(path.with_suffix(".png"), svg=True, legend_below=True) as (_, axes):
         ax = axes[0, 0]
         for dist, color in zip(DISTRIBUTIONS, colors(len(DISTRIBUTIONS)), strict=True):
             for variant, style in zip(VARIANTS, ("--", "-"), strict=True):

@@ -13,15 +13,17 @@ about ten minutes of wall clock:
 
 Each cell is one scenario written with only the options live mode maps to the kernel
 (`cc`, `tcp.mss` → TCP_MAXSEG, `tcp.rwnd` → SO_RCVBUF, `tcp.initial_window` → the
-route's initcwnd, `tcp.sack`/`tcp.timestamps` → the namespaces' sysctls). The simulated
-run of the cell adds what the kernel does and live mode cannot set per socket: Linux's
-RTO (RFC 6298's 1 s initial, 200 ms minimum, the minimum bounding the variance term)
-and its 40 ms delayed-ACK timer (TCP_ATO_MIN). What still differs, by design: the
-kernel's loss recovery (RACK-TLP, PRR; cwnd's is RFC 6675 SACK), its pacing (BBR's, and
-TCP small queues), its receive-window autotuning around SO_RCVBUF (the advertised
-window is about, not exactly, the buffer) and the send buffer (iperf's `-w` also sets
-SO_SNDBUF; live mode cannot, so neither side bounds it); and the paper's 2.6.20 options
-of the simulated grid (Nagle, 8 KB writes, 3 s initial RTO, RFC 3390's initial window).
+route's initcwnd, `tcp.sack`/`tcp.timestamps` → the namespaces' sysctls) on the "linux"
+profile, today's kernel's options as far as cwnd has them (its RTO rule, 40 ms
+delayed-ACK timer and quick-ACK mode, RACK-TLP, PRR, F-RTO, D-SACK undo). The simulated
+twin is the same scenario: the twin of a kernel is the "linux" profile. (It was first
+the "rfc" profile with Linux's RTO and ACK timer added: no RACK-TLP, PRR or undo, and
+half the goodput at nlos_snr10; docs/studies.md.) What still differs is what the
+profile lacks (docs/tcp.md, "Profiles"; the kernel's pacing, TCP small queues and its
+receive-window autotuning around SO_RCVBUF: the advertised window is about, not
+exactly, the buffer) and the send buffer (iperf's `-w` also sets SO_SNDBUF; live mode
+cannot, so neither side bounds it); and the paper's 2.6.20 options of the simulated grid
+(Nagle, 8 KB writes, 3 s initial RTO, RFC 3390's initial window) are not these cells'.
 """
 
 from __future__ import annotations
@@ -51,16 +53,6 @@ QUICK_CELLS = [
 QUICK_SECONDS = 5
 #: The kernel's initial window (RFC 6928, tcp.h TCP_INIT_CWND), set on both sides.
 KERNEL_IW = 10
-#: What the kernel does and live mode cannot set per socket, given to the simulated
-#: side only: RFC 6298's RTO as Linux computes it (tcp_rtt_estimator: 1 s initial,
-#: TCP_RTO_MIN 200 ms bounding the variance term, TCP_RTO_MAX 120 s) and TCP_ATO_MIN,
-#: over the "rfc" profile the comparison was first made with.
-SIMULATED_ONLY = {
-    "profile": "rfc",
-    "rto": {"initial": "1s", "min": "200ms", "max": "120s", "granularity": "1ms",
-            "rule": "linux"},
-    "delayed_ack_timeout": "40ms",
-}  # fmt: skip
 
 
 def cells(quick: bool) -> list[dict[str, Any]]:
@@ -74,8 +66,9 @@ def cells(quick: bool) -> list[dict[str, Any]]:
 
 
 def scenario(cell: dict[str, Any], seconds: int) -> dict[str, Any]:
-    """The cell as live mode runs it: the topology of scenarios/wimax_*.toml, one bulk
-    flow over the downlink, only options the kernel honours."""
+    """The cell as live mode runs it and as its simulated twin runs: the topology of
+    scenarios/wimax_*.toml, one bulk flow over the downlink, the "linux" profile and
+    only options the kernel honours."""
     return {
         "name": f"wimax_live_{cell['profile']}_{cell['cc']}_M{cell['size']}_w{cell['buffer']}K",
         "duration": f"{seconds}s",
@@ -98,6 +91,7 @@ def scenario(cell: dict[str, Any], seconds: int) -> dict[str, Any]:
                 "to": "client",
                 "cc": cell["cc"],
                 "tcp": {
+                    "profile": "linux",
                     "mss": f"{cell['size']}B",
                     "rwnd": f"{cell['buffer'] * 1024}B",
                     "initial_window": KERNEL_IW,
@@ -108,13 +102,6 @@ def scenario(cell: dict[str, Any], seconds: int) -> dict[str, Any]:
         ],
         "trace": {"sampling": "interval", "interval": "100ms"},
     }
-
-
-def simulated(spec: dict[str, Any]) -> dict[str, Any]:
-    """The live scenario with `SIMULATED_ONLY` added to its flow's TCP options."""
-    flow = {**spec["flows"][0]}
-    flow["tcp"] = {**flow["tcp"], **SIMULATED_ONLY}
-    return {**spec, "flows": [flow]}
 
 
 def why_not_live() -> str | None:
@@ -177,7 +164,7 @@ def run_cell(cell: dict[str, Any], seconds: int, seed: int, log: Any) -> dict[st
     spec = scenario(cell, seconds)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cwnd.ScenarioWarning)
-        sim = cwnd.run(simulated(spec), seed=seed).summary
+        sim = cwnd.run(spec, seed=seed).summary
     live, relay = run_live(spec, seed=seed, log=lambda _: None)
     out = {
         "sim_mbps": float(sim["goodput_bps"].sum()) / 1e6,
@@ -234,23 +221,43 @@ def _draw_table(table: Any, _data: Any, path: Path) -> None:
 
 
 def draw(table: Any, path: Path) -> None:
-    """Simulated and live goodput per cell, one panel per preset."""
+    """Simulated and live goodput per cell: a panel per preset (two columns, so that the
+    figure keeps the report's width), a row of two horizontal bars per cell, labelled
+    across so that the labels stay readable (every preset has the same cells, in the
+    same order: the left column names them); the legend under the panels."""
     import numpy as np
 
     from cwnd.plot import colors, panels
 
     profiles = [p for p in PROFILES if p in set(table["profile"])]
+    ncols = min(len(profiles), 2)
+    nrows = -(-len(profiles) // ncols)
+    rows = max(int((table["profile"] == p).sum()) for p in profiles)
+    # In inches: 0.2 a cell, 0.6 between rows of panels (tick labels, the next title),
+    # 0.6 above (the titles), 0.5 below (tick labels and the axis label).
+    panel, gap, top, bottom = 0.2 * rows + 0.2, 0.6, 0.6, 0.5
+    height = nrows * panel + (nrows - 1) * gap + top + bottom
+    size = (3.6 * ncols, height)
+    sim_color, live_color = colors(2)
     # Each panel its own scale: nlos_snr10's cells carry a tenth of the others'.
-    with panels(path, 1, len(profiles), size=(3.4 * len(profiles) + 0.6, 3.4),
-                svg=True) as (fig, axes):  # fmt: skip
-        for ax, profile in zip(axes[0], profiles, strict=True):
+    with panels(path, nrows, ncols, size=size, sharey=True, svg=True,
+                legend_below=True) as (fig, axes):  # fmt: skip
+        fig.subplots_adjust(top=1 - top / height, bottom=bottom / height, hspace=gap / panel,
+                            wspace=0.08)  # fmt: skip
+        for ax in axes.flat[len(profiles) :]:
+            ax.set_visible(False)
+        for ax, profile in zip(axes.flat, profiles, strict=False):
             t = table[table["profile"] == profile]
-            x = np.arange(len(t))
-            sim_color, live_color = colors(2)
-            ax.bar(x - 0.2, t["sim_mbps"], 0.4, color=sim_color, label="simulated")
-            ax.bar(x + 0.2, t["live_mbps"], 0.4, color=live_color, label="live (kernel)")
-            labels = [f"{cc} {s}/{b}K" for cc, s, b in zip(t["cc"], t["size"], t["buffer"],
-                                                            strict=True)]  # fmt: skip
-            ax.set_xticks(x, labels, rotation=70, fontsize=6)
-            ax.set(title=profile, xlabel="cc -M/-w", ylabel="goodput (Mb/s)")
-        fig.suptitle("wimax: simulated and live goodput per cell", y=1.04)
+            y = np.arange(len(t))[::-1]
+            ax.barh(y + 0.2, t["sim_mbps"], 0.4, color=sim_color, label="simulated")
+            ax.barh(y - 0.2, t["live_mbps"], 0.4, color=live_color, label="live (kernel)")
+            labels = [f"{cc} {s} / {b}K" for cc, s, b in zip(t["cc"], t["size"], t["buffer"],
+                                                              strict=True)]  # fmt: skip
+            ax.set_yticks(y, labels, fontsize=7)
+            ax.set_title(profile)
+            ax.grid(axis="y", visible=False)
+        for ax in axes[-1]:
+            ax.set_xlabel("goodput (Mb/s)")
+        for ax in axes[:, 0]:
+            ax.set_ylabel("cc  -M / -w")
+        fig.suptitle("wimax: simulated and live goodput per cell", y=1 - 0.1 / height)
