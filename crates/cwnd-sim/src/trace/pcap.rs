@@ -504,6 +504,8 @@ mod tests {
                 len: 1000,
                 ts_val: None,
                 retransmission: false,
+                ecn: Default::default(),
+                cwr: false,
             }),
         }
     }
@@ -530,6 +532,8 @@ mod tests {
             p.payload = Payload::TcpSyn(TcpSyn {
                 syn_ack,
                 timestamps: false,
+                ece: false,
+                cwr: false,
             });
             let mut frame = [0u8; TCP_SNAP];
             let no_sacks = SackStore::default();
@@ -622,6 +626,8 @@ mod tests {
             window: 1 << 20,
             ts_ecr: Some(SimTime::from_millis(5)),
             sack,
+            ecn: Default::default(),
+            ece: false,
         };
         let ack = Packet {
             size: 40 + 12 + sack.option_bytes(),

@@ -76,6 +76,8 @@ impl World {
         let syn = TcpSyn {
             syn_ack,
             timestamps: flow.timestamps,
+            ece: false,
+            cwr: false,
         };
         let size = flow.header_bytes();
         let packet = self.new_packet(now, f, from, to, size, Payload::TcpSyn(syn));

@@ -7,7 +7,7 @@ use super::cc_sample::CcSample;
 use super::recovery::{Recovery, RepeatedTimeout};
 use super::rto::RtoConfig;
 use super::sender::{SenderConfig, TcpSender};
-use crate::packet::{SackBlocks, TcpAck, TcpData};
+use crate::packet::{Ecn, SackBlocks, TcpAck, TcpData};
 use crate::time::SimTime;
 
 /// MSS 1000, initial window 10, `write_size`-byte writes into a `sk_sndbuf` of
@@ -63,6 +63,8 @@ fn ack(s: &mut TcpSender, ms: u64, ack: u64) -> Vec<(u64, u32)> {
         window: 1 << 20,
         ts_ecr: None,
         sack: SackBlocks::default(),
+        ecn: Ecn::NotEct,
+        ece: false,
     };
     s.on_ack(SimTime::from_millis(ms), &a, &mut out);
     segments(&out)

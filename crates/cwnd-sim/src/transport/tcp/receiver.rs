@@ -38,7 +38,7 @@
 
 use super::quickack::QuickAck;
 use crate::packet::{
-    SackBlocks, TcpAck, TcpData, MAX_SACK_BLOCKS, MAX_SACK_BLOCKS_WITH_TIMESTAMPS,
+    Ecn, SackBlocks, TcpAck, TcpData, MAX_SACK_BLOCKS, MAX_SACK_BLOCKS_WITH_TIMESTAMPS,
 };
 use crate::time::SimTime;
 
@@ -211,6 +211,8 @@ impl TcpReceiver {
             window: self.cfg.buffer,
             ts_ecr: self.ts_recent,
             sack: self.sack_blocks(duplicate),
+            ecn: Ecn::NotEct,
+            ece: false,
         }
     }
 
@@ -296,6 +298,8 @@ mod tests {
             len,
             ts_val: None,
             retransmission: false,
+            ecn: Ecn::NotEct,
+            cwr: false,
         }
     }
 

@@ -13,7 +13,7 @@ use super::rto::RtoConfig;
 use super::sack::{Scoreboard, SentSegment};
 use super::sender::{SenderConfig, TcpSender};
 use super::tcb::{CaState, INFINITE_SSTHRESH};
-use crate::packet::{SackBlocks, TcpAck, TcpData};
+use crate::packet::{Ecn, SackBlocks, TcpAck, TcpData};
 use crate::time::SimTime;
 
 pub(super) const MSS: u64 = 1000;
@@ -80,6 +80,8 @@ pub(super) fn ack(
         window: u64::MAX,
         ts_ecr: echo_ms.map(SimTime::from_millis),
         sack,
+        ecn: Ecn::NotEct,
+        ece: false,
     };
     let mut out = Vec::new();
     s.on_ack(SimTime::from_millis(t_ms), &a, &mut out);

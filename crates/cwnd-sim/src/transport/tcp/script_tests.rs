@@ -9,7 +9,7 @@ use super::recovery::{Recovery, RepeatedTimeout};
 use super::rto::{RtoConfig, RttSample};
 use super::sender::{SenderConfig, TcpSender};
 use super::tcb::{CaState, Tcb};
-use crate::packet::{SackBlocks, TcpAck, TcpData};
+use crate::packet::{Ecn, SackBlocks, TcpAck, TcpData};
 use crate::time::SimTime;
 
 const MSS: u64 = 1000;
@@ -83,6 +83,8 @@ fn ack(s: &mut TcpSender, t: SimTime, seg: u64) -> Vec<TcpData> {
         window: u64::MAX,
         ts_ecr: None,
         sack: SackBlocks::default(),
+        ecn: Ecn::NotEct,
+        ece: false,
     };
     s.on_ack(t, &a, &mut out);
     out
@@ -332,6 +334,8 @@ fn sack_ack(s: &mut TcpSender, t: SimTime, seg: u64, blocks: &[(u64, u64)]) -> V
         window: u64::MAX,
         ts_ecr: None,
         sack,
+        ecn: Ecn::NotEct,
+        ece: false,
     };
     s.on_ack(t, &a, &mut out);
     out
@@ -460,6 +464,8 @@ fn ts_ack(s: &mut TcpSender, t: SimTime, seg: u64, echo: SimTime) -> Vec<TcpData
         window: u64::MAX,
         ts_ecr: Some(echo),
         sack: SackBlocks::default(),
+        ecn: Ecn::NotEct,
+        ece: false,
     };
     s.on_ack(t, &a, &mut out);
     out
@@ -837,6 +843,8 @@ fn sack_ts_ack(s: &mut TcpSender, t: SimTime, seg: u64, blocks: &[(u64, u64)], e
         window: u64::MAX,
         ts_ecr: Some(echo),
         sack,
+        ecn: Ecn::NotEct,
+        ece: false,
     };
     s.on_ack(t, &a, &mut Vec::new());
 }

@@ -4,7 +4,7 @@
 //! that watches transmissions.
 
 use super::TcpSender;
-use crate::packet::TcpData;
+use crate::packet::{Ecn, TcpData};
 use crate::time::SimTime;
 use crate::transport::tcp::rate::mark_app_limited;
 use crate::transport::tcp::recovery::Recovery;
@@ -231,6 +231,8 @@ impl TcpSender {
             len,
             ts_val: self.timestamps.then_some(now),
             retransmission,
+            ecn: Ecn::NotEct,
+            cwr: false,
         });
     }
 }
