@@ -4,6 +4,7 @@
 
 use super::cc::Reno;
 use super::cc_sample::CcSample;
+use super::ecn::EcnConfig;
 use super::recovery::{Recovery, RepeatedTimeout};
 use super::rto::RtoConfig;
 use super::sender::{SenderConfig, TcpSender};
@@ -25,6 +26,7 @@ fn transfer(write_size: u64, nagle: bool, app_bytes: Option<u64>) -> TcpSender {
         dupthresh: 3,
         limited_transmit: false,
         prr: false,
+        ecn: EcnConfig::default(),
         abc_limit: 1,
         recovery: Recovery::NewReno,
         repeated_timeout: RepeatedTimeout::Keep,

@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use super::cc::{AckSample, CongestionControl, Reno, Vegas, VegasConfig};
 use super::cc_sample::CcSample;
+use super::ecn::EcnConfig;
 use super::recovery::{Recovery, RepeatedTimeout};
 use super::rto::{RtoConfig, RttSample};
 use super::sender::{SenderConfig, TcpSender};
@@ -45,6 +46,7 @@ fn sender_cc(
         dupthresh: 3,
         limited_transmit: false,
         prr: false,
+        ecn: EcnConfig::default(),
         abc_limit: 1,
         recovery,
         repeated_timeout: RepeatedTimeout::Keep,
@@ -438,6 +440,7 @@ fn timestamps_config(initial_window: u32) -> SenderConfig {
         dupthresh: 3,
         limited_transmit: false,
         prr: false,
+        ecn: EcnConfig::default(),
         abc_limit: 1,
         recovery: Recovery::NewReno,
         repeated_timeout: RepeatedTimeout::Keep,
