@@ -4,10 +4,11 @@
 //! Sequence numbers are in segments of 1000 bytes; the sender is Reno with NewReno
 //! recovery and no delayed ACKs unless said.
 
+use super::cc::{Dctcp, DctcpConfig};
 use super::ecn::{EcnConfig, EcnSetting, SynFlags};
 use super::receiver::{ReceiverConfig, TcpReceiver};
 use super::recovery::Recovery;
-use super::sack_tests::{sender, MSS};
+use super::sack_tests::{sender, sender_cc, MSS};
 use super::sender::TcpSender;
 use super::tcb::{CaState, INFINITE_SSTHRESH};
 use crate::packet::{Ecn, SackBlocks, TcpAck, TcpData};
@@ -337,4 +338,29 @@ fn a_ce_mark_comes_back_as_ece_until_the_sender_sends_cwr() {
         ]
     );
     assert_eq!((s.stats.ecn_reductions, r.stats.ce_received), (1, 1));
+}
+
+#[test]
+fn dctcp_cuts_by_half_alpha_and_the_window_ends_there() {
+    // DCTCP, α starting at 1024 (α = 1), ten segments in flight. The ACK of 1 (no
+    // echo) ends the opening observation window: α = 1024 − (1024 >> 4) = 960;
+    // slow start makes cwnd 11 (segments 10, 11 go). The ACK of 2 echoes: CWR,
+    // ssthresh = 11 − (11·960 >> 11) = 11 − 5 = 6 (11·(1 − 0.47) = 5.8 in real
+    // numbers), cwnd 6 at once without PRR. CWR holds until data above segment 12
+    // (the highest sent then) is acknowledged: at the ACK of 13, cwnd = ssthresh 6.
+    let dctcp = Box::new(Dctcp::new(DctcpConfig::default()));
+    let mut s = sender_cc(Recovery::NewReno, 10, dctcp, |c| c.ecn = ON);
+    agree(&mut s);
+    start(&mut s);
+    ack(&mut s, 100, 1, false);
+    assert_eq!(s.tcb.cwnd, 11);
+    ack(&mut s, 101, 2, true);
+    assert_eq!((s.tcb.ssthresh, s.tcb.cwnd), (6, 6));
+    for cum in 3..=12 {
+        ack(&mut s, 100 + cum, cum, false);
+    }
+    assert_eq!(s.tcb.ca_state, CaState::Cwr);
+    ack(&mut s, 113, 13, false);
+    assert_eq!((s.tcb.ca_state, s.tcb.ssthresh), (CaState::Open, 6));
+    assert_eq!(s.tcb.cwnd, 6);
 }

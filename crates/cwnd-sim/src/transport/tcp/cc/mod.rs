@@ -47,6 +47,7 @@ mod bbr;
 mod bic;
 mod compound;
 mod cubic;
+mod dctcp;
 mod highspeed;
 mod hybla;
 mod hystart;
@@ -62,6 +63,7 @@ pub use bbr::{Bbr, BbrConfig, Mode as BbrMode};
 pub use bic::Bic;
 pub use compound::{Compound, CompoundConfig};
 pub use cubic::{Cubic, CubicConfig};
+pub use dctcp::{Dctcp, DctcpConfig};
 pub use highspeed::{HighSpeed, HighSpeedConfig};
 pub use hybla::{Hybla, HyblaConfig};
 pub use hystart::HystartMode;
@@ -318,6 +320,7 @@ controllers! {
     Westwood("westwood", WestwoodConfig, checked, |c, _| Box::new(Westwood::new(c))),
     WestwoodPlus("westwood_plus", WestwoodPlusConfig, checked, |c, _| Box::new(Westwood::plus(c))),
     Cubic("cubic", CubicConfig, checked, |c, _| Box::new(Cubic::new(c))),
+    Dctcp("dctcp", DctcpConfig, checked, |c, _| Box::new(Dctcp::new(c))),
     Bic("bic", NoParams, unchecked, |_, _| Box::new(Bic::default())),
     Compound("compound", CompoundConfig, unchecked, |c, _| Box::new(Compound::new(c))),
     HighSpeed("highspeed", HighSpeedConfig, checked, |c, _| Box::new(HighSpeed::new(c))),
