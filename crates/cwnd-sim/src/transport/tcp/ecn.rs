@@ -173,6 +173,7 @@ impl SenderEcn {
     /// The ECN field and CWR flag of a data segment (Linux `tcp_ecn_send`): new data
     /// is ECT(0) and takes a queued CWR; a retransmission is Not-ECT, unless the
     /// controller needs ECN.
+    #[inline]
     pub fn marks(&mut self, retransmission: bool) -> (Ecn, bool) {
         if !self.ok {
             return (Ecn::NotEct, false);

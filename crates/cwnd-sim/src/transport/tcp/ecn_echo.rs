@@ -83,6 +83,11 @@ impl EcnEcho {
         }
     }
 
+    /// Both ends agreed to ECN.
+    pub fn agreed(&self) -> bool {
+        self.ok
+    }
+
     /// ECE on the next ACK.
     pub fn ece(&self) -> bool {
         self.demand_cwr

@@ -103,8 +103,8 @@ pub struct TcpReceiver {
     /// ECN's echo (`ecn_echo.rs`).
     echo: EcnEcho,
     /// DCTCP's ACK of the data before a change of the CE state, to go out before
-    /// the ACK of the segment that changed it.
-    ack_before: Option<TcpAck>,
+    /// the ACK of the segment that changed it: (ACK number, ECE).
+    ack_before: Option<(u64, bool)>,
     pub stats: ReceiverStats,
 }
 
@@ -146,8 +146,26 @@ impl TcpReceiver {
 
     /// DCTCP's ACK of the data before a change of the CE state, if the last segment
     /// made one: to send before that segment's own ACK (RFC 8257 §3.2).
+    #[inline]
     pub fn take_ack_before(&mut self) -> Option<TcpAck> {
-        self.ack_before.take()
+        let (ack, ece) = self.ack_before.take()?;
+        Some(self.ack_before(ack, ece))
+    }
+
+    /// The ACK of `ack` with ECE `ece` that precedes the ACK of a segment that
+    /// changed DCTCP's CE state. No SACK blocks: a delayed ACK was pending, so no
+    /// data was out of order (that is acknowledged at once).
+    #[cold]
+    fn ack_before(&mut self, ack: u64, ece: bool) -> TcpAck {
+        self.stats.acks_sent += 1;
+        TcpAck {
+            ack,
+            window: self.cfg.buffer,
+            ts_ecr: self.ts_recent,
+            sack: SackBlocks::default(),
+            ecn: self.echo.ack_ecn(),
+            ece,
+        }
     }
 
     /// Processes a data segment; returns the ACK to send now, if any. The
@@ -157,6 +175,9 @@ impl TcpReceiver {
         if seg.ecn == Ecn::Ce {
             self.stats.ce_received += 1;
         }
+        // ECN's part only where both ends agreed to it: a segment of a connection
+        // that did not is Not-ECT without CWR, and nothing is echoed.
+        let ecn = self.echo.agreed();
         let ack_pending = self.delack_deadline != SimTime::MAX;
         let (start, end) = (seg.seq, seg.seq + seg.len as u64);
         if let Some(ts) = seg.ts_val {
@@ -166,7 +187,9 @@ impl TcpReceiver {
         }
         if end <= self.rcv_nxt {
             self.stats.duplicate_segments += 1;
-            self.echo_ecn(seg, false, ack_pending);
+            if ecn {
+                self.echo_ecn(seg, false, ack_pending);
+            }
             if let Some(q) = &mut self.quickack {
                 q.on_old_data();
             }
@@ -174,7 +197,9 @@ impl TcpReceiver {
         }
         if start > self.rcv_nxt {
             self.stats.out_of_order_segments += 1;
-            self.echo_ecn(seg, true, ack_pending);
+            if ecn {
+                self.echo_ecn(seg, true, ack_pending);
+            }
             let overlap = self.overlap(start, end);
             if let Some((i, true, _)) = overlap {
                 // Wholly inside block i: a duplicate. The block holds the segment that
@@ -198,7 +223,7 @@ impl TcpReceiver {
         self.absorb_out_of_order();
         let delivered = self.rcv_nxt - before;
         self.stats.bytes_delivered += delivered;
-        let ecn_now = self.echo_ecn(seg, true, ack_pending);
+        let ecn_now = ecn && self.echo_ecn(seg, true, ack_pending);
         if let Some(q) = &mut self.quickack {
             q.on_data(u64::from(seg.len));
         }
@@ -235,7 +260,9 @@ impl TcpReceiver {
     /// ECN's part in a data segment (`ecn_echo.rs`), `checked` when it carries new
     /// data: quick ACKs entered, DCTCP's ACK of the data before a CE change built.
     /// Returns whether the segment is to be acknowledged at once for ECN: DCTCP's
-    /// change of state, or, with Linux's quick-ACK rules, a CWR.
+    /// change of state, or, with Linux's quick-ACK rules, a CWR. Out of line: most
+    /// connections do not use ECN, and their segments pass it by.
+    #[inline(never)]
     fn echo_ecn(&mut self, seg: &TcpData, checked: bool, ack_pending: bool) -> bool {
         let v = self
             .echo
@@ -243,17 +270,7 @@ impl TcpReceiver {
         if let Some(q) = self.quickack.as_mut().filter(|_| v.quickack) {
             q.on_ecn_signal();
         }
-        if let Some((ack, ece)) = v.ack_before {
-            self.stats.acks_sent += 1;
-            self.ack_before = Some(TcpAck {
-                ack,
-                window: self.cfg.buffer,
-                ts_ecr: self.ts_recent,
-                sack: self.sack_blocks(None),
-                ecn: self.echo.ack_ecn(),
-                ece,
-            });
-        }
+        self.ack_before = v.ack_before;
         // The ACK a CWR asks for is a Linux receiver's, which the quick-ACK model
         // stands for; DCTCP's is RFC 8257's.
         v.ce_changed || (v.cwr_ack && self.quickack.is_some())
