@@ -78,7 +78,8 @@ impl Flow {
 
     /// Without a handshake, the two ends agree on ECN at the start as a first SYN
     /// and its SYN-ACK, neither lost, would have them agree
-    /// (`transport::tcp::ecn`).
+    /// (`transport::tcp::ecn`). Once per flow: out of line.
+    #[inline(never)]
     pub(super) fn agree_ecn_without_handshake(&mut self) {
         let syn = self.sender.ecn_syn(true);
         let answer = self.receiver.on_syn(syn);
@@ -155,7 +156,7 @@ impl World {
             self.recorder.on_delivered(f as usize, now, delivered);
         }
         if let Some(before) = ack_before {
-            self.send_ack(now, f, before);
+            self.send_ack_before(now, f, before);
         }
         if let Some(ack) = ack {
             self.send_ack(now, f, ack);
@@ -242,6 +243,15 @@ impl World {
         let payload = Payload::TcpAck(AckRef::stow(&ack, &mut self.sack_store));
         let packet = self.new_packet(now, f, src, dst, size, payload);
         self.forward(now, src, packet);
+    }
+
+    /// DCTCP's ACK of the data before a change of the CE state (RFC 8257 §3.2).
+    /// Out of line and cold, so that the data path of every other receiver, into
+    /// which `send_ack` is inlined, stays as small as it was.
+    #[cold]
+    #[inline(never)]
+    fn send_ack_before(&mut self, now: SimTime, f: FlowId, ack: TcpAck) {
+        self.send_ack(now, f, ack);
     }
 
     pub(super) fn arm_receiver_timer(&mut self, f: FlowId) {

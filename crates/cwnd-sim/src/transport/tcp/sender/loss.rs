@@ -58,7 +58,9 @@ impl TcpSender {
     /// RFC 3168 §6.1.2 (Linux `tcp_try_to_open`'s echo): an ACK that echoes CE,
     /// once recovery processing has left the sender in `Open` or `Disorder`, starts
     /// a reduction. In `Cwr`, `Recovery` or `Loss` the echo belongs to the window
-    /// already being reduced: at most one response per window.
+    /// already being reduced: at most one response per window. Inline: every ACK
+    /// asks, and the answer is almost always no.
+    #[inline]
     pub(super) fn respond_to_echo(&mut self, now: SimTime) {
         if self.ack_start.ece && matches!(self.tcb.ca_state, CaState::Open | CaState::Disorder) {
             self.enter_cwr(now);
@@ -69,7 +71,9 @@ impl TcpSender {
     /// an echo's reduction), the undo detectors disarmed (congestion is proven),
     /// `Cwr` until data sent after now is acknowledged, cwnd brought down by PRR
     /// on each ACK, or set to ssthresh at once without PRR (RFC 3168 §6.1.2: "halves
-    /// the congestion window"); a controller that owns cwnd keeps it.
+    /// the congestion window"); a controller that owns cwnd keeps it. Cold: once
+    /// per window of marks at most.
+    #[cold]
     fn enter_cwr(&mut self, now: SimTime) {
         self.stats.ecn_reductions += 1;
         self.undo.forget_episode();
