@@ -232,13 +232,47 @@ pub struct SctpRef {
 
 /// A packet that came from outside the world (live mode's real kernel packets):
 /// its bytes stay with whoever injected it, under `handle`; the world moves only
-/// this reference and the packet's real IP size (`world::external`).
+/// this reference, the packet's real IP size and its ECN field (`world::external`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExternalRef {
     /// Opaque to the world: handed back unchanged on delivery.
     pub handle: u64,
     /// Carries transport payload (impairments see it as a data packet).
     pub data: bool,
+    /// The real IP header's ECN field when the packet entered; a queue's CE mark
+    /// changes it here, and whoever holds the bytes writes it into them
+    /// (`set_ipv4_ecn`).
+    pub ecn: Ecn,
+}
+
+/// Writes `ecn` into the ECN field of the IPv4 header that begins `ip` (the low
+/// two bits of its second byte, RFC 3168 §5) and updates the header checksum for
+/// the changed 16-bit word as RFC 1624 eqn. 3 does: HC' = ~(~HC + ~m + m'), in
+/// ones' complement. Nothing is written to a header shorter than 20 bytes.
+pub fn set_ipv4_ecn(ip: &mut [u8], ecn: Ecn) {
+    if ip.len() < 20 {
+        return;
+    }
+    let old_word = u16::from_be_bytes([ip[0], ip[1]]);
+    ip[1] = (ip[1] & !0b11) | ecn as u8;
+    let new_word = u16::from_be_bytes([ip[0], ip[1]]);
+    let checksum = u16::from_be_bytes([ip[10], ip[11]]);
+    let mut sum = u32::from(!checksum) + u32::from(!old_word) + u32::from(new_word);
+    while sum > 0xffff {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    ip[10..12].copy_from_slice(&(!(sum as u16)).to_be_bytes());
+}
+
+/// The ECN field of the IPv4 header that begins `ip` (RFC 3168 §5); Not-ECT for
+/// anything shorter than a header.
+pub fn ipv4_ecn(ip: &[u8]) -> Ecn {
+    match ip.get(1).map(|tos| tos & 0b11) {
+        Some(0b01) => Ecn::Ect1,
+        Some(0b10) => Ecn::Ect0,
+        Some(0b11) => Ecn::Ce,
+        _ => Ecn::NotEct,
+    }
 }
 
 /// What a packet carries. The tag is a whole word (`repr(u64)`), which keeps the
@@ -293,14 +327,14 @@ impl Packet {
         }
     }
 
-    /// The IP header's ECN field. Only TCP data and ACKs take part in ECN here: SYNs
-    /// are Not-ECT (RFC 3168 §6.1.1), SCTP's ECN (RFC 9260 Appendix A) and UDP
-    /// sources' are not modelled, and live mode's packets keep their real header
-    /// outside the world.
+    /// The IP header's ECN field. TCP data and ACKs, and live mode's packets (their
+    /// real header's field), take part in ECN here: SYNs are Not-ECT (RFC 3168
+    /// §6.1.1), SCTP's ECN (RFC 9260 Appendix A) and UDP sources' are not modelled.
     pub fn ecn(&self) -> Ecn {
         match self.payload {
             Payload::TcpData(d) => d.ecn,
             Payload::TcpAck(a) => a.ecn,
+            Payload::External(x) => x.ecn,
             _ => Ecn::NotEct,
         }
     }
@@ -312,6 +346,7 @@ impl Packet {
         match &mut self.payload {
             Payload::TcpData(d) if d.ecn.ecn_capable() => d.ecn = Ecn::Ce,
             Payload::TcpAck(a) if a.ecn.ecn_capable() => a.ecn = Ecn::Ce,
+            Payload::External(x) if x.ecn.ecn_capable() => x.ecn = Ecn::Ce,
             _ => return false,
         }
         true
@@ -417,6 +452,53 @@ mod tests {
             assert!(!p.mark_ce());
             assert_eq!(p.ecn(), Ecn::NotEct);
         }
+    }
+
+    #[test]
+    fn an_external_packet_is_marked_by_its_real_field() {
+        // Live mode's packets carry the ECN field their real header had: an ECT(0)
+        // one is marked, a Not-ECT one (a kernel with tcp_ecn off) is not.
+        let external = |ecn| {
+            packet(Payload::External(ExternalRef {
+                handle: 3,
+                data: true,
+                ecn,
+            }))
+        };
+        let mut ect = external(Ecn::Ect0);
+        assert!(ect.mark_ce());
+        assert_eq!(ect.ecn(), Ecn::Ce);
+        let mut not_ect = external(Ecn::NotEct);
+        assert!(!not_ect.mark_ce());
+        assert_eq!(not_ect.ecn(), Ecn::NotEct);
+    }
+
+    #[test]
+    fn ce_written_into_a_real_header_keeps_its_checksum_right() {
+        // The IPv4 header of the usual checksum example: 4500 0073 0000 4000 4011
+        // [b861] c0a8 0001 c0a8 00c7. Its words sum to 0x2479c, folded 0x479e,
+        // complemented 0xb861. With ECN = CE the first word is 0x4503: the sum grows
+        // by 3 to 0x47a1, so the checksum is 0xb85e. RFC 1624's update gives the
+        // same: ~0xb861 + ~0x4500 + 0x4503 = 0x479e + 0xbaff + 0x4503 = 0x147a1,
+        // folded 0x47a1, complemented 0xb85e.
+        let mut ip: Vec<u8> = [
+            0x4500u16, 0x0073, 0x0000, 0x4000, 0x4011, 0xb861, 0xc0a8, 0x0001, 0xc0a8, 0x00c7,
+        ]
+        .iter()
+        .flat_map(|w| w.to_be_bytes())
+        .collect();
+        assert_eq!(ipv4_ecn(&ip), Ecn::NotEct);
+        set_ipv4_ecn(&mut ip, Ecn::Ce);
+        assert_eq!((ip[1], ipv4_ecn(&ip)), (0x03, Ecn::Ce));
+        assert_eq!(&ip[10..12], &[0xb8, 0x5e]);
+        // Back to Not-ECT: the original header, checksum 0xb861.
+        set_ipv4_ecn(&mut ip, Ecn::NotEct);
+        assert_eq!((ip[1], &ip[10..12]), (0x00, &[0xb8u8, 0x61][..]));
+        // A DSCP in the byte's upper six bits stays: 0xb8 (EF) with ECT(0) is 0xba.
+        ip[1] = 0xba;
+        assert_eq!(ipv4_ecn(&ip), Ecn::Ect0);
+        set_ipv4_ecn(&mut ip, Ecn::Ce);
+        assert_eq!(ip[1], 0xbb);
     }
 
     #[test]

@@ -41,7 +41,9 @@ mod sctp;
 pub use sctp::AssociationWire;
 
 use crate::packet::sack_store::SackStore;
-use crate::packet::{FlowId, NodeId, Packet, Payload, TcpAck, TcpData, TcpSyn};
+use crate::packet::{
+    ipv4_ecn, set_ipv4_ecn, Ecn, FlowId, NodeId, Packet, Payload, TcpAck, TcpData, TcpSyn,
+};
 use crate::time::SimTime;
 use crate::transport::sctp::store::PacketStore;
 
@@ -121,6 +123,9 @@ struct ExternalCapture {
     src: NodeId,
     dst: NodeId,
     handle: u64,
+    /// The ECN field here: a queue before this node may have marked it CE, which
+    /// the real bytes do not show yet.
+    ecn: Ecn,
 }
 
 impl Captures {
@@ -188,6 +193,7 @@ impl Captures {
                         src: packet.src,
                         dst: packet.dst,
                         handle: x.handle,
+                        ecn: x.ecn,
                     });
                     return;
                 }
@@ -207,7 +213,8 @@ impl Captures {
 
     /// Writes the external packets recorded since the last call, with their real
     /// IP bytes as `bytes_of(handle)` gives them (after a made-up Ethernet header,
-    /// as for simulated packets); returns how many had no bytes any more.
+    /// as for simulated packets), with a CE mark the packet had at the node and its
+    /// bytes do not carry yet written in; returns how many had no bytes any more.
     pub fn write_external<'a>(&mut self, bytes_of: impl Fn(u64) -> Option<&'a [u8]>) -> u64 {
         let mut missing = 0;
         for c in self.external.drain(..) {
@@ -221,6 +228,9 @@ impl Captures {
             frame.clear();
             frame.extend_from_slice(&ethernet_header(c.src, c.dst));
             frame.extend_from_slice(ip);
+            if c.ecn == Ecn::Ce && ipv4_ecn(ip) != Ecn::Ce {
+                set_ipv4_ecn(&mut frame[ETHERNET_HEADER..], Ecn::Ce);
+            }
             file.append(c.time, frame, frame.len() as u32);
         }
         missing
@@ -496,7 +506,7 @@ fn internet_checksum(mut sum: u32) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::{AckRef, Ecn, SackBlocks};
+    use crate::packet::{AckRef, ExternalRef, SackBlocks};
 
     fn data_packet() -> Packet {
         Packet {
@@ -772,6 +782,44 @@ mod tests {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
+    }
+
+    #[test]
+    fn an_external_packet_marked_ce_is_captured_with_the_mark() {
+        // A live packet sent ECT(0) (DS byte 0x02, header checksum 0xb85f: the
+        // example header 4500 0073 0000 4000 4011 b861 c0a8 0001 c0a8 00c7 with its
+        // first word 0x4502, sum 0x47a0, complemented 0xb85f), seen at node 0 before
+        // a queue marked it and at node 1 after (CE): the first record keeps its
+        // bytes, the second has DS byte 0x03 and checksum 0xb85e. A Not-ECT packet is
+        // never CE in the world, so only a mark is ever written.
+        let mut ip: Vec<u8> = [
+            0x4502u16, 0x0073, 0x0000, 0x4000, 0x4011, 0xb85f, 0xc0a8, 0x0001, 0xc0a8, 0x00c7,
+        ]
+        .iter()
+        .flat_map(|w| w.to_be_bytes())
+        .collect();
+        ip.resize(0x73, 0);
+        let external = |ecn| Packet {
+            payload: Payload::External(ExternalRef {
+                handle: 9,
+                data: true,
+                ecn,
+            }),
+            size: 0x73,
+            ..data_packet()
+        };
+        let mut c = Captures::new(2, &[0, 1]);
+        let (store, sacks) = (PacketStore::default(), SackStore::default());
+        c.record(SimTime::ZERO, 0, &external(Ecn::Ect0), &store, &sacks);
+        c.record(SimTime::ZERO, 1, &external(Ecn::Ce), &store, &sacks);
+        assert_eq!(c.write_external(|h| (h == 9).then_some(ip.as_slice())), 0);
+        let files: Vec<PcapFile> = c.into_files().collect();
+        // 24-byte file header, 16-byte record header, 14-byte Ethernet header.
+        let header = |f: &PcapFile| f.bytes[54..74].to_vec();
+        assert_eq!(header(&files[0]), ip[..20]);
+        let marked = header(&files[1]);
+        assert_eq!((marked[1], &marked[10..12]), (0x03, &[0xb8u8, 0x5e][..]));
+        assert_eq!(internet_checksum(sum_words(0, &marked)), 0);
     }
 
     #[test]
