@@ -264,6 +264,19 @@ pub fn set_ipv4_ecn(ip: &mut [u8], ecn: Ecn) {
     ip[10..12].copy_from_slice(&(!(sum as u16)).to_be_bytes());
 }
 
+/// The IPv4 header of the usual checksum example, 4500 0073 0000 4000 4011 b861
+/// c0a8 0001 c0a8 00c7, with `first_word` (version, IHL, DS byte) and `checksum`
+/// in place of its first word and checksum: the tests' real header.
+#[cfg(test)]
+pub(crate) fn example_ipv4_header(first_word: u16, checksum: u16) -> Vec<u8> {
+    [
+        first_word, 0x0073, 0x0000, 0x4000, 0x4011, checksum, 0xc0a8, 0x0001, 0xc0a8, 0x00c7,
+    ]
+    .iter()
+    .flat_map(|w| w.to_be_bytes())
+    .collect()
+}
+
 /// The ECN field of the IPv4 header that begins `ip` (RFC 3168 §5); Not-ECT for
 /// anything shorter than a header.
 pub fn ipv4_ecn(ip: &[u8]) -> Ecn {
@@ -479,14 +492,9 @@ mod tests {
         // [b861] c0a8 0001 c0a8 00c7. Its words sum to 0x2479c, folded 0x479e,
         // complemented 0xb861. With ECN = CE the first word is 0x4503: the sum grows
         // by 3 to 0x47a1, so the checksum is 0xb85e. RFC 1624's update gives the
-        // same: ~0xb861 + ~0x4500 + 0x4503 = 0x479e + 0xbaff + 0x4503 = 0x147a1,
+        // same: ~0xb861 + ~0x4500 + 0x4503 = 0x479e + 0xbaff + 0x4503 = 0x147a0,
         // folded 0x47a1, complemented 0xb85e.
-        let mut ip: Vec<u8> = [
-            0x4500u16, 0x0073, 0x0000, 0x4000, 0x4011, 0xb861, 0xc0a8, 0x0001, 0xc0a8, 0x00c7,
-        ]
-        .iter()
-        .flat_map(|w| w.to_be_bytes())
-        .collect();
+        let mut ip = example_ipv4_header(0x4500, 0xb861);
         assert_eq!(ipv4_ecn(&ip), Ecn::NotEct);
         set_ipv4_ecn(&mut ip, Ecn::Ce);
         assert_eq!((ip[1], ipv4_ecn(&ip)), (0x03, Ecn::Ce));

@@ -506,7 +506,7 @@ fn internet_checksum(mut sum: u32) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::{AckRef, ExternalRef, SackBlocks};
+    use crate::packet::{example_ipv4_header, AckRef, ExternalRef, SackBlocks};
 
     fn data_packet() -> Packet {
         Packet {
@@ -792,12 +792,7 @@ mod tests {
         // a queue marked it and at node 1 after (CE): the first record keeps its
         // bytes, the second has DS byte 0x03 and checksum 0xb85e. A Not-ECT packet is
         // never CE in the world, so only a mark is ever written.
-        let mut ip: Vec<u8> = [
-            0x4502u16, 0x0073, 0x0000, 0x4000, 0x4011, 0xb85f, 0xc0a8, 0x0001, 0xc0a8, 0x00c7,
-        ]
-        .iter()
-        .flat_map(|w| w.to_be_bytes())
-        .collect();
+        let mut ip = example_ipv4_header(0x4502, 0xb85f);
         ip.resize(0x73, 0);
         let external = |ecn| Packet {
             payload: Payload::External(ExternalRef {
