@@ -1,6 +1,8 @@
 //! The few IPv4 and TCP header fields the relay needs to map a packet to its
 //! scenario flow (RFC 791 §3.1, RFC 9293 §3.1).
 
+use cwnd_sim::packet::{ipv4_ecn, Ecn};
+
 /// IANA protocol number of TCP.
 pub const PROTO_TCP: u8 = 6;
 /// The SYN bit of the TCP flags byte (RFC 9293 §3.1).
@@ -22,6 +24,9 @@ pub struct Header {
     pub seq: u32,
     pub syn: bool,
     pub payload: u32,
+    /// The ECN field (RFC 3168 §5): what the kernel sent, which a marking queue
+    /// in the world may turn CE.
+    pub ecn: Ecn,
 }
 
 /// Parses an IPv4 datagram; `None` for anything else or a truncated header.
@@ -62,6 +67,7 @@ pub fn parse(packet: &[u8]) -> Option<Header> {
         seq,
         syn,
         payload,
+        ecn: ipv4_ecn(packet),
     })
 }
 
@@ -105,6 +111,18 @@ mod tests {
         let mut syn = segment(40, 0);
         syn[33] = SYN;
         assert!(parse(&syn).unwrap().syn);
+    }
+
+    #[test]
+    fn the_ecn_field_is_read() {
+        // The low two bits of the second byte (RFC 3168 §5): 0x02 is ECT(0) as a
+        // kernel with ECN agreed sends data; 0xb9 is DSCP EF (0xb8) with ECT(1).
+        let mut p = segment(20, 100);
+        assert_eq!(parse(&p).unwrap().ecn, Ecn::NotEct);
+        p[1] = 0x02;
+        assert_eq!(parse(&p).unwrap().ecn, Ecn::Ect0);
+        p[1] = 0xb9;
+        assert_eq!(parse(&p).unwrap().ecn, Ecn::Ect1);
     }
 
     #[test]

@@ -58,6 +58,14 @@ impl PacketPool {
         (self.stamp[s] == handle)
             .then(|| &self.bytes[s * SLOT_BYTES..s * SLOT_BYTES + self.len[s] as usize])
     }
+
+    /// The bytes of packet `handle` to change (a CE mark), unless its slot was
+    /// reused since.
+    pub fn get_mut(&mut self, handle: u64) -> Option<&mut [u8]> {
+        let s = self.slot(handle);
+        (self.stamp[s] == handle)
+            .then(|| &mut self.bytes[s * SLOT_BYTES..s * SLOT_BYTES + self.len[s] as usize])
+    }
 }
 
 #[cfg(test)]

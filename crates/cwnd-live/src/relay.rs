@@ -3,15 +3,16 @@
 //!
 //! Each turn reads every packet waiting on the TUN devices and injects it at its
 //! host's node at the time it was read, runs the world up to now, writes every
-//! packet the model delivered to its destination host's device and records how
-//! late it left, then sleeps until the world's next event or the next input
+//! packet the model delivered to its destination host's device (with the CE mark a
+//! queue gave it, RFC 3168 §5, written into its IP header) and records how late it
+//! left, then sleeps until the world's next event or the next input
 //! (`clock::wait_until`). A packet the model delivers at model time `t` should
 //! leave at `epoch + t`; the difference is the relay's timing error, reported
 //! with the rate it carried, so that a host too slow for a scenario shows it.
 
 use std::os::fd::RawFd;
 
-use cwnd_sim::packet::{ExternalRef, FlowId, NodeId};
+use cwnd_sim::packet::{ipv4_ecn, set_ipv4_ecn, Ecn, ExternalRef, FlowId, NodeId};
 use cwnd_sim::results::RunResults;
 use cwnd_sim::time::SimTime;
 use cwnd_sim::world::{Injection, World};
@@ -173,6 +174,7 @@ fn classify(
         external: ExternalRef {
             handle: 0,
             data: header.data,
+            ecn: header.ecn,
         },
         stream_bytes,
     })
@@ -239,10 +241,16 @@ pub fn run(mut world: World, cfg: &Config) -> Report {
         // Before the delivered packets' slots can be reused.
         uncaptured += world.write_external_captures(|h| pool.get(h));
         for d in world.drain_delivered() {
-            let (Some(fd), Some(bytes)) = (tun_of_node[d.node as usize], pool.get(d.handle)) else {
+            let (Some(fd), Some(bytes)) = (tun_of_node[d.node as usize], pool.get_mut(d.handle))
+            else {
                 overruns += 1;
                 continue;
             };
+            // A queue marked it (RFC 3168 §5): the real header says so, checksum
+            // updated, as a router's would.
+            if d.ecn == Ecn::Ce && ipv4_ecn(bytes) != Ecn::Ce {
+                set_ipv4_ecn(bytes, Ecn::Ce);
+            }
             // SAFETY: `bytes` is a valid slice for the duration of the call.
             let written = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
             lateness.record(monotonic_ns().saturating_sub(cfg.epoch_ns + d.time.as_nanos()));

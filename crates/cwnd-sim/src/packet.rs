@@ -23,6 +23,27 @@ pub const TCP_TIMESTAMP_OPTION: u32 = 12;
 /// IPv4 (20 B) + UDP (8 B) headers (RFC 791, RFC 768).
 pub const UDP_IP_HEADER: u32 = 28;
 
+/// The ECN field of the IP header (RFC 3168 §5): its two bits, as the header
+/// carries them. A sender of an ECN-capable transport marks its packets ECT(0) (or
+/// ECT(1)); a queue that would drop an ECT packet for congestion may mark it CE
+/// instead (`Packet::mark_ce`); a Not-ECT packet is never marked, only dropped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Ecn {
+    #[default]
+    NotEct = 0b00,
+    Ect1 = 0b01,
+    Ect0 = 0b10,
+    Ce = 0b11,
+}
+
+impl Ecn {
+    /// ECT(0), ECT(1) or CE: the packet's transport takes part in ECN.
+    pub fn ecn_capable(self) -> bool {
+        self != Ecn::NotEct
+    }
+}
+
 /// A TCP segment carrying data from the sender to the receiver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TcpData {
@@ -33,6 +54,11 @@ pub struct TcpData {
     pub ts_val: Option<SimTime>,
     /// True when this transmission repeats bytes sent before (ground truth for traces).
     pub retransmission: bool,
+    /// The IP header's ECN field (RFC 3168 §5).
+    pub ecn: Ecn,
+    /// TCP's CWR flag (RFC 3168 §6.1.2): the sender reduced its window since the
+    /// receiver's last ECE.
+    pub cwr: bool,
 }
 
 /// Most SACK blocks an ACK carries (RFC 2018 §3: 4 fit in the 40 option bytes).
@@ -94,6 +120,11 @@ pub struct TcpAck {
     pub ts_ecr: Option<SimTime>,
     /// SACK blocks, when SACK is on (empty otherwise).
     pub sack: SackBlocks,
+    /// The IP header's ECN field (RFC 3168 §6.1.4: Not-ECT, unless the receiver's
+    /// controller needs ECN; `transport::tcp::ecn`).
+    pub ecn: Ecn,
+    /// TCP's ECE flag (RFC 3168 §6.1.3): the receiver echoes a CE mark.
+    pub ece: bool,
 }
 
 /// A pure ACK as a packet carries it: its SACK blocks, if any, wait in the world's
@@ -108,6 +139,8 @@ pub struct AckRef {
     has_ts_ecr: bool,
     /// Slot of the SACK blocks in the store; `NO_SACK` when there are none.
     sack: SackId,
+    pub ecn: Ecn,
+    pub ece: bool,
 }
 
 const NO_SACK: SackId = SackId::MAX;
@@ -125,6 +158,8 @@ impl AckRef {
             } else {
                 store.put(ack.sack)
             },
+            ecn: ack.ecn,
+            ece: ack.ece,
         }
     }
 
@@ -134,6 +169,8 @@ impl AckRef {
             window: self.window,
             ts_ecr: self.has_ts_ecr.then_some(self.ts_ecr),
             sack,
+            ecn: self.ecn,
+            ece: self.ece,
         }
     }
 
@@ -168,6 +205,10 @@ pub struct TcpSyn {
     pub syn_ack: bool,
     /// Carries the timestamps option (RFC 7323 §3.2: negotiated on the SYN).
     pub timestamps: bool,
+    /// TCP's ECE and CWR flags: both on an ECN-setup SYN, ECE alone on an
+    /// ECN-setup SYN-ACK (RFC 3168 §6.1.1). A SYN is always Not-ECT.
+    pub ece: bool,
+    pub cwr: bool,
 }
 
 /// A UDP datagram (`transport::udp`): its number in the flow, from 0 (not on the
@@ -191,13 +232,60 @@ pub struct SctpRef {
 
 /// A packet that came from outside the world (live mode's real kernel packets):
 /// its bytes stay with whoever injected it, under `handle`; the world moves only
-/// this reference and the packet's real IP size (`world::external`).
+/// this reference, the packet's real IP size and its ECN field (`world::external`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExternalRef {
     /// Opaque to the world: handed back unchanged on delivery.
     pub handle: u64,
     /// Carries transport payload (impairments see it as a data packet).
     pub data: bool,
+    /// The real IP header's ECN field when the packet entered; a queue's CE mark
+    /// changes it here, and whoever holds the bytes writes it into them
+    /// (`set_ipv4_ecn`).
+    pub ecn: Ecn,
+}
+
+/// Writes `ecn` into the ECN field of the IPv4 header that begins `ip` (the low
+/// two bits of its second byte, RFC 3168 §5) and updates the header checksum for
+/// the changed 16-bit word as RFC 1624 eqn. 3 does: HC' = ~(~HC + ~m + m'), in
+/// ones' complement. Nothing is written to a header shorter than 20 bytes.
+pub fn set_ipv4_ecn(ip: &mut [u8], ecn: Ecn) {
+    if ip.len() < 20 {
+        return;
+    }
+    let old_word = u16::from_be_bytes([ip[0], ip[1]]);
+    ip[1] = (ip[1] & !0b11) | ecn as u8;
+    let new_word = u16::from_be_bytes([ip[0], ip[1]]);
+    let checksum = u16::from_be_bytes([ip[10], ip[11]]);
+    let mut sum = u32::from(!checksum) + u32::from(!old_word) + u32::from(new_word);
+    while sum > 0xffff {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    ip[10..12].copy_from_slice(&(!(sum as u16)).to_be_bytes());
+}
+
+/// The IPv4 header of the usual checksum example, 4500 0073 0000 4000 4011 b861
+/// c0a8 0001 c0a8 00c7, with `first_word` (version, IHL, DS byte) and `checksum`
+/// in place of its first word and checksum: the tests' real header.
+#[cfg(test)]
+pub(crate) fn example_ipv4_header(first_word: u16, checksum: u16) -> Vec<u8> {
+    [
+        first_word, 0x0073, 0x0000, 0x4000, 0x4011, checksum, 0xc0a8, 0x0001, 0xc0a8, 0x00c7,
+    ]
+    .iter()
+    .flat_map(|w| w.to_be_bytes())
+    .collect()
+}
+
+/// The ECN field of the IPv4 header that begins `ip` (RFC 3168 §5); Not-ECT for
+/// anything shorter than a header.
+pub fn ipv4_ecn(ip: &[u8]) -> Ecn {
+    match ip.get(1).map(|tos| tos & 0b11) {
+        Some(0b01) => Ecn::Ect1,
+        Some(0b10) => Ecn::Ect0,
+        Some(0b11) => Ecn::Ce,
+        _ => Ecn::NotEct,
+    }
 }
 
 /// What a packet carries. The tag is a whole word (`repr(u64)`), which keeps the
@@ -252,6 +340,31 @@ impl Packet {
         }
     }
 
+    /// The IP header's ECN field. TCP data and ACKs, and live mode's packets (their
+    /// real header's field), take part in ECN here: SYNs are Not-ECT (RFC 3168
+    /// §6.1.1), SCTP's ECN (RFC 9260 Appendix A) and UDP sources' are not modelled.
+    pub fn ecn(&self) -> Ecn {
+        match self.payload {
+            Payload::TcpData(d) => d.ecn,
+            Payload::TcpAck(a) => a.ecn,
+            Payload::External(x) => x.ecn,
+            _ => Ecn::NotEct,
+        }
+    }
+
+    /// A queue's congestion mark (RFC 3168 §5): an ECT packet becomes CE and true is
+    /// returned; a Not-ECT packet is left as it is (false: the queue drops it
+    /// instead, §5's "the router drops the packet"). A CE packet stays CE.
+    pub fn mark_ce(&mut self) -> bool {
+        match &mut self.payload {
+            Payload::TcpData(d) if d.ecn.ecn_capable() => d.ecn = Ecn::Ce,
+            Payload::TcpAck(a) if a.ecn.ecn_capable() => a.ecn = Ecn::Ce,
+            Payload::External(x) if x.ecn.ecn_capable() => x.ecn = Ecn::Ce,
+            _ => return false,
+        }
+        true
+    }
+
     /// The body of an SCTP packet in the packet store.
     pub fn sctp_body(&self) -> Option<u32> {
         match self.payload {
@@ -283,11 +396,124 @@ mod tests {
     #[test]
     fn packets_are_small() {
         // Header fields 32 B (uid 8, flow/src/dst/size 4 × 4, created 8); the
-        // largest payload, a data segment (seq 8, ts_val 16, len 4, retransmission 1:
-        // 32 B) or an ACK (ack 8, window 8, ts_ecr 8, SACK slot 4, flag 1: 32 B),
-        // plus the variant's tag padded to 8: 40 B. 32 + 40 = 72 B.
+        // largest payload, a data segment (seq 8, ts_val 16, len 4, retransmission,
+        // ECN field and CWR 1 each: 31 B, padded to 32) or an ACK (ack 8, window 8,
+        // ts_ecr 8, SACK slot 4, timestamp flag, ECN field and ECE 1 each: 31 B, padded
+        // to 32), plus the variant's tag padded to 8: 40 B. 32 + 40 = 72 B: ECN fits
+        // in the payloads' padding.
         assert_eq!(std::mem::size_of::<Payload>(), 40);
         assert_eq!(std::mem::size_of::<Packet>(), 72);
+    }
+
+    fn packet(payload: Payload) -> Packet {
+        Packet {
+            uid: 1,
+            flow: 0,
+            src: 0,
+            dst: 1,
+            size: 1040,
+            created: SimTime::ZERO,
+            payload,
+        }
+    }
+
+    fn data(ecn: Ecn) -> Packet {
+        packet(Payload::TcpData(TcpData {
+            seq: 0,
+            len: 1000,
+            ts_val: None,
+            retransmission: false,
+            ecn,
+            cwr: false,
+        }))
+    }
+
+    #[test]
+    fn a_queue_marks_ect_packets_and_never_a_not_ect_one() {
+        // RFC 3168 §5: ECT(0) and ECT(1) become CE; CE stays CE; Not-ECT is left
+        // unmarked (the queue must drop it instead).
+        for (before, marked, after) in [
+            (Ecn::Ect0, true, Ecn::Ce),
+            (Ecn::Ect1, true, Ecn::Ce),
+            (Ecn::Ce, true, Ecn::Ce),
+            (Ecn::NotEct, false, Ecn::NotEct),
+        ] {
+            let mut p = data(before);
+            assert_eq!((p.mark_ce(), p.ecn()), (marked, after), "{before:?}");
+        }
+        // An ACK is marked like data when it is ECT; a SYN or a UDP datagram never.
+        let mut store = SackStore::default();
+        let ack = TcpAck {
+            ack: 0,
+            window: 0,
+            ts_ecr: None,
+            sack: SackBlocks::default(),
+            ecn: Ecn::Ect0,
+            ece: false,
+        };
+        let mut a = packet(Payload::TcpAck(AckRef::stow(&ack, &mut store)));
+        assert!(a.mark_ce());
+        assert_eq!(a.ecn(), Ecn::Ce);
+        let syn = TcpSyn {
+            syn_ack: false,
+            timestamps: false,
+            ece: true,
+            cwr: true,
+        };
+        for payload in [Payload::TcpSyn(syn), Payload::Udp(UdpDatagram { seq: 0 })] {
+            let mut p = packet(payload);
+            assert!(!p.mark_ce());
+            assert_eq!(p.ecn(), Ecn::NotEct);
+        }
+    }
+
+    #[test]
+    fn an_external_packet_is_marked_by_its_real_field() {
+        // Live mode's packets carry the ECN field their real header had: an ECT(0)
+        // one is marked, a Not-ECT one (a kernel with tcp_ecn off) is not.
+        let external = |ecn| {
+            packet(Payload::External(ExternalRef {
+                handle: 3,
+                data: true,
+                ecn,
+            }))
+        };
+        let mut ect = external(Ecn::Ect0);
+        assert!(ect.mark_ce());
+        assert_eq!(ect.ecn(), Ecn::Ce);
+        let mut not_ect = external(Ecn::NotEct);
+        assert!(!not_ect.mark_ce());
+        assert_eq!(not_ect.ecn(), Ecn::NotEct);
+    }
+
+    #[test]
+    fn ce_written_into_a_real_header_keeps_its_checksum_right() {
+        // The IPv4 header of the usual checksum example: 4500 0073 0000 4000 4011
+        // [b861] c0a8 0001 c0a8 00c7. Its words sum to 0x2479c, folded 0x479e,
+        // complemented 0xb861. With ECN = CE the first word is 0x4503: the sum grows
+        // by 3 to 0x47a1, so the checksum is 0xb85e. RFC 1624's update gives the
+        // same: ~0xb861 + ~0x4500 + 0x4503 = 0x479e + 0xbaff + 0x4503 = 0x147a0,
+        // folded 0x47a1, complemented 0xb85e.
+        let mut ip = example_ipv4_header(0x4500, 0xb861);
+        assert_eq!(ipv4_ecn(&ip), Ecn::NotEct);
+        set_ipv4_ecn(&mut ip, Ecn::Ce);
+        assert_eq!((ip[1], ipv4_ecn(&ip)), (0x03, Ecn::Ce));
+        assert_eq!(&ip[10..12], &[0xb8, 0x5e]);
+        // Back to Not-ECT: the original header, checksum 0xb861.
+        set_ipv4_ecn(&mut ip, Ecn::NotEct);
+        assert_eq!((ip[1], &ip[10..12]), (0x00, &[0xb8u8, 0x61][..]));
+        // A DSCP in the byte's upper six bits stays: 0xb8 (EF) with ECT(0) is 0xba.
+        ip[1] = 0xba;
+        assert_eq!(ipv4_ecn(&ip), Ecn::Ect0);
+        set_ipv4_ecn(&mut ip, Ecn::Ce);
+        assert_eq!(ip[1], 0xbb);
+    }
+
+    #[test]
+    fn the_ecn_field_keeps_rfc_3168_bit_values() {
+        // RFC 3168 §5, Figure 1: Not-ECT 00, ECT(1) 01, ECT(0) 10, CE 11.
+        let bits = [Ecn::NotEct, Ecn::Ect1, Ecn::Ect0, Ecn::Ce].map(|e| e as u8);
+        assert_eq!(bits, [0b00, 0b01, 0b10, 0b11]);
     }
 
     #[test]
@@ -301,6 +527,8 @@ mod tests {
             window: 65_535,
             ts_ecr: Some(SimTime(42)),
             sack,
+            ecn: Ecn::Ect0,
+            ece: true,
         };
         let r = AckRef::stow(&ack, &mut store);
         assert_eq!(store.in_use(), 1);

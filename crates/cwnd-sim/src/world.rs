@@ -336,6 +336,9 @@ impl World {
             + self.connections.bytes_held()
     }
 
+    /// Inlined into the loop, its one caller, whatever its size: out of line, its
+    /// call and register saves cost every event (BENCHMARKS.md, "ECN").
+    #[inline(always)]
     fn dispatch(&mut self, now: SimTime, event: Event) {
         match event {
             Event::Medium(m) => self.on_medium(now, m as usize),

@@ -65,6 +65,8 @@ fn downlink_errors(preset: &str, frames: u64, seed: u64) -> (f64, f64) {
                 len: 1460,
                 ts_val: None,
                 retransmission: false,
+                ecn: Default::default(),
+                cwr: false,
             }),
         };
         assert_eq!(cell.send(SimTime::ZERO, 0, 1, p), SendOutcome::Accepted);

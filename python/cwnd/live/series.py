@@ -34,6 +34,8 @@ NOT_MEASURED = (
     "spurious_frto",
     "avoidable_timeouts",
     "loss_probes",
+    "ecn_reductions",
+    "loss_reductions",
     "dupthresh",
 )
 

@@ -405,6 +405,8 @@ mod tests {
                 len: size - 40,
                 ts_val: None,
                 retransmission: false,
+                ecn: Default::default(),
+                cwr: false,
             }),
         }
     }

@@ -25,6 +25,7 @@ use crate::packet::{FlowId, NodeId, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION};
 use crate::rng;
 use crate::trace::pcap::Captures;
 use crate::trace::Recorder;
+use crate::transport::tcp::ecn::EcnConfig;
 use crate::transport::tcp::handshake::Handshake;
 use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
 use crate::transport::tcp::recovery::{Recovery, RepeatedTimeout};
@@ -350,6 +351,7 @@ pub(super) fn tcp_agents(
         sndbuf: t.sndbuf.map(|b| kernel_sndbuf(b.0)),
         nagle: t.nagle,
         prr: t.prr,
+        ecn: EcnConfig::default(),
     };
     let receiver_cfg = ReceiverConfig {
         buffer: t.receive_window,
@@ -362,6 +364,7 @@ pub(super) fn tcp_agents(
         sack: t.sack,
         dsack: t.dsack,
         timestamps: t.timestamps,
+        ecn: EcnConfig::default(),
     };
     (sender_cfg, receiver_cfg)
 }

@@ -11,7 +11,8 @@
 //! * Ethernet II (IEEE 802.3): made-up locally administered addresses
 //!   02:00:00:00:hh:ll from the IP source and destination nodes (not the hop's), type
 //!   IPv4.
-//! * IPv4 (RFC 791): version 4, IHL 5, total length = the simulated datagram size, ID
+//! * IPv4 (RFC 791): version 4, IHL 5, the DS field's ECN bits (RFC 3168 §5: the
+//!   packet's codepoint, DSCP 0), total length = the simulated datagram size, ID
 //!   = low 16 bits of the packet's uid, DF, TTL 64, protocol 6, header checksum;
 //!   addresses 10.0.0.0 + node index + 1 (node 0 is 10.0.0.1).
 //! * TCP (RFC 9293): ports 49152 + flow index (sender) and 5001 (receiver).
@@ -19,7 +20,8 @@
 //!   SYN-ACK of `tcp.handshake` carry seq 0, the SYN-ACK ack 1; without it no
 //!   handshake is simulated): byte k of the stream has sequence number k + 1, in both directions
 //!   (the receiver sends no data: its segments carry sequence number 1). Data
-//!   segments carry ACK|PSH and acknowledge 1; ACKs carry ACK. Window: the ACK's
+//!   segments carry ACK|PSH and acknowledge 1; ACKs carry ACK; CWR on data and ECE
+//!   on ACKs, SYN and SYN-ACK as the segment has them (RFC 3168 §6.1). Window: the ACK's
 //!   advertised window, clipped to 65535 (no window scaling without a SYN); data
 //!   segments advertise 65535. Options as Linux lays them out: NOP, NOP, timestamps
 //!   (RFC 7323: TSval the sender's clock in ms; the data segments' TSecr is not
@@ -39,7 +41,9 @@ mod sctp;
 pub use sctp::AssociationWire;
 
 use crate::packet::sack_store::SackStore;
-use crate::packet::{FlowId, NodeId, Packet, Payload, TcpAck, TcpData, TcpSyn};
+use crate::packet::{
+    ipv4_ecn, set_ipv4_ecn, Ecn, FlowId, NodeId, Packet, Payload, TcpAck, TcpData, TcpSyn,
+};
 use crate::time::SimTime;
 use crate::transport::sctp::store::PacketStore;
 
@@ -119,6 +123,9 @@ struct ExternalCapture {
     src: NodeId,
     dst: NodeId,
     handle: u64,
+    /// The ECN field here: a queue before this node may have marked it CE, which
+    /// the real bytes do not show yet.
+    ecn: Ecn,
 }
 
 impl Captures {
@@ -186,6 +193,7 @@ impl Captures {
                         src: packet.src,
                         dst: packet.dst,
                         handle: x.handle,
+                        ecn: x.ecn,
                     });
                     return;
                 }
@@ -205,7 +213,8 @@ impl Captures {
 
     /// Writes the external packets recorded since the last call, with their real
     /// IP bytes as `bytes_of(handle)` gives them (after a made-up Ethernet header,
-    /// as for simulated packets); returns how many had no bytes any more.
+    /// as for simulated packets), with a CE mark the packet had at the node and its
+    /// bytes do not carry yet written in; returns how many had no bytes any more.
     pub fn write_external<'a>(&mut self, bytes_of: impl Fn(u64) -> Option<&'a [u8]>) -> u64 {
         let mut missing = 0;
         for c in self.external.drain(..) {
@@ -219,6 +228,9 @@ impl Captures {
             frame.clear();
             frame.extend_from_slice(&ethernet_header(c.src, c.dst));
             frame.extend_from_slice(ip);
+            if c.ecn == Ecn::Ce && ipv4_ecn(ip) != Ecn::Ce {
+                set_ipv4_ecn(&mut frame[ETHERNET_HEADER..], Ecn::Ce);
+            }
             file.append(c.time, frame, frame.len() as u32);
         }
         missing
@@ -304,7 +316,7 @@ pub fn ipv4_address(node: NodeId) -> [u8; 4] {
 
 fn encode_ipv4(packet: &Packet, protocol: u8, ip: &mut [u8]) {
     ip[0] = 0x45;
-    ip[1] = 0;
+    ip[1] = packet.ecn() as u8;
     ip[2..4].copy_from_slice(&(packet.size as u16).to_be_bytes());
     ip[4..6].copy_from_slice(&(packet.uid as u16).to_be_bytes());
     ip[6..8].copy_from_slice(&0x4000u16.to_be_bytes()); // DF
@@ -331,7 +343,7 @@ fn encode_data(packet: &Packet, d: &TcpData, tcp: &mut [u8]) -> usize {
         dst_port: RECEIVER_PORT,
         seq: d.seq.wrapping_add(1) as u32,
         ack: 1,
-        flags: FLAG_ACK | FLAG_PSH,
+        flags: FLAG_ACK | FLAG_PSH | if d.cwr { FLAG_CWR } else { 0 },
         window: u16::MAX,
     };
     header.write(&options, tcp)
@@ -350,7 +362,7 @@ fn encode_ack(packet: &Packet, a: &TcpAck, tcp: &mut [u8]) -> usize {
         dst_port: sender_port(packet),
         seq: 1,
         ack: a.ack.wrapping_add(1) as u32,
-        flags: FLAG_ACK,
+        flags: FLAG_ACK | if a.ece { FLAG_ECE } else { 0 },
         window: a.window.min(u16::MAX as u64) as u16,
     };
     header.write(&options, tcp)
@@ -377,7 +389,8 @@ fn encode_syn(packet: &Packet, s: &TcpSyn, tcp: &mut [u8]) -> usize {
             FLAG_SYN | FLAG_ACK
         } else {
             FLAG_SYN
-        },
+        } | if s.ece { FLAG_ECE } else { 0 }
+            | if s.cwr { FLAG_CWR } else { 0 },
         window: u16::MAX,
     };
     header.write(&options, tcp)
@@ -390,6 +403,10 @@ fn millis(t: SimTime) -> u32 {
 const FLAG_SYN: u8 = 0x02;
 const FLAG_PSH: u8 = 0x08;
 const FLAG_ACK: u8 = 0x10;
+/// RFC 3168 §6.1: ECN-Echo and Congestion Window Reduced, bits 9 and 8 of the
+/// header's flags (byte 13's two high bits).
+const FLAG_ECE: u8 = 0x40;
+const FLAG_CWR: u8 = 0x80;
 
 struct TcpHeader {
     src_port: u16,
@@ -489,7 +506,7 @@ fn internet_checksum(mut sum: u32) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::{AckRef, SackBlocks};
+    use crate::packet::{example_ipv4_header, AckRef, ExternalRef, SackBlocks};
 
     fn data_packet() -> Packet {
         Packet {
@@ -504,6 +521,8 @@ mod tests {
                 len: 1000,
                 ts_val: None,
                 retransmission: false,
+                ecn: Default::default(),
+                cwr: false,
             }),
         }
     }
@@ -530,6 +549,8 @@ mod tests {
             p.payload = Payload::TcpSyn(TcpSyn {
                 syn_ack,
                 timestamps: false,
+                ece: false,
+                cwr: false,
             });
             let mut frame = [0u8; TCP_SNAP];
             let no_sacks = SackStore::default();
@@ -622,6 +643,8 @@ mod tests {
             window: 1 << 20,
             ts_ecr: Some(SimTime::from_millis(5)),
             sack,
+            ecn: Default::default(),
+            ece: false,
         };
         let ack = Packet {
             size: 40 + 12 + sack.option_bytes(),
@@ -644,6 +667,154 @@ mod tests {
         assert_eq!(&tcp[32..36], &[1, 1, 5, 18]);
         assert_eq!(&tcp[36..40], &2001u32.to_be_bytes());
         assert_eq!(&tcp[40..44], &3001u32.to_be_bytes());
+    }
+
+    /// A data segment, an ACK, a SYN and a SYN-ACK with ECN's marks: (packet,
+    /// IP ECN bits, TCP flags byte) as RFC 791's DS byte and RFC 3168 §6.1 lay them
+    /// out. Data ECT(0) with CWR: 0b10, ACK|PSH|CWR = 0x10 | 0x08 | 0x80 = 0x98;
+    /// data CE: 0b11, 0x18; an ACK echoing CE: 0b00, ACK|ECE = 0x50; an ECN-setup
+    /// SYN: SYN|ECE|CWR = 0x02 | 0x40 | 0x80 = 0xc2; its SYN-ACK: SYN|ACK|ECE = 0x52.
+    fn ecn_packets(sacks: &mut SackStore) -> Vec<(Packet, u8, u8)> {
+        let data = |ecn, cwr| Packet {
+            payload: Payload::TcpData(TcpData {
+                seq: 0,
+                len: 1000,
+                ts_val: None,
+                retransmission: false,
+                ecn,
+                cwr,
+            }),
+            ..data_packet()
+        };
+        let ack = TcpAck {
+            ack: 1000,
+            window: 65_535,
+            ts_ecr: None,
+            sack: SackBlocks::default(),
+            ecn: Ecn::NotEct,
+            ece: true,
+        };
+        let syn = |syn_ack, ece, cwr| Packet {
+            size: 40,
+            payload: Payload::TcpSyn(TcpSyn {
+                syn_ack,
+                timestamps: false,
+                ece,
+                cwr,
+            }),
+            ..data_packet()
+        };
+        vec![
+            (data(Ecn::Ect0, true), 0b10, 0x98),
+            (data(Ecn::Ce, false), 0b11, 0x18),
+            (
+                Packet {
+                    size: 40,
+                    src: 1,
+                    dst: 0,
+                    payload: Payload::TcpAck(AckRef::stow(&ack, sacks)),
+                    ..data_packet()
+                },
+                0b00,
+                0x50,
+            ),
+            (syn(false, true, true), 0b00, 0xc2),
+            (syn(true, true, false), 0b00, 0x52),
+        ]
+    }
+
+    #[test]
+    fn the_ecn_field_and_flags_are_in_the_headers() {
+        let mut sacks = SackStore::default();
+        for (p, ecn, flags) in ecn_packets(&mut sacks) {
+            let mut frame = [0u8; TCP_SNAP];
+            encode_frame(&p, &sacks, &mut frame);
+            let ip = &frame[14..34];
+            assert_eq!((ip[1], frame[34 + 13]), (ecn, flags), "{:?}", p.payload);
+            // The DS byte is under the header checksum: it still verifies.
+            assert_eq!(internet_checksum(sum_words(0, ip)), 0);
+        }
+    }
+
+    #[test]
+    fn tshark_reads_the_ecn_field_and_flags() {
+        // Where tshark is installed (.ci/run installs it), it decodes what the test
+        // above checks byte by byte: ip.dsfield.ecn 2, 3, 0, 0, 0; ECE on the ACK,
+        // the SYN and the SYN-ACK; CWR on the first data segment and the SYN.
+        if std::process::Command::new("tshark")
+            .arg("--version")
+            .output()
+            .is_err()
+        {
+            eprintln!("tshark is not installed: not checked");
+            return;
+        }
+        let mut sacks = SackStore::default();
+        let packets = ecn_packets(&mut sacks);
+        let mut c = Captures::new(2, &[0]);
+        let store = PacketStore::default();
+        for (i, (p, _, _)) in packets.iter().enumerate() {
+            c.record(SimTime::from_millis(i as u64), 0, p, &store, &sacks);
+        }
+        let bytes = c.into_files().next().unwrap().bytes;
+        let path = std::env::temp_dir().join(format!("cwnd-ecn-{}.pcap", std::process::id()));
+        std::fs::write(&path, bytes).unwrap();
+        let out = std::process::Command::new("tshark")
+            .args(["-n", "-r"])
+            .arg(&path)
+            .args(["-T", "fields", "-E", "separator=,"])
+            .args([
+                "-e",
+                "ip.dsfield.ecn",
+                "-e",
+                "tcp.flags.ece",
+                "-e",
+                "tcp.flags.cwr",
+            ])
+            .output()
+            .unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let rows: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            rows,
+            ["2,0,1", "3,0,0", "0,1,0", "0,1,1", "0,1,0"],
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    #[test]
+    fn an_external_packet_marked_ce_is_captured_with_the_mark() {
+        // A live packet sent ECT(0) (DS byte 0x02, header checksum 0xb85f: the
+        // example header 4500 0073 0000 4000 4011 b861 c0a8 0001 c0a8 00c7 with its
+        // first word 0x4502, sum 0x47a0, complemented 0xb85f), seen at node 0 before
+        // a queue marked it and at node 1 after (CE): the first record keeps its
+        // bytes, the second has DS byte 0x03 and checksum 0xb85e. A Not-ECT packet is
+        // never CE in the world, so only a mark is ever written.
+        let mut ip = example_ipv4_header(0x4502, 0xb85f);
+        ip.resize(0x73, 0);
+        let external = |ecn| Packet {
+            payload: Payload::External(ExternalRef {
+                handle: 9,
+                data: true,
+                ecn,
+            }),
+            size: 0x73,
+            ..data_packet()
+        };
+        let mut c = Captures::new(2, &[0, 1]);
+        let (store, sacks) = (PacketStore::default(), SackStore::default());
+        c.record(SimTime::ZERO, 0, &external(Ecn::Ect0), &store, &sacks);
+        c.record(SimTime::ZERO, 1, &external(Ecn::Ce), &store, &sacks);
+        assert_eq!(c.write_external(|h| (h == 9).then_some(ip.as_slice())), 0);
+        let files: Vec<PcapFile> = c.into_files().collect();
+        // 24-byte file header, 16-byte record header, 14-byte Ethernet header.
+        let header = |f: &PcapFile| f.bytes[54..74].to_vec();
+        assert_eq!(header(&files[0]), ip[..20]);
+        let marked = header(&files[1]);
+        assert_eq!((marked[1], &marked[10..12]), (0x03, &[0xb8u8, 0x5e][..]));
+        assert_eq!(internet_checksum(sum_words(0, &marked)), 0);
     }
 
     #[test]

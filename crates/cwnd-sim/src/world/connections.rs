@@ -301,7 +301,7 @@ impl World {
             self.seed,
             &format!("generators[{g}].connections[{serial}].cc"),
         );
-        let flow = Flow::new(
+        let mut flow = Flow::new(
             String::new(),
             state.spec.cc.clone(),
             state.spec.src,
@@ -312,6 +312,7 @@ impl World {
             None,
             t.timestamps,
         );
+        flow.agree_ecn_without_handshake();
         let id = connection_id(g, serial);
         let cwnd = flow.sender.tcb.cwnd;
         self.connections.live.insert(

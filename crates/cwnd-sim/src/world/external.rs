@@ -11,12 +11,14 @@
 //! time), runs the loop up to the current time (`World::run_until`), learns when
 //! the next event is due (`next_event_time`) and takes the packets that reached
 //! their destination (`drain_delivered`). The world moves only a reference to the
-//! packet's bytes (`ExternalRef`) and its real IP size; drops are counted on the
-//! flow the driver names, as for simulated packets.
+//! packet's bytes (`ExternalRef`), its real IP size and ECN field; drops are
+//! counted on the flow the driver names, as for simulated packets. A queue may mark
+//! an ECN-capable packet CE (RFC 3168 §5): the delivery says so, and the driver
+//! writes the mark into the real header.
 
 use super::World;
 use crate::engine::EventQueue;
-use crate::packet::{ExternalRef, FlowId, NodeId, Payload};
+use crate::packet::{Ecn, ExternalRef, FlowId, NodeId, Payload};
 use crate::results::RunResults;
 use crate::time::SimTime;
 
@@ -45,6 +47,9 @@ pub struct Delivery {
     pub flow: FlowId,
     /// The handle given at injection.
     pub handle: u64,
+    /// The ECN field as the model leaves it: CE if a queue marked it, for the
+    /// driver to write into the real header (`packet::set_ipv4_ecn`).
+    pub ecn: Ecn,
 }
 
 impl Delivery {
@@ -54,6 +59,7 @@ impl Delivery {
             node,
             flow,
             handle: external.handle,
+            ecn: external.ecn,
         }
     }
 }
@@ -156,7 +162,11 @@ mod tests {
             src: 0,
             dst: 1,
             size,
-            external: ExternalRef { handle, data },
+            external: ExternalRef {
+                handle,
+                data,
+                ecn: Ecn::NotEct,
+            },
             stream_bytes: None,
         }
     }

@@ -3,11 +3,14 @@
 //! receiver's node answers each SYN with a SYN-ACK, and the SYN-ACK opens the
 //! sender. SYN and SYN-ACK are packets like any other: queues and impairments see
 //! them (as acknowledgements, `PacketClass::Ack`: they carry no data) and may drop
-//! them. Their size is the flow's TCP/IP header (40 B, 52 B with timestamps).
+//! them. Their size is the flow's TCP/IP header (40 B, 52 B with timestamps). They
+//! carry ECN's set-up flags (`transport::tcp::ecn`): the sender's on each SYN, the
+//! receiver's answer on each SYN-ACK, the first SYN-ACK's read by the sender.
 
 use super::{Event, Flow, World};
 use crate::packet::{FlowId, Payload, TcpSyn};
 use crate::time::SimTime;
+use crate::transport::tcp::ecn::SynFlags;
 use crate::transport::tcp::handshake::Handshake;
 
 impl Flow {
@@ -31,10 +34,12 @@ impl World {
 
     /// Flow `f` starts: its first SYN.
     pub(super) fn on_open_start(&mut self, now: SimTime, f: FlowId) {
-        if let Some(h) = &mut self.flows[f as usize].handshake {
+        let flow = &mut self.flows[f as usize];
+        if let Some(h) = &mut flow.handshake {
             h.start(now);
         }
-        self.send_syn(now, f, false);
+        let flags = flow.sender.ecn_syn(true);
+        self.send_syn(now, f, false, flags);
         self.arm_syn_timer(f);
     }
 
@@ -45,28 +50,35 @@ impl World {
             return;
         }
         if flow.handshake.as_mut().is_some_and(|h| h.on_timer(now)) {
-            self.send_syn(now, f, false);
+            let flags = flow.sender.ecn_syn(false);
+            self.send_syn(now, f, false, flags);
         }
         self.arm_syn_timer(f);
     }
 
     /// A SYN reached the receiver (it answers), or a SYN-ACK the sender (it opens).
     pub(super) fn on_syn_segment(&mut self, now: SimTime, f: FlowId, syn: TcpSyn) {
+        let flow = &mut self.flows[f as usize];
+        let flags = SynFlags {
+            ece: syn.ece,
+            cwr: syn.cwr,
+        };
         if !syn.syn_ack {
-            self.send_syn(now, f, true);
+            let answer = flow.receiver.on_syn(flags);
+            self.send_syn(now, f, true, answer);
             return;
         }
-        let flow = &mut self.flows[f as usize];
         let Some(opened) = flow.handshake.as_mut().and_then(|h| h.on_syn_ack(now)) else {
             return;
         };
+        flow.sender.ecn_syn_ack(flags);
         let mut out = std::mem::take(&mut self.data_out);
         flow.sender.open(now, opened, &mut out);
         self.flush_sender(now, f, out);
     }
 
-    /// A SYN from the sender, or a SYN-ACK from the receiver.
-    fn send_syn(&mut self, now: SimTime, f: FlowId, syn_ack: bool) {
+    /// A SYN from the sender, or a SYN-ACK from the receiver, with ECN's `flags`.
+    fn send_syn(&mut self, now: SimTime, f: FlowId, syn_ack: bool, flags: SynFlags) {
         let flow = &self.flows[f as usize];
         let (from, to) = if syn_ack {
             (flow.dst, flow.src)
@@ -76,6 +88,8 @@ impl World {
         let syn = TcpSyn {
             syn_ack,
             timestamps: flow.timestamps,
+            ece: flags.ece,
+            cwr: flags.cwr,
         };
         let size = flow.header_bytes();
         let packet = self.new_packet(now, f, from, to, size, Payload::TcpSyn(syn));

@@ -76,6 +76,16 @@ impl Flow {
             }
     }
 
+    /// Without a handshake, the two ends agree on ECN at the start as a first SYN
+    /// and its SYN-ACK, neither lost, would have them agree
+    /// (`transport::tcp::ecn`). Once per flow: out of line.
+    #[inline(never)]
+    pub(super) fn agree_ecn_without_handshake(&mut self) {
+        let syn = self.sender.ecn_syn(true);
+        let answer = self.receiver.on_syn(syn);
+        self.sender.ecn_syn_ack(answer);
+    }
+
     pub(super) fn snapshot(&self) -> FlowSnapshot {
         let tcb = &self.sender.tcb;
         FlowSnapshot {
@@ -128,7 +138,9 @@ impl World {
     /// Flow `f` starts sending (with no handshake, or once it is open).
     pub(super) fn on_flow_start(&mut self, now: SimTime, f: FlowId) {
         let mut out = std::mem::take(&mut self.data_out);
-        self.flows[f as usize].sender.start(now, &mut out);
+        let flow = &mut self.flows[f as usize];
+        flow.agree_ecn_without_handshake();
+        flow.sender.start(now, &mut out);
         self.flush_sender(now, f, out);
     }
 
@@ -139,8 +151,12 @@ impl World {
             return;
         };
         let (ack, delivered) = flow.receiver.on_segment(now, seg);
+        let ack_before = flow.receiver.take_ack_before();
         if !is_connection(f) {
             self.recorder.on_delivered(f as usize, now, delivered);
+        }
+        if let Some(before) = ack_before {
+            self.send_ack_before(now, f, before);
         }
         if let Some(ack) = ack {
             self.send_ack(now, f, ack);
@@ -227,6 +243,15 @@ impl World {
         let payload = Payload::TcpAck(AckRef::stow(&ack, &mut self.sack_store));
         let packet = self.new_packet(now, f, src, dst, size, payload);
         self.forward(now, src, packet);
+    }
+
+    /// DCTCP's ACK of the data before a change of the CE state (RFC 8257 §3.2).
+    /// Out of line and cold, so that the data path of every other receiver, into
+    /// which `send_ack` is inlined, stays as small as it was.
+    #[cold]
+    #[inline(never)]
+    fn send_ack_before(&mut self, now: SimTime, f: FlowId, ack: TcpAck) {
+        self.send_ack(now, f, ack);
     }
 
     pub(super) fn arm_receiver_timer(&mut self, f: FlowId) {

@@ -422,6 +422,8 @@ mod tests {
                 len: 1460,
                 ts_val: None,
                 retransmission: false,
+                ecn: Default::default(),
+                cwr: false,
             }),
         }
     }

@@ -4,10 +4,11 @@
 
 use super::cc::Reno;
 use super::cc_sample::CcSample;
+use super::ecn::EcnConfig;
 use super::recovery::{Recovery, RepeatedTimeout};
 use super::rto::RtoConfig;
 use super::sender::{SenderConfig, TcpSender};
-use crate::packet::{SackBlocks, TcpAck, TcpData};
+use crate::packet::{Ecn, SackBlocks, TcpAck, TcpData};
 use crate::time::SimTime;
 
 /// MSS 1000, initial window 10, `write_size`-byte writes into a `sk_sndbuf` of
@@ -25,6 +26,7 @@ fn transfer(write_size: u64, nagle: bool, app_bytes: Option<u64>) -> TcpSender {
         dupthresh: 3,
         limited_transmit: false,
         prr: false,
+        ecn: EcnConfig::default(),
         abc_limit: 1,
         recovery: Recovery::NewReno,
         repeated_timeout: RepeatedTimeout::Keep,
@@ -63,6 +65,8 @@ fn ack(s: &mut TcpSender, ms: u64, ack: u64) -> Vec<(u64, u32)> {
         window: 1 << 20,
         ts_ecr: None,
         sack: SackBlocks::default(),
+        ecn: Ecn::NotEct,
+        ece: false,
     };
     s.on_ack(SimTime::from_millis(ms), &a, &mut out);
     segments(&out)

@@ -3,6 +3,8 @@
 
 pub mod cc;
 pub mod cc_sample;
+pub mod ecn;
+mod ecn_echo;
 pub mod handshake;
 mod nagle;
 mod pacing;
@@ -25,6 +27,8 @@ mod tlp;
 
 #[cfg(test)]
 mod app_tests;
+#[cfg(test)]
+mod ecn_tests;
 #[cfg(test)]
 mod layering_tests;
 #[cfg(test)]

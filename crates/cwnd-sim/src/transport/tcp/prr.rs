@@ -36,9 +36,12 @@
 //!
 //! Counting is in segments (RFC 6937 counts bytes; with full-sized segments they
 //! agree). Applies to the Reno, NewReno and SACK flavours (not Tahoe, which has no
-//! fast recovery, nor controllers that own cwnd such as BBR).
+//! fast recovery, nor controllers that own cwnd such as BBR), and to the CWR state
+//! of an ECN echo, which Linux reduces the same way (`tcp_cong_control` runs
+//! `tcp_cwnd_reduction` in CWR and Recovery alike); a loss found in CWR carries the
+//! reduction on into fast recovery (`tcp_enter_recovery` does not start it again).
 //!
-//! In the sender: cwnd is set on every ACK in `Recovery` (entry included) before
+//! In the sender: cwnd is set on every ACK in `Recovery` or `Cwr` (entry included) before
 //! anything is sent; the SACK flavour then sends NextSeg while pipe < cwnd as
 //! always; the window flavours first resend the first unacknowledged segment once
 //! it is marked lost (on entry and on a NewReno partial ACK), if cwnd allows, then
@@ -104,9 +107,10 @@ impl Prr {
     }
 }
 
-/// The window reduction of a fast recovery, sized by PRR when it runs for the
-/// flow (Linux `tcp_init_cwnd_reduction`, `tcp_cwnd_reduction`): whether it does,
-/// and the counters of the recovery under way.
+/// The window reduction of a fast recovery or of an ECN echo's CWR, sized by PRR
+/// when it runs for the flow (Linux `tcp_init_cwnd_reduction`,
+/// `tcp_cwnd_reduction`): whether it does, and the counters of the reduction under
+/// way.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct CwndReduction {
     /// PRR runs for this flow (`tcp.prr`, and a controller that does not own cwnd).
@@ -119,16 +123,21 @@ impl CwndReduction {
         CwndReduction { prr, episode: None }
     }
 
-    /// A recovery episode begins from a window of `prior_cwnd` segments; returns
-    /// whether PRR sets cwnd through it.
+    /// A reduction begins from a window of `prior_cwnd` segments; returns whether
+    /// PRR sets cwnd through it.
     pub fn start(&mut self, prior_cwnd: u32) -> bool {
         self.episode = self.prr.then(|| Prr::start(prior_cwnd));
         self.prr
     }
 
-    /// Whether PRR sets cwnd in `state` (in fast recovery, with PRR on).
+    /// Whether PRR runs for the flow (a reduction in progress carries on with it).
+    pub fn runs(&self) -> bool {
+        self.prr
+    }
+
+    /// Whether PRR sets cwnd in `state` (in fast recovery or CWR, with PRR on).
     pub fn active(&self, state: CaState) -> bool {
-        self.episode.is_some() && state == CaState::Recovery
+        self.episode.is_some() && reducing(state)
     }
 
     /// The congestion window after `ack` (`Prr::on_ack`); `cwnd` unchanged without
@@ -140,14 +149,19 @@ impl CwndReduction {
         }
     }
 
-    /// A segment left in `state`: counted if it left during fast recovery.
+    /// A segment left in `state`: counted if it left during the reduction.
     pub fn on_sent(&mut self, state: CaState) {
-        if state == CaState::Recovery {
+        if reducing(state) {
             if let Some(prr) = &mut self.episode {
                 prr.on_sent();
             }
         }
     }
+}
+
+/// The states whose window PRR reduces (Linux `tcp_in_cwnd_reduction`).
+fn reducing(state: CaState) -> bool {
+    matches!(state, CaState::Cwr | CaState::Recovery)
 }
 
 #[cfg(test)]
@@ -312,6 +326,7 @@ mod tests {
         let mut on = CwndReduction::new(true);
         assert!(on.start(20));
         assert!(on.active(CaState::Recovery) && !on.active(CaState::Loss));
+        assert!(on.active(CaState::Cwr) && !on.active(CaState::Disorder));
         on.on_sent(CaState::Disorder);
         assert_eq!(on.cwnd_after(ack, 10, 17), 13);
         on.on_sent(CaState::Recovery);

@@ -10,7 +10,8 @@
 //!   `TCP_MAX_QUICKACKS` = 16 at the connection's first data (`icsk_ack.ato` still
 //!   0), and `tcp_data_queue` through `tcp_enter_quickack_mode` when a segment
 //!   carries only data already received (a retransmission: "Force an immediate
-//!   ack").
+//!   ack"); `__tcp_ecn_check_ce` with max 2 on the first CE of an episode and on a
+//!   Not-ECT segment after ECT ones (`ecn_echo.rs`).
 //! * `tcp_grow_window`, called for every in-order segment of at least 128 B, raises
 //!   the receive window's slow-start threshold `rcv_ssthresh` by max(2·advmss,
 //!   2·len) while it is below its limit, and each time sets `quick |= 1`: while
@@ -37,8 +38,7 @@
 //!   advertises stays its constant buffer (docs/tcp.md, "Receiver").
 //! * The delayed-ACK timeout stays `TCP_ATO_MIN`; Linux adapts `ato` to the
 //!   arrival gaps (up to 200 ms) and re-enters quick-ACK mode after a gap longer
-//!   than its RTO; neither is modelled. ECN (CE marks enter the mode with 2) is
-//!   not modelled in cwnd. One-way flows never enter Linux's "pingpong"
+//!   than its RTO; neither is modelled. One-way flows never enter Linux's "pingpong"
 //!   (interactive) mode, which would turn quick ACKs off.
 
 /// `TCP_MAX_QUICKACKS` (include/net/tcp.h).
@@ -106,6 +106,12 @@ impl QuickAck {
     /// retransmission case, `tcp_enter_quickack_mode(sk, TCP_MAX_QUICKACKS)`).
     pub fn on_old_data(&mut self) {
         self.incr(TCP_MAX_QUICKACKS);
+    }
+
+    /// ECN's signal (`__tcp_ecn_check_ce`): the first CE mark of an episode, or a
+    /// Not-ECT segment after ECT ones, `tcp_enter_quickack_mode(sk, 2)`.
+    pub fn on_ecn_signal(&mut self) {
+        self.incr(2);
     }
 
     /// An ACK went out (`tcp_dec_quickack_mode`).
@@ -197,6 +203,18 @@ mod tests {
         assert!(acks[..2892].iter().all(|&a| a));
         assert_eq!(&acks[2892..], [false, false]);
         assert_eq!(q.rcv_ssthresh, GROW_LIMIT);
+    }
+
+    #[test]
+    fn an_ecn_signal_gives_at_most_two_quick_acks() {
+        // 64 MiB advertised, rcv_ssthresh 14 480 B at the start: min(14 480 / 2896,
+        // 2) = 2; a larger count already pending is kept.
+        let mut q = QuickAck::new(64 << 20, 1448);
+        q.on_ecn_signal();
+        assert_eq!(q.quick, 2);
+        q.quick = 7;
+        q.on_ecn_signal();
+        assert_eq!(q.quick, 7);
     }
 
     #[test]

@@ -35,10 +35,16 @@
 //!   that straddles rcv_nxt or overlaps a block; when it lies inside an out-of-order
 //!   block, that containing block comes second (§4 (2)), then the others as above.
 //!   An ACK carrying a D-SACK block is sent at once, whatever the delayed-ACK state.
+//! * ECN (RFC 3168 §6.1.3, and DCTCP's RFC 8257 §3.2 for a receiver whose controller
+//!   needs it): ECE on the ACKs as `ecn_echo.rs` decides, and the ACKs it asks for at
+//!   once; DCTCP's ACK of the data before a change of the CE state goes out first
+//!   (`take_ack_before`).
 
+use super::ecn::{EcnConfig, SynFlags};
+use super::ecn_echo::EcnEcho;
 use super::quickack::QuickAck;
 use crate::packet::{
-    SackBlocks, TcpAck, TcpData, MAX_SACK_BLOCKS, MAX_SACK_BLOCKS_WITH_TIMESTAMPS,
+    Ecn, SackBlocks, TcpAck, TcpData, MAX_SACK_BLOCKS, MAX_SACK_BLOCKS_WITH_TIMESTAMPS,
 };
 use crate::time::SimTime;
 
@@ -60,6 +66,8 @@ pub struct ReceiverConfig {
     pub dsack: bool,
     /// Timestamps are on: one SACK block less fits.
     pub timestamps: bool,
+    /// This end's part in ECN (`ecn.rs`).
+    pub ecn: EcnConfig,
 }
 
 /// Per-flow receiver counters (each a column of the run summary, `results`).
@@ -73,6 +81,8 @@ pub struct ReceiverStats {
     pub acks_sent: u64,
     /// Bytes delivered in order to the application.
     pub bytes_delivered: u64,
+    /// Data segments that arrived with the CE mark (RFC 3168 §5).
+    pub ce_received: u64,
 }
 
 pub struct TcpReceiver {
@@ -90,6 +100,11 @@ pub struct TcpReceiver {
     ts_recent: Option<SimTime>,
     last_ack_sent: u64,
     quickack: Option<QuickAck>,
+    /// ECN's echo (`ecn_echo.rs`).
+    echo: EcnEcho,
+    /// DCTCP's ACK of the data before a change of the CE state, to go out before
+    /// the ACK of the segment that changed it: (ACK number, ECE).
+    ack_before: Option<(u64, bool)>,
     pub stats: ReceiverStats,
 }
 
@@ -97,6 +112,7 @@ impl TcpReceiver {
     pub fn new(cfg: ReceiverConfig) -> Self {
         let quickack =
             (cfg.quickack && cfg.delayed_ack.is_some()).then(|| QuickAck::new(cfg.buffer, cfg.mss));
+        let echo = EcnEcho::new(cfg.ecn);
         TcpReceiver {
             cfg,
             rcv_nxt: 0,
@@ -108,6 +124,8 @@ impl TcpReceiver {
             ts_recent: None,
             last_ack_sent: 0,
             quickack,
+            echo,
+            ack_before: None,
             stats: ReceiverStats::default(),
         }
     }
@@ -121,10 +139,46 @@ impl TcpReceiver {
         self.delack_deadline
     }
 
+    /// A SYN with `syn`'s ECN flags arrived: the SYN-ACK's (`ecn_echo.rs`).
+    pub fn on_syn(&mut self, syn: SynFlags) -> SynFlags {
+        self.echo.on_syn(syn)
+    }
+
+    /// DCTCP's ACK of the data before a change of the CE state, if the last segment
+    /// made one: to send before that segment's own ACK (RFC 8257 §3.2).
+    #[inline]
+    pub fn take_ack_before(&mut self) -> Option<TcpAck> {
+        let (ack, ece) = self.ack_before.take()?;
+        Some(self.ack_before(ack, ece))
+    }
+
+    /// The ACK of `ack` with ECE `ece` that precedes the ACK of a segment that
+    /// changed DCTCP's CE state. No SACK blocks: a delayed ACK was pending, so no
+    /// data was out of order (that is acknowledged at once).
+    #[cold]
+    fn ack_before(&mut self, ack: u64, ece: bool) -> TcpAck {
+        self.stats.acks_sent += 1;
+        TcpAck {
+            ack,
+            window: self.cfg.buffer,
+            ts_ecr: self.ts_recent,
+            sack: SackBlocks::default(),
+            ecn: self.echo.ack_ecn(),
+            ece,
+        }
+    }
+
     /// Processes a data segment; returns the ACK to send now, if any. The
     /// second value is the number of bytes newly delivered to the application.
     pub fn on_segment(&mut self, now: SimTime, seg: &TcpData) -> (Option<TcpAck>, u64) {
         self.stats.segments_received += 1;
+        if seg.ecn == Ecn::Ce {
+            self.stats.ce_received += 1;
+        }
+        // ECN's part only where both ends agreed to it: a segment of a connection
+        // that did not is Not-ECT without CWR, and nothing is echoed.
+        let ecn = self.echo.agreed();
+        let ack_pending = self.delack_deadline != SimTime::MAX;
         let (start, end) = (seg.seq, seg.seq + seg.len as u64);
         if let Some(ts) = seg.ts_val {
             if start <= self.last_ack_sent && self.ts_recent.is_none_or(|r| ts >= r) {
@@ -133,6 +187,9 @@ impl TcpReceiver {
         }
         if end <= self.rcv_nxt {
             self.stats.duplicate_segments += 1;
+            if ecn {
+                self.echo_ecn(seg, false, ack_pending);
+            }
             if let Some(q) = &mut self.quickack {
                 q.on_old_data();
             }
@@ -140,6 +197,9 @@ impl TcpReceiver {
         }
         if start > self.rcv_nxt {
             self.stats.out_of_order_segments += 1;
+            if ecn {
+                self.echo_ecn(seg, true, ack_pending);
+            }
             let overlap = self.overlap(start, end);
             if let Some((i, true, _)) = overlap {
                 // Wholly inside block i: a duplicate. The block holds the segment that
@@ -163,6 +223,7 @@ impl TcpReceiver {
         self.absorb_out_of_order();
         let delivered = self.rcv_nxt - before;
         self.stats.bytes_delivered += delivered;
+        let ecn_now = ecn && self.echo_ecn(seg, true, ack_pending);
         if let Some(q) = &mut self.quickack {
             q.on_data(u64::from(seg.len));
         }
@@ -174,7 +235,7 @@ impl TcpReceiver {
                 self.unacked_bytes += delivered;
                 let dsack = duplicate.is_some() && self.cfg.sack && self.cfg.dsack;
                 let threshold = u64::from(d.every - 1) * u64::from(self.cfg.mss);
-                quick || filled_hole || dsack || self.unacked_bytes > threshold
+                quick || filled_hole || dsack || ecn_now || self.unacked_bytes > threshold
             }
         };
         if ack_now {
@@ -196,6 +257,25 @@ impl TcpReceiver {
         Some(self.make_ack(None))
     }
 
+    /// ECN's part in a data segment (`ecn_echo.rs`), `checked` when it carries new
+    /// data: quick ACKs entered, DCTCP's ACK of the data before a CE change built.
+    /// Returns whether the segment is to be acknowledged at once for ECN: DCTCP's
+    /// change of state, or, with Linux's quick-ACK rules, a CWR. Out of line: most
+    /// connections do not use ECN, and their segments pass it by.
+    #[inline(never)]
+    fn echo_ecn(&mut self, seg: &TcpData, checked: bool, ack_pending: bool) -> bool {
+        let v = self
+            .echo
+            .on_data(seg.ecn, seg.cwr, checked, self.rcv_nxt, ack_pending);
+        if let Some(q) = self.quickack.as_mut().filter(|_| v.quickack) {
+            q.on_ecn_signal();
+        }
+        self.ack_before = v.ack_before;
+        // The ACK a CWR asks for is a Linux receiver's, which the quick-ACK model
+        // stands for; DCTCP's is RFC 8257's.
+        v.ce_changed || (v.cwr_ack && self.quickack.is_some())
+    }
+
     /// An ACK of everything in order, with SACK (and a D-SACK block for
     /// `duplicate`, when enabled).
     fn make_ack(&mut self, duplicate: Option<(u64, u64)>) -> TcpAck {
@@ -211,6 +291,8 @@ impl TcpReceiver {
             window: self.cfg.buffer,
             ts_ecr: self.ts_recent,
             sack: self.sack_blocks(duplicate),
+            ecn: self.echo.ack_ecn(),
+            ece: self.echo.ece(),
         }
     }
 
@@ -289,6 +371,7 @@ impl TcpReceiver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transport::tcp::ecn::EcnSetting;
 
     fn seg(seq: u64, len: u32) -> TcpData {
         TcpData {
@@ -296,6 +379,8 @@ mod tests {
             len,
             ts_val: None,
             retransmission: false,
+            ecn: Ecn::NotEct,
+            cwr: false,
         }
     }
 
@@ -311,6 +396,7 @@ mod tests {
             sack: true,
             dsack: true,
             timestamps: false,
+            ecn: EcnConfig::default(),
         })
     }
 
@@ -586,6 +672,119 @@ mod tests {
         }
         assert_eq!(r.out_of_order, vec![(2000, 3500), (4000, 6000)]);
         assert_eq!(ack_of(&mut r, seg(0, 2000)), Some(3500));
+    }
+
+    /// A delayed-ACK receiver (every 2, 200 ms) that agreed to ECN; `quickack` for
+    /// Linux's ACK rules, `needs_ecn` for DCTCP's echo.
+    fn ecn_receiver(quickack: bool, needs_ecn: bool) -> TcpReceiver {
+        let mut r = receiver(true);
+        r.cfg.quickack = quickack;
+        r.cfg.ecn = EcnConfig {
+            setting: EcnSetting::Accept,
+            needs_ecn,
+        };
+        let mut r = TcpReceiver::new(r.cfg);
+        let setup = SynFlags {
+            ece: true,
+            cwr: true,
+        };
+        assert!(r.on_syn(setup).ece);
+        r
+    }
+
+    fn marked(seq: u64, ecn: Ecn, cwr: bool) -> TcpData {
+        TcpData {
+            ecn,
+            cwr,
+            ..seg(seq, 1000)
+        }
+    }
+
+    /// (ACK number, ECE) of the ACK a segment makes the receiver send now.
+    fn ece_ack(r: &mut TcpReceiver, s: TcpData) -> Option<(u64, bool)> {
+        r.on_segment(SimTime::ZERO, &s).0.map(|a| (a.ack, a.ece))
+    }
+
+    #[test]
+    fn an_echo_waits_for_the_delayed_ack_without_linuxs_rules() {
+        // RFC 3168 §6.1.3 alone: segment 1 arrives CE and waits like any other; the
+        // ACK of segment 2 (every second) carries ECE, and so does the timer's
+        // ACK of segment 3, until CWR arrives (segment 4, acknowledged with 5 as
+        // usual, no ECE).
+        let mut r = ecn_receiver(false, false);
+        assert_eq!(ece_ack(&mut r, marked(0, Ecn::Ce, false)), None);
+        assert_eq!(
+            ece_ack(&mut r, marked(1000, Ecn::Ect0, false)),
+            Some((2000, true))
+        );
+        assert_eq!(ece_ack(&mut r, marked(2000, Ecn::Ect0, false)), None);
+        let timer = r.on_timer(SimTime::from_millis(200)).unwrap();
+        assert!(timer.ece);
+        assert_eq!(ece_ack(&mut r, marked(3000, Ecn::Ect0, true)), None);
+        assert_eq!(
+            ece_ack(&mut r, marked(4000, Ecn::Ect0, false)),
+            Some((5000, false))
+        );
+        assert_eq!(r.stats.ce_received, 1);
+    }
+
+    #[test]
+    fn linux_acks_the_first_ce_and_the_cwr_at_once() {
+        // With the quick-ACK model, a window that never grows (buffer 2000 B: the
+        // first data sets quick = max(2000 / 2000, …) = 1 for segment 0). Segment 1,
+        // CE: quick-ACK mode for min(1, 2) = 1 more ACK, so it is acknowledged at
+        // once, with ECE. Segment 2 waits. Segment 3 brings CWR: acknowledged at once,
+        // without ECE.
+        let mut r = ecn_receiver(true, false);
+        r.cfg.buffer = 2000;
+        let mut r = TcpReceiver::new(r.cfg);
+        r.on_syn(SynFlags {
+            ece: true,
+            cwr: true,
+        });
+        assert_eq!(
+            ece_ack(&mut r, marked(0, Ecn::Ect0, false)),
+            Some((1000, false))
+        );
+        assert_eq!(
+            ece_ack(&mut r, marked(1000, Ecn::Ce, false)),
+            Some((2000, true))
+        );
+        assert_eq!(ece_ack(&mut r, marked(2000, Ecn::Ect0, false)), None);
+        assert_eq!(
+            ece_ack(&mut r, marked(3000, Ecn::Ect0, true)),
+            Some((4000, false))
+        );
+    }
+
+    #[test]
+    fn dctcp_sends_the_ack_of_the_data_before_a_change_first() {
+        // RFC 8257 §3.2 with delayed ACKs: segment 0 (ECT) waits. Segment 1 is CE: the
+        // state changes with an ACK pending, so an ACK of 1000 without ECE goes first,
+        // then the ACK of 2000 with ECE. Segment 2, CE: no change, it waits; segment
+        // 3, ECT: a change: ACK of 3000 with ECE, then of 4000 without. DCTCP's ACKs
+        // are ECT(0).
+        let mut r = ecn_receiver(false, true);
+        assert_eq!(ece_ack(&mut r, marked(0, Ecn::Ect0, false)), None);
+        assert_eq!(r.take_ack_before(), None);
+        let now = r.on_segment(SimTime::ZERO, &marked(1000, Ecn::Ce, false)).0;
+        let before = r.take_ack_before().unwrap();
+        assert_eq!(
+            (before.ack, before.ece, before.ecn),
+            (1000, false, Ecn::Ect0)
+        );
+        let now = now.unwrap();
+        assert_eq!((now.ack, now.ece, now.ecn), (2000, true, Ecn::Ect0));
+        assert_eq!(ece_ack(&mut r, marked(2000, Ecn::Ce, false)), None);
+        assert_eq!(
+            ece_ack(&mut r, marked(3000, Ecn::Ect0, false)),
+            Some((4000, false))
+        );
+        assert_eq!(
+            r.take_ack_before().map(|a| (a.ack, a.ece)),
+            Some((3000, true))
+        );
+        assert_eq!(r.stats.acks_sent, 4);
     }
 
     #[test]

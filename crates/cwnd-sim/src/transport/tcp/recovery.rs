@@ -227,7 +227,8 @@ pub(super) enum NewAckVerdict {
     RecoveryEnds,
     /// In `Loss`: `ends` once the ACK covers everything outstanding at the timeout.
     Loss { ends: bool },
-    /// `Open` or `Disorder`: the sender is (back) in `Open`.
+    /// `Open`, `Disorder` or `Cwr`: the sender is (back) in `Open`, or in CWR until
+    /// that reduction ends.
     Open,
 }
 
@@ -325,7 +326,7 @@ impl LossRecovery {
                 self.episode.clear_dupacks();
                 NewAckVerdict::Loss { ends: full }
             }
-            CaState::Open | CaState::Disorder => {
+            CaState::Open | CaState::Disorder | CaState::Cwr => {
                 self.episode.clear_dupacks();
                 NewAckVerdict::Open
             }

@@ -4,16 +4,17 @@
 //! Sequence numbers are in segments of 1000 bytes; every segment sent at t = 0 has
 //! TSval 0.
 
-use super::cc::Reno;
+use super::cc::{CongestionControl, Reno};
 use super::recovery::{Recovery, RepeatedTimeout};
 use std::collections::VecDeque;
 
 use super::cc_sample::CcSample;
+use super::ecn::EcnConfig;
 use super::rto::RtoConfig;
 use super::sack::{Scoreboard, SentSegment};
 use super::sender::{SenderConfig, TcpSender};
 use super::tcb::{CaState, INFINITE_SSTHRESH};
-use crate::packet::{SackBlocks, TcpAck, TcpData};
+use crate::packet::{Ecn, SackBlocks, TcpAck, TcpData};
 use crate::time::SimTime;
 
 pub(super) const MSS: u64 = 1000;
@@ -24,6 +25,16 @@ pub(super) fn sender(
     iw: u32,
     set: impl FnOnce(&mut SenderConfig),
 ) -> TcpSender {
+    sender_cc(recovery, iw, Box::new(Reno), set)
+}
+
+/// The same with the controller `cc`.
+pub(super) fn sender_cc(
+    recovery: Recovery,
+    iw: u32,
+    cc: Box<dyn CongestionControl>,
+    set: impl FnOnce(&mut SenderConfig),
+) -> TcpSender {
     let mut cfg = SenderConfig {
         mss: MSS as u32,
         header: 40,
@@ -31,6 +42,7 @@ pub(super) fn sender(
         dupthresh: 3,
         limited_transmit: false,
         prr: false,
+        ecn: EcnConfig::default(),
         abc_limit: 1,
         recovery,
         repeated_timeout: RepeatedTimeout::Keep,
@@ -49,7 +61,7 @@ pub(super) fn sender(
         rack: false,
     };
     set(&mut cfg);
-    TcpSender::new(cfg, Box::new(Reno))
+    TcpSender::new(cfg, cc)
 }
 
 pub(super) fn start(s: &mut TcpSender) -> Vec<u64> {
@@ -80,6 +92,8 @@ pub(super) fn ack(
         window: u64::MAX,
         ts_ecr: echo_ms.map(SimTime::from_millis),
         sack,
+        ecn: Ecn::NotEct,
+        ece: false,
     };
     let mut out = Vec::new();
     s.on_ack(SimTime::from_millis(t_ms), &a, &mut out);

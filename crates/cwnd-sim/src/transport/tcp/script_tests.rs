@@ -5,11 +5,12 @@ use std::sync::{Arc, Mutex};
 
 use super::cc::{AckSample, CongestionControl, Reno, Vegas, VegasConfig};
 use super::cc_sample::CcSample;
+use super::ecn::EcnConfig;
 use super::recovery::{Recovery, RepeatedTimeout};
 use super::rto::{RtoConfig, RttSample};
 use super::sender::{SenderConfig, TcpSender};
 use super::tcb::{CaState, Tcb};
-use crate::packet::{SackBlocks, TcpAck, TcpData};
+use crate::packet::{Ecn, SackBlocks, TcpAck, TcpData};
 use crate::time::SimTime;
 
 const MSS: u64 = 1000;
@@ -45,6 +46,7 @@ fn sender_cc(
         dupthresh: 3,
         limited_transmit: false,
         prr: false,
+        ecn: EcnConfig::default(),
         abc_limit: 1,
         recovery,
         repeated_timeout: RepeatedTimeout::Keep,
@@ -83,6 +85,8 @@ fn ack(s: &mut TcpSender, t: SimTime, seg: u64) -> Vec<TcpData> {
         window: u64::MAX,
         ts_ecr: None,
         sack: SackBlocks::default(),
+        ecn: Ecn::NotEct,
+        ece: false,
     };
     s.on_ack(t, &a, &mut out);
     out
@@ -332,6 +336,8 @@ fn sack_ack(s: &mut TcpSender, t: SimTime, seg: u64, blocks: &[(u64, u64)]) -> V
         window: u64::MAX,
         ts_ecr: None,
         sack,
+        ecn: Ecn::NotEct,
+        ece: false,
     };
     s.on_ack(t, &a, &mut out);
     out
@@ -434,6 +440,7 @@ fn timestamps_config(initial_window: u32) -> SenderConfig {
         dupthresh: 3,
         limited_transmit: false,
         prr: false,
+        ecn: EcnConfig::default(),
         abc_limit: 1,
         recovery: Recovery::NewReno,
         repeated_timeout: RepeatedTimeout::Keep,
@@ -460,6 +467,8 @@ fn ts_ack(s: &mut TcpSender, t: SimTime, seg: u64, echo: SimTime) -> Vec<TcpData
         window: u64::MAX,
         ts_ecr: Some(echo),
         sack: SackBlocks::default(),
+        ecn: Ecn::NotEct,
+        ece: false,
     };
     s.on_ack(t, &a, &mut out);
     out
@@ -837,6 +846,8 @@ fn sack_ts_ack(s: &mut TcpSender, t: SimTime, seg: u64, blocks: &[(u64, u64)], e
         window: u64::MAX,
         ts_ecr: Some(echo),
         sack,
+        ecn: Ecn::NotEct,
+        ece: false,
     };
     s.on_ack(t, &a, &mut Vec::new());
 }

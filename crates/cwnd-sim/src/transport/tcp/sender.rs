@@ -41,13 +41,20 @@
 //! `sender/rack_tlp.rs` RACK's and TLP's hooks and timers, `sender/output.rs`
 //! what is sent.
 //!
-//! Where the mechanisms still to come belong: ECN's response (RFC 3168 ECE/CWR)
-//! is a reduction like `tlp_loss_response`'s, in a `CaState::Cwr` (Linux
-//! `tcp_enter_cwr`), sized by `CwndReduction` as Linux sizes CWR with PRR; the
-//! ACK's ECE read in `sender/ack.rs`, CWR set on the next segment in
-//! `sender/output.rs`. DCTCP and AccECN are controllers in `cc/`, given the
-//! ACK's marks beside its `RateSample`. Pacing for every controller is `Pacer`'s
-//! rate when the controller gives none (Linux `tcp_update_pacing_rate`).
+//! ECN (RFC 3168 §6.1; `ecn.rs` owns the agreement and the marks): an ACK that
+//! echoes CE, read in `sender/ack.rs`, is passed to the controller
+//! (`ecn_event`), and once recovery processing leaves the sender in `Open` or
+//! `Disorder` it starts a reduction in `CaState::Cwr` (`sender/loss.rs`, Linux
+//! `tcp_enter_cwr`): ssthresh from the controller, cwnd brought down by
+//! `CwndReduction` as Linux does with PRR (at once to ssthresh without PRR, RFC
+//! 3168 §6.1.2), no growth, loss detection as in `Open`, and the state held until
+//! data sent after the reduction began is acknowledged, then cwnd = ssthresh. One
+//! response per window: echoes in CWR, Recovery or Loss are part of the reduction
+//! under way. A loss found in CWR carries its reduction on into fast recovery
+//! (`tcp_enter_recovery`). An echo proves congestion, so the reduction it starts,
+//! or one a loss starts on the same ACK, is never undone (Linux zeroes
+//! `prior_ssthresh`). The next new data segment after any reduction carries CWR
+//! (`sender/output.rs`).
 
 mod ack;
 mod loss;
@@ -58,6 +65,7 @@ mod undo;
 use self::ack::AckStart;
 use super::cc::{CaEvent, CongestionControl};
 use super::cc_sample::CcSample;
+use super::ecn::{EcnConfig, SenderEcn, SynFlags};
 use super::handshake::{Opened, RTO_AFTER_LOST_SYN};
 use super::nagle::Nagle;
 use super::pacing::Pacer;
@@ -125,8 +133,10 @@ pub struct SenderConfig {
     pub sndbuf: Option<u64>,
     /// Nagle's algorithm (TCP_NODELAY off).
     pub nagle: bool,
-    /// Proportional Rate Reduction in fast recovery (RFC 6937, `prr.rs`).
+    /// Proportional Rate Reduction in fast recovery and CWR (RFC 6937, `prr.rs`).
     pub prr: bool,
+    /// This end's part in ECN (`ecn.rs`).
+    pub ecn: EcnConfig,
 }
 
 /// Per-flow sender counters (each a column of the run summary, `results`).
@@ -155,6 +165,12 @@ pub struct SenderStats {
     pub avoidable_timeouts: u64,
     /// Tail loss probes sent (RACK-TLP, RFC 8985 §7).
     pub loss_probes: u64,
+    /// Window reductions for an ECN echo: CWR entered (RFC 3168 §6.1.2).
+    pub ecn_reductions: u64,
+    /// Window reductions for a loss: ssthresh lowered by a fast retransmit, a
+    /// timeout or a loss a tail loss probe repaired (a loss found in CWR carries the
+    /// echo's reduction on and is not counted).
+    pub loss_reductions: u64,
     /// Sums for the means reported in the summary, in nanoseconds.
     #[serde(skip)]
     pub rtt_sum_ns: u128,
@@ -201,6 +217,8 @@ pub struct TcpSender {
     /// The application's writes and the send buffer (`send_buffer.rs`).
     app: SendBuffer,
     nagle: Nagle,
+    /// ECN's agreement, marks and CWR (`ecn.rs`).
+    ecn: SenderEcn,
     pub stats: SenderStats,
 }
 
@@ -237,6 +255,7 @@ impl TcpSender {
             ack_start: AckStart::default(),
             app: SendBuffer::new(cfg.write_size, cfg.sndbuf, cfg.app_bytes),
             nagle: Nagle::new(cfg.nagle),
+            ecn: SenderEcn::new(cfg.ecn),
             stats: SenderStats::default(),
         }
     }
@@ -308,6 +327,16 @@ impl TcpSender {
             Opened::AfterRetransmission => self.timer.reinitialize(RTO_AFTER_LOST_SYN),
         }
         self.start(now, out);
+    }
+
+    /// The ECN flags of a SYN, the `first` or one sent again (`ecn.rs`).
+    pub fn ecn_syn(&mut self, first: bool) -> SynFlags {
+        self.ecn.syn(first)
+    }
+
+    /// The SYN-ACK's ECN flags: whether the connection uses ECN (`ecn.rs`).
+    pub fn ecn_syn_ack(&mut self, flags: SynFlags) {
+        self.ecn.on_syn_ack(flags);
     }
 
     /// The application stops: no new data beyond what was already sent.

@@ -274,10 +274,16 @@ impl UndoState {
 
     /// The reduction is undone: every detector starts afresh.
     pub fn on_undo(&mut self) {
+        self.forget_episode();
+        self.frto = Frto::Off;
+    }
+
+    /// An ECN echo proved congestion (Linux `tcp_enter_cwr`: `undo_marker = 0`): the
+    /// episode under way can no longer be found spurious.
+    pub fn forget_episode(&mut self) {
         self.marker = None;
         self.retrans = None;
         self.eifel = Eifel::Idle;
-        self.frto = Frto::Off;
     }
 
     /// F-RTO step 1 (RFC 5682 §2.1/§3.1): the first unacknowledged segment, ending

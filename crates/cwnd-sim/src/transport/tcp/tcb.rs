@@ -18,6 +18,10 @@ pub enum CaState {
     Open,
     /// Duplicate ACKs seen, fewer than dupthresh.
     Disorder,
+    /// Reducing the window for an ECN echo (RFC 3168 §6.1.2, Linux `tcp_enter_cwr`)
+    /// until data sent after the echo's reduction began is acknowledged; loss
+    /// detection runs as in `Open`.
+    Cwr,
     /// Fast recovery after a fast retransmit.
     Recovery,
     /// After a retransmission timeout (or Tahoe's fast retransmit): slow start

@@ -307,7 +307,11 @@ impl Bbr {
 
     /// Remembers the last good cwnd, for after recovery or PROBE_RTT.
     fn save_cwnd(&mut self, tcb: &Tcb) {
-        let good = matches!(self.prev_ca_state, CaState::Open | CaState::Disorder);
+        // Linux: `prev_ca_state < TCP_CA_Recovery`.
+        let good = matches!(
+            self.prev_ca_state,
+            CaState::Open | CaState::Disorder | CaState::Cwr
+        );
         if good && self.mode != Mode::ProbeRtt {
             self.prior_cwnd = tcb.cwnd;
         } else {

@@ -262,7 +262,8 @@ impl CongestionControl for Htcp {
                     self.last_cong = now;
                 }
             }
-            CaState::Recovery | CaState::Loss => {
+            // Linux `htcp_state`: CWR (an ECN echo's reduction) resets as a loss does.
+            CaState::Cwr | CaState::Recovery | CaState::Loss => {
                 self.undo = Some(Undo {
                     last_cong: self.last_cong,
                     max_rtt: self.max_rtt,

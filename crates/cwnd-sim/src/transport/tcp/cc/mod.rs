@@ -13,13 +13,15 @@
 //!
 //! Calling order on an ACK that acknowledges new data:
 //! 1. `pkts_acked` with the RTT sample (Karn-filtered) and segments acked;
-//! 2. `in_ack_event`;
+//! 2. `in_ack_event`, then, on a connection that uses ECN, `ecn_event(Ack)`;
 //! 3. recovery processing by the sender (may end Recovery/Loss via `set_state`);
 //! 4. for a controller with `has_cong_control`, `cong_control`; otherwise, in
 //!    `Open`/`Disorder`/`Loss`, `cong_avoid` (only when the window was in use).
 //!
-//! On a duplicate ACK: `in_ack_event`, recovery processing, then `cong_control` for a
-//! controller that has it. On loss detection the sender asks `ssthresh` (which must
+//! On a duplicate ACK: `in_ack_event` (and `ecn_event(Ack)`), recovery processing,
+//! then `cong_control` for a controller that has it. An ACK that echoes CE in `Open`
+//! or `Disorder`, after recovery processing, makes the sender enter CWR:
+//! `ecn_event(EnterCwr)`, `ssthresh`, `set_state(Cwr)` (Linux `tcp_enter_cwr`). On loss detection the sender asks `ssthresh` (which must
 //! *return* the new threshold, not set it — as ns-3 documents for `GetSsThresh`),
 //! then sets the new state and calls `set_state` (Linux `tcp_enter_recovery` and
 //! `tcp_enter_loss`: ssthresh first, then `tcp_set_ca_state`), and on an RTO also
@@ -46,6 +48,7 @@ mod bic;
 mod cdg;
 mod compound;
 mod cubic;
+mod dctcp;
 mod highspeed;
 mod htcp;
 mod hybla;
@@ -65,6 +68,7 @@ pub use bic::Bic;
 pub use cdg::{Cdg, CdgConfig, CdgHystart};
 pub use compound::{Compound, CompoundConfig};
 pub use cubic::{Cubic, CubicConfig};
+pub use dctcp::{Dctcp, DctcpConfig};
 pub use highspeed::{HighSpeed, HighSpeedConfig};
 pub use htcp::{Htcp, HtcpConfig};
 pub use hybla::{Hybla, HyblaConfig};
@@ -104,6 +108,28 @@ pub struct AckEvent {
     pub acked_bytes: u64,
     /// True for a duplicate ACK.
     pub duplicate: bool,
+}
+
+/// ECN's events for the controller (`CongestionControl::ecn_event`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EcnEvent {
+    /// An ACK of a connection that uses ECN (Linux `in_ack_event`, with
+    /// `CA_ACK_ECE` when `ece`): the bytes it newly acknowledged (SEG.ACK − SND.UNA,
+    /// RFC 8257 §3.3; 0 for a duplicate), whether it echoed CE, and one past the
+    /// highest byte sent (SND.NXT).
+    Ack {
+        acked_bytes: u64,
+        ece: bool,
+        sent: u64,
+    },
+    /// The sender enters CWR (Linux `tcp_enter_cwr` for an echo;
+    /// `tcp_process_tlp_ack` for a loss a tail loss probe repaired): the `ssthresh`
+    /// asked next sizes this reduction, not a loss recovery's.
+    EnterCwr,
+    /// A loss is found in CWR: fast recovery carries CWR's reduction on and asks no
+    /// new `ssthresh` (Linux `tcp_enter_recovery`); a controller that reacts to the
+    /// loss anyway sets ssthresh here (DCTCP's `set_state` does).
+    LossInCwr,
 }
 
 /// Events outside the ACK stream (Linux `enum tcp_ca_event`).
@@ -166,6 +192,12 @@ pub trait CongestionControl: Send {
     fn set_state(&mut self, _tcb: &Tcb, _now: SimTime, _new: CaState) {}
 
     fn cwnd_event(&mut self, _tcb: &mut Tcb, _now: SimTime, _event: CaEvent) {}
+
+    /// ECN's events (`EcnEvent`): the marks each ACK echoes, and CWR. Linux passes
+    /// the first as `in_ack_event`'s `CA_ACK_ECE` flag and its CE events
+    /// (`CA_EVENT_ECN_IS_CE`, `CA_EVENT_ECN_NO_CE`) to the receiving end's
+    /// controller; here the receiver agent runs those (`ecn_echo.rs`).
+    fn ecn_event(&mut self, _tcb: &mut Tcb, _now: SimTime, _event: EcnEvent) {}
 
     /// Vegas's fine-grained retransmission (`vegas_timer.rs`): whether the oldest
     /// unacknowledged segment, last sent at `sent`, is to be resent now. Asked by a
@@ -296,6 +328,7 @@ controllers! {
     Westwood("westwood", WestwoodConfig, checked, |c, _| Box::new(Westwood::new(c))),
     WestwoodPlus("westwood_plus", WestwoodPlusConfig, checked, |c, _| Box::new(Westwood::plus(c))),
     Cubic("cubic", CubicConfig, checked, |c, _| Box::new(Cubic::new(c))),
+    Dctcp("dctcp", DctcpConfig, checked, |c, _| Box::new(Dctcp::new(c))),
     Bic("bic", NoParams, unchecked, |_, _| Box::new(Bic::default())),
     Compound("compound", CompoundConfig, unchecked, |c, _| Box::new(Compound::new(c))),
     HighSpeed("highspeed", HighSpeedConfig, checked, |c, _| Box::new(HighSpeed::new(c))),

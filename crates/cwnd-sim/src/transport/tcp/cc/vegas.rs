@@ -220,7 +220,7 @@ impl CongestionControl for Vegas {
             match new {
                 CaState::Recovery => fine.on_fast_retransmit(tcb.flight_segments()),
                 CaState::Loss => fine.on_timeout(),
-                CaState::Open | CaState::Disorder => {}
+                CaState::Open | CaState::Disorder | CaState::Cwr => {}
             }
         }
     }

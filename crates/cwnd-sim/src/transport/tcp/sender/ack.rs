@@ -1,20 +1,22 @@
 //! An ACK arrives (Linux `tcp_ack`): its SACK blocks onto the scoreboard, RACK and
 //! TLP told, the cumulative acknowledgment applied with its RTT samples, then by
 //! kind — new data, a duplicate, news of SACKed data only, a window update — loss
-//! recovery (`sender/loss.rs`), the controller's hooks and what may be sent.
+//! recovery (`sender/loss.rs`), its ECN echo (CWR), the controller's hooks and what
+//! may be sent.
 
 use super::TcpSender;
 use crate::packet::{TcpAck, TcpData};
 use crate::time::SimTime;
-use crate::transport::tcp::cc::{AckEvent, AckSample, RateSample};
+use crate::transport::tcp::cc::{AckEvent, AckSample, EcnEvent, RateSample};
 use crate::transport::tcp::recovery::Recovery;
 use crate::transport::tcp::rto::Acked;
 use crate::transport::tcp::sack::{split_dsack, SackUpdate};
 use crate::transport::tcp::tcb::CaState;
 
 /// The sender when the ACK being processed arrived, as Linux's `tcp_ack` keeps it
-/// in locals (`prior_snd_una`, `delivered`, `lost`, `prior_in_flight`). Kept until
-/// the next ACK: a reordering timer that starts fast recovery in between reads it.
+/// in locals (`prior_snd_una`, `delivered`, `lost`, `prior_in_flight`, and the ACK's
+/// `FLAG_ECE`). Kept until the next ACK: a reordering timer that starts fast
+/// recovery in between reads it.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct AckStart {
     pub snd_una: u64,
@@ -27,6 +29,8 @@ pub(super) struct AckStart {
     /// Segments in flight, counted for a model-based controller only (it costs a
     /// pass over the window with SACK).
     pub in_flight: u32,
+    /// The ACK echoes CE on a connection that uses ECN.
+    pub ece: bool,
 }
 
 impl TcpSender {
@@ -42,12 +46,19 @@ impl TcpSender {
         } else {
             0
         };
+        let ece = self.ecn.echoed(ack.ece);
         self.ack_start = AckStart {
             snd_una: self.tcb.snd_una,
             delivered: self.tcb.delivered,
             lost,
             in_flight,
+            ece,
         };
+        if ece {
+            // Congestion is proven: the reduction under way is not to be undone
+            // (Linux `tcp_fastretrans_alert` step A).
+            self.tcb.prior_ssthresh = 0;
+        }
         let window_changed = ack.window != self.peer_window;
         self.peer_window = ack.window;
         if let Some(r) = &mut self.rack {
@@ -71,8 +82,18 @@ impl TcpSender {
         self.on_ack_by_kind(now, ack, sack, window_changed, out);
         // RACK found losses on an ACK that started no recovery by itself (RFC 8985
         // §6.2: the losses RACK marks start fast recovery).
-        if rack_lost && matches!(self.tcb.ca_state, CaState::Open | CaState::Disorder) {
+        if rack_lost
+            && matches!(
+                self.tcb.ca_state,
+                CaState::Open | CaState::Disorder | CaState::Cwr
+            )
+        {
             self.enter_fast_retransmit(now, out);
+        }
+        if ece {
+            // A fast retransmit on this ACK saved it again; Linux's
+            // `tcp_enter_recovery(sk, ece_ack)` leaves it 0.
+            self.tcb.prior_ssthresh = 0;
         }
     }
 
@@ -103,12 +124,16 @@ impl TcpSender {
                 duplicate: true,
             };
             self.cc.in_ack_event(&self.tcb, now, &event);
+            self.ecn_ack_event(now, 0);
             self.on_dup_ack(now, sack_dupack, out);
+            self.after_old_ack(now, out);
             self.model_update(now, None, out);
         } else if sack_dupack && ack.ack == self.tcb.snd_una {
             self.on_dup_ack(now, true, out);
+            self.after_old_ack(now, out);
             self.model_update(now, None, out);
         } else {
+            self.respond_to_echo(now);
             if self.model_based {
                 // Nothing for the model; the sample of what it SACKed is dropped.
                 self.rate.take_sample(&mut self.tcb, now);
@@ -175,7 +200,33 @@ impl TcpSender {
             duplicate: false,
         };
         self.cc.in_ack_event(&self.tcb, now, &event);
+        self.ecn_ack_event(now, acked_bytes);
         self.after_new_ack(now, acked, cc_rtt, sack_dupack, out);
+    }
+
+    /// The controller's ECN view of an ACK that acknowledged `acked_bytes`, on a
+    /// connection that uses ECN (Linux `in_ack_event` with `CA_ACK_ECE`).
+    fn ecn_ack_event(&mut self, now: SimTime, acked_bytes: u64) {
+        if self.ecn.ok() {
+            let event = EcnEvent::Ack {
+                acked_bytes,
+                ece: self.ack_start.ece,
+                sent: self.high_water(),
+            };
+            self.cc.ecn_event(&mut self.tcb, now, event);
+        }
+    }
+
+    /// After recovery processing of an ACK that acknowledged nothing new: its echo
+    /// may start CWR; in CWR, PRR sets cwnd for what the ACK delivered, and what it
+    /// allows goes out (a controller that owns cwnd sends after its
+    /// `cong_control`).
+    fn after_old_ack(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
+        self.respond_to_echo(now);
+        if self.tcb.ca_state == CaState::Cwr && !self.model_based {
+            self.prr_update();
+            self.transmit(now, out);
+        }
     }
 
     /// The rest of an ACK of `acked` new segments: recovery, the timers, growth,
@@ -199,14 +250,23 @@ impl TcpSender {
             self.timer.restart(now);
         }
         self.schedule_probe(now);
-        if sack_dupack && matches!(self.tcb.ca_state, CaState::Open | CaState::Disorder) {
+        if sack_dupack
+            && matches!(
+                self.tcb.ca_state,
+                CaState::Open | CaState::Disorder | CaState::Cwr
+            )
+        {
             self.recovery.count_dupack();
             self.sack_loss_detection(now, out);
         }
+        self.respond_to_echo(now);
         if self.model_based {
             self.model_update(now, cc_rtt, out);
         } else {
-            if !was_recovering && self.tcb.ca_state != CaState::Recovery {
+            // Linux `tcp_cong_control`: in CWR the window is reduced, not grown.
+            if self.tcb.ca_state == CaState::Cwr {
+                self.prr_update();
+            } else if !was_recovering && self.tcb.ca_state != CaState::Recovery {
                 let grown = self.acked_sacked(acked);
                 self.cc.cong_avoid(&mut self.tcb, now, grown);
             }

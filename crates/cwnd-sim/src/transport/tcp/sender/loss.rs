@@ -1,13 +1,14 @@
 //! Loss detection and the reductions (Linux `tcp_fastretrans_alert`,
-//! `tcp_enter_recovery`, `tcp_enter_loss`): the rules are `recovery.rs`'s (which
-//! flavour does what, RFC 5681/6582/6675), `sack.rs`'s (IsLost), `prr.rs`'s (how
-//! much goes per ACK) and the controller's (how far ssthresh falls); this file
-//! applies their verdicts to the window, the timers and what is sent.
+//! `tcp_enter_recovery`, `tcp_enter_loss`, `tcp_enter_cwr`): the rules are
+//! `recovery.rs`'s (which flavour does what, RFC 5681/6582/6675), `sack.rs`'s
+//! (IsLost), `prr.rs`'s (how much goes per ACK), `ecn.rs`'s (when CWR ends) and the
+//! controller's (how far ssthresh falls); this file applies their verdicts to the
+//! window, the timers and what is sent.
 
 use super::TcpSender;
 use crate::packet::TcpData;
 use crate::time::SimTime;
-use crate::transport::tcp::cc::{AckKind, CaEvent, CongestionControl};
+use crate::transport::tcp::cc::{AckKind, CaEvent, CongestionControl, EcnEvent};
 use crate::transport::tcp::prr::PrrAck;
 use crate::transport::tcp::recovery::{
     limited_transmit_fits, DupAckVerdict, NewAckVerdict, Recovery,
@@ -40,7 +41,7 @@ impl TcpSender {
 
     /// Saves cwnd/ssthresh for undo and asks the controller for the new ssthresh
     /// (FlightSize without the segments limited transmit sent, unless the caller set
-    /// it already: `Tcb::flight_size`).
+    /// it already: `Tcb::flight_size`). The next new data segment carries CWR.
     pub(super) fn reduce_ssthresh(&mut self, now: SimTime) {
         self.tcb.prior_cwnd = self.tcb.cwnd;
         self.tcb.prior_ssthresh = self.tcb.ssthresh;
@@ -51,6 +52,64 @@ impl TcpSender {
         self.tcb.ssthresh = self.cc.ssthresh(&self.tcb, now).max(2);
         self.tcb.loss_flight = None;
         self.recovery.forget_limited();
+        self.ecn.queue_cwr();
+    }
+
+    /// RFC 3168 §6.1.2 (Linux `tcp_try_to_open`'s echo): an ACK that echoes CE,
+    /// once recovery processing has left the sender in `Open` or `Disorder`, starts
+    /// a reduction. In `Cwr`, `Recovery` or `Loss` the echo belongs to the window
+    /// already being reduced: at most one response per window. Inline: every ACK
+    /// asks, and the answer is almost always no.
+    #[inline]
+    pub(super) fn respond_to_echo(&mut self, now: SimTime) {
+        if self.ack_start.ece && matches!(self.tcb.ca_state, CaState::Open | CaState::Disorder) {
+            self.enter_cwr(now);
+        }
+    }
+
+    /// Linux `tcp_enter_cwr`: ssthresh from the controller (told first that this is
+    /// an echo's reduction), the undo detectors disarmed (congestion is proven),
+    /// `Cwr` until data sent after now is acknowledged, cwnd brought down by PRR
+    /// on each ACK, or set to ssthresh at once without PRR (RFC 3168 §6.1.2: "halves
+    /// the congestion window"); a controller that owns cwnd keeps it. Cold: once
+    /// per window of marks at most.
+    #[cold]
+    fn enter_cwr(&mut self, now: SimTime) {
+        self.stats.ecn_reductions += 1;
+        self.undo.forget_episode();
+        self.cc.ecn_event(&mut self.tcb, now, EcnEvent::EnterCwr);
+        self.reduce_ssthresh(now);
+        self.tcb.prior_ssthresh = 0;
+        self.ecn.enter_cwr(self.high_water());
+        self.set_ca_state(now, CaState::Cwr);
+        if !self.reduction.start(self.tcb.prior_cwnd) && !self.model_based {
+            self.tcb.cwnd = self.tcb.cwnd.min(self.tcb.ssthresh);
+            self.tcb.cwnd_cnt = 0;
+        }
+    }
+
+    /// An ACK of new data in `Cwr`: the reduction ends once data above its start is
+    /// acknowledged, cwnd = ssthresh (Linux `tcp_end_cwnd_reduction`, not for a
+    /// controller that owns cwnd) and back to `Open`.
+    fn on_cwr_ack(&mut self, now: SimTime) {
+        if !self.ecn.cwr_over(self.tcb.snd_una) {
+            return;
+        }
+        if !self.model_based {
+            self.tcb.cwnd = self.tcb.ssthresh;
+            self.tcb.cwnd_cnt = 0;
+            self.cc
+                .cwnd_event(&mut self.tcb, now, CaEvent::CompleteRecovery);
+        }
+        self.set_ca_state(now, CaState::Open);
+    }
+
+    /// Duplicates below dupthresh: `Disorder`, unless in `Cwr`, which holds until its
+    /// own end (Linux `tcp_try_to_open` keeps CWR).
+    fn enter_disorder(&mut self, now: SimTime) {
+        if self.tcb.ca_state != CaState::Cwr {
+            self.set_ca_state(now, CaState::Disorder);
+        }
     }
 
     /// A duplicate ACK: RFC 5681 §2's definition for Tahoe, Reno and NewReno; for the
@@ -73,7 +132,7 @@ impl TcpSender {
             }
         }
         match self.tcb.ca_state {
-            CaState::Open | CaState::Disorder => {
+            CaState::Open | CaState::Disorder | CaState::Cwr => {
                 // Before dupthresh, Vegas's fine-grained timer may start it early.
                 let dupthresh = self.dupthresh.current();
                 let snd_una = self.tcb.snd_una;
@@ -83,7 +142,7 @@ impl TcpSender {
                 });
                 match verdict {
                     DupAckVerdict::Disorder => {
-                        self.set_ca_state(now, CaState::Disorder);
+                        self.enter_disorder(now);
                         self.limited_transmit(now, out);
                     }
                     DupAckVerdict::FastRetransmit => self.enter_fast_retransmit(now, out),
@@ -116,7 +175,7 @@ impl TcpSender {
     /// A duplicate ACK for the SACK flavour (RFC 6675 §5).
     fn on_sack_dup_ack(&mut self, now: SimTime, sack_dupack: bool, out: &mut Vec<TcpData>) {
         match self.tcb.ca_state {
-            CaState::Open | CaState::Disorder => {
+            CaState::Open | CaState::Disorder | CaState::Cwr => {
                 if sack_dupack {
                     self.recovery.count_dupack();
                     self.sack_loss_detection(now, out);
@@ -173,22 +232,31 @@ impl TcpSender {
         if start {
             self.enter_fast_retransmit(now, out);
         } else {
-            self.set_ca_state(now, CaState::Disorder);
+            self.enter_disorder(now);
         }
     }
 
     /// A fast retransmit: a loss episode begins, the window is reduced by the
-    /// flavour's rule and the first loss is resent.
+    /// flavour's rule and the first loss is resent. Found in `Cwr`, the echo's
+    /// reduction carries on (Linux `tcp_enter_recovery`: no new ssthresh, PRR not
+    /// restarted, and no undo: `prior_ssthresh` stays 0), the controller told.
     pub(super) fn enter_fast_retransmit(&mut self, now: SimTime, out: &mut Vec<TcpData>) {
         self.stats.fast_retransmits += 1;
         if let Some(t) = &mut self.tlp {
             t.reset();
         }
+        let in_cwr = self.tcb.ca_state == CaState::Cwr;
         self.recovery.on_fast_retransmit(self.high_water());
         self.init_undo();
         self.dupthresh.on_episode(true);
         self.undo.arm_eifel();
-        self.reduce_ssthresh(now);
+        if in_cwr {
+            self.tcb.prior_ssthresh = 0;
+            self.cc.ecn_event(&mut self.tcb, now, EcnEvent::LossInCwr);
+        } else {
+            self.stats.loss_reductions += 1;
+            self.reduce_ssthresh(now);
+        }
         match self.recovery.flavour() {
             Recovery::Tahoe => {
                 self.set_ca_state(now, CaState::Loss);
@@ -198,7 +266,7 @@ impl TcpSender {
             }
             Recovery::Reno | Recovery::NewReno => {
                 self.set_ca_state(now, CaState::Recovery);
-                if self.reduction.start(self.tcb.prior_cwnd) {
+                if self.recovery_prr(in_cwr) {
                     self.scoreboard.mark_head_lost();
                     self.prr_update();
                     self.prr_retransmit_head(now, out);
@@ -210,7 +278,7 @@ impl TcpSender {
             Recovery::Sack => {
                 // RFC 6675 §5 step 4.
                 self.set_ca_state(now, CaState::Recovery);
-                if self.reduction.start(self.tcb.prior_cwnd) {
+                if self.recovery_prr(in_cwr) {
                     self.scoreboard.mark_head_lost();
                     self.prr_update();
                 } else {
@@ -223,6 +291,16 @@ impl TcpSender {
             }
         }
         self.transmit(now, out);
+    }
+
+    /// Whether PRR sets cwnd through the fast recovery beginning: a new reduction
+    /// from the window before the loss, or CWR's carried on.
+    fn recovery_prr(&mut self, in_cwr: bool) -> bool {
+        if in_cwr {
+            self.reduction.runs()
+        } else {
+            self.reduction.start(self.tcb.prior_cwnd)
+        }
     }
 
     /// cwnd on entering fast recovery without PRR (`LossRecovery::entry_cwnd`); a
@@ -284,6 +362,7 @@ impl TcpSender {
                 }
                 return restart_timer;
             }
+            NewAckVerdict::Open if self.tcb.ca_state == CaState::Cwr => self.on_cwr_ack(now),
             NewAckVerdict::RecoveryEnds => {
                 if !self.model_based {
                     self.tcb.cwnd = self.tcb.ssthresh;
@@ -320,16 +399,23 @@ impl TcpSender {
         // `tcp_enter_loss`; recomputing from FlightSize there would *raise*
         // ssthresh, since window inflation has grown the flight).
         let prior = self.tcb.ca_state;
-        let starts_episode = matches!(prior, CaState::Open | CaState::Disorder);
+        let starts_episode = matches!(prior, CaState::Open | CaState::Disorder | CaState::Cwr);
+        // In CWR the window was reduced already unless the timeout is for data sent
+        // after it began (Linux `tcp_enter_loss`: `!after(high_seq, snd_una)`).
+        let reduced = prior == CaState::Recovery
+            || (prior == CaState::Cwr && self.ecn.cwr_covers(self.tcb.snd_una));
         let (first_expiry, dupacks) = self.recovery.on_timeout(self.high_water());
         // A timeout while F-RTO waits: F-RTO starts over, below (RFC 5682 §3.1 step 2
         // returns to step 1).
         self.undo.cancel_frto();
-        if first_expiry && prior != CaState::Recovery {
+        // Every timeout queues CWR (Linux `tcp_enter_loss`).
+        self.ecn.queue_cwr();
+        if first_expiry && !reduced {
             self.init_undo();
             if self.sack {
                 self.tcb.loss_flight = Some(self.packets_in_flight());
             }
+            self.stats.loss_reductions += 1;
             self.reduce_ssthresh(now);
         } else {
             let rwnd = self.peer_window / u64::from(self.tcb.mss);

@@ -221,6 +221,7 @@ impl TcpSender {
         }
         self.stats.segments_sent += 1;
         self.stats.bytes_sent += len as u64;
+        let (ecn, cwr) = self.ecn.marks(retransmission);
         // RFC 6298 (5.1): start the timer if it is not running.
         self.timer.start_if_stopped(now);
         if !retransmission {
@@ -231,6 +232,8 @@ impl TcpSender {
             len,
             ts_val: self.timestamps.then_some(now),
             retransmission,
+            ecn,
+            cwr,
         });
     }
 }

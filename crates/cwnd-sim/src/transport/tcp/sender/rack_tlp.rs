@@ -6,7 +6,7 @@
 use super::TcpSender;
 use crate::packet::{TcpAck, TcpData};
 use crate::time::SimTime;
-use crate::transport::tcp::cc::CaEvent;
+use crate::transport::tcp::cc::{CaEvent, EcnEvent};
 use crate::transport::tcp::sack::SackUpdate;
 use crate::transport::tcp::tcb::CaState;
 use crate::transport::tcp::tlp::TlpVerdict;
@@ -53,7 +53,10 @@ impl TcpSender {
         if self.rack_detect_loss(now, 0) == 0 {
             return;
         }
-        if matches!(self.tcb.ca_state, CaState::Open | CaState::Disorder) {
+        if matches!(
+            self.tcb.ca_state,
+            CaState::Open | CaState::Disorder | CaState::Cwr
+        ) {
             self.enter_fast_retransmit(now, out);
         } else {
             self.transmit(now, out);
@@ -83,8 +86,11 @@ impl TcpSender {
     /// A tail loss probe repaired a loss (RFC 8985 §7.4.2: "invoke congestion
     /// control to react to the loss event the probe has repaired"): one reduction,
     /// as Linux `tcp_process_tlp_ack` does by entering and completing CWR — ssthresh
-    /// from the controller, cwnd = ssthresh (not for a controller that owns cwnd).
+    /// from the controller (told it is CWR's), cwnd = ssthresh (not for a controller
+    /// that owns cwnd).
     fn tlp_loss_response(&mut self, now: SimTime) {
+        self.stats.loss_reductions += 1;
+        self.cc.ecn_event(&mut self.tcb, now, EcnEvent::EnterCwr);
         self.reduce_ssthresh(now);
         if !self.model_based {
             self.tcb.cwnd = self.tcb.ssthresh;

@@ -46,15 +46,21 @@ impl TcpSender {
         }
     }
 
-    /// The response: undo the reduction (see `spurious.rs`).
+    /// The response: undo the reduction (see `spurious.rs`). Not the window of one
+    /// an ECN echo proved (`prior_ssthresh` 0, Linux `tcp_undo_cwnd_reduction`).
     fn undo_reduction(&mut self, now: SimTime) {
         let recovering = matches!(self.tcb.ca_state, CaState::Recovery | CaState::Loss);
         let inflated = matches!(self.recovery.flavour(), Recovery::Reno | Recovery::NewReno);
         if inflated && self.tcb.ca_state == CaState::Recovery && !self.model_based {
             self.tcb.cwnd = self.tcb.ssthresh;
         }
-        self.tcb.cwnd = self.cc.undo_cwnd(&self.tcb).max(1);
-        self.tcb.ssthresh = self.tcb.ssthresh.max(self.tcb.prior_ssthresh);
+        if self.tcb.prior_ssthresh != 0 {
+            self.tcb.cwnd = self.cc.undo_cwnd(&self.tcb).max(1);
+            if self.tcb.prior_ssthresh > self.tcb.ssthresh {
+                self.tcb.ssthresh = self.tcb.prior_ssthresh;
+                self.ecn.withdraw_cwr();
+            }
+        }
         self.stats.spurious_undone += 1;
         self.undo.on_undo();
         if recovering {
