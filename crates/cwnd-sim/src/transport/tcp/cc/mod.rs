@@ -42,6 +42,7 @@
 //! and it keeps each variant in its own file without a central match per hook.
 
 mod bbr;
+mod bbr3;
 mod bic;
 mod compound;
 mod cubic;
@@ -57,6 +58,7 @@ mod westwood;
 pub(in crate::transport::tcp) mod windowed_max;
 
 pub use bbr::{Bbr, BbrConfig, Mode as BbrMode};
+pub use bbr3::{ecn_alpha_update, Bbr3, Bbr3Config};
 pub use bic::Bic;
 pub use compound::{Compound, CompoundConfig};
 pub use cubic::{Cubic, CubicConfig};
@@ -258,7 +260,8 @@ macro_rules! controllers {
                 }
             }
 
-            /// The controller, with its own random stream (only BBR draws from it).
+            /// The controller, with its own random stream (only BBR and BBRv3 draw
+            /// from it).
             pub fn build(&self, rng: RngStream) -> Box<dyn CongestionControl> {
                 match self {
                     $(CcConfig::$variant(cfg) => {
@@ -294,6 +297,7 @@ controllers! {
     Scalable("scalable", ScalableConfig, checked, |c, _| Box::new(Scalable::new(c))),
     Hybla("hybla", HyblaConfig, checked, |c, _| Box::new(Hybla::new(c))),
     Bbr("bbr", BbrConfig, checked, |c, rng| Box::new(Bbr::new(c, rng))),
+    Bbr3("bbr3", Bbr3Config, checked, |c, rng| Box::new(Bbr3::new(c, rng))),
 }
 
 impl CcConfig {
