@@ -43,6 +43,7 @@
 
 mod bbr;
 mod bbr3;
+mod bbr_units;
 mod bic;
 mod compound;
 mod cubic;

@@ -49,7 +49,8 @@
 //!   pacer sends each segment at its time), the pacing rate in bytes of IP packets
 //!   (what the pacer counts), no fast path (an optimisation: same result).
 //!
-//! Integer arithmetic as Linux: gains in 1/256, bandwidth in segments per µs × 2^24.
+//! Integer arithmetic as Linux (`../bbr_units.rs`): gains in 1/256, bandwidth in
+//! segments per µs × 2^24.
 
 mod full_bw;
 mod loss_sample;
@@ -60,6 +61,7 @@ mod window;
 
 use serde::Deserialize;
 
+use super::bbr_units::{self, BBR_UNIT, BW_UNIT};
 use super::{seconds_or_nan, BbrMode as Mode, CaEvent, CcMetrics, CongestionControl, RateSample};
 use crate::rng::RngStream;
 use crate::time::SimTime;
@@ -69,10 +71,6 @@ use loss_sample::LossHistory;
 pub use lower_bounds::{ecn_alpha_update, ECN_ALPHA_INIT};
 use probe_bw::{AckPhase, Phase};
 
-/// Fixed point of gains: 1.0 = 256 (Linux `BBR_SCALE` 8).
-const BBR_UNIT: u32 = 256;
-/// Fixed point of bandwidth: segments per µs × 2^24 (Linux `BW_SCALE` 24).
-const BW_UNIT: u128 = 1 << 24;
 /// Startup's pacing gain, 4 ln 2 = 2.77 (Linux `BBR_UNIT * 277 / 100 + 1`).
 const STARTUP_PACING_GAIN: u32 = BBR_UNIT * 277 / 100 + 1;
 /// Startup's cwnd gain, 2.
@@ -284,28 +282,19 @@ impl Bbr3 {
         self.max_bw().min(self.bw_lo)
     }
 
-    /// `bw` × `gain` × (1 − margin) in bytes per second of IP packets (Linux
-    /// `bbr_rate_bytes_per_sec`, with the packet's size for the pacer).
+    /// `bw` × `gain` × (1 − margin) in bytes per second of IP packets, at least 1
+    /// (Linux v3 `bbr_rate_bytes_per_sec`).
     fn rate_bytes_per_sec(tcb: &Tcb, bw: u64, gain: u32, margin: u64) -> u64 {
-        let mtu = u128::from(tcb.mss + tcb.header);
-        let rate = (u128::from(bw) * mtu * u128::from(gain)) >> 8;
-        let rate = (rate * u128::from(1_000_000 / 100 * (100 - margin))) / BW_UNIT;
-        (rate as u64).max(1)
+        bbr_units::rate_bytes_per_sec(tcb, bw, gain, margin).max(1)
     }
 
     /// Startup's gain × cwnd / SRTT (1 ms before any RTT sample).
     fn init_pacing_rate_from_rtt(&mut self, tcb: &Tcb) {
-        let rtt = match tcb.srtt {
-            Some(srtt) => {
-                self.has_seen_rtt = true;
-                srtt.as_nanos().max(1)
-            }
-            None => 1_000_000,
-        };
-        let bw = u128::from(tcb.cwnd) * BW_UNIT * 1000 / u128::from(rtt);
+        let (bw, seen) = bbr_units::initial_bw(tcb);
+        self.has_seen_rtt |= seen;
         self.pacing_rate = Some(Self::rate_bytes_per_sec(
             tcb,
-            bw as u64,
+            bw,
             STARTUP_PACING_GAIN,
             PACING_MARGIN_PERCENT,
         ));

@@ -12,23 +12,13 @@
 //! The send quantum is the draft's §4.2.2 (1 segment below 1.2 Mb/s, 2 below 24
 //! Mb/s, else 1 ms of data up to 64 KB): no TSO here, so it only sizes cwnd.
 
+use super::super::bbr_units;
 use super::probe_bw::Phase;
 use super::{Bbr3, Mode, RateSample, BBR_UNIT, BW_UNIT, MIN_PIPE_CWND, UNBOUNDED};
 use crate::time::SimTime;
 use crate::transport::tcp::tcb::Tcb;
 
 impl Bbr3 {
-    /// Draft §4.2.2 send quantum, in segments.
-    pub(super) fn send_quantum(&self, tcb: &Tcb) -> u32 {
-        let rate = self.pacing_rate.unwrap_or(0);
-        if rate < 150_000 {
-            1
-        } else if rate < 3_000_000 {
-            2
-        } else {
-            ((rate / 1000).min(65_536) / u64::from(tcb.mss)).max(2) as u32
-        }
-    }
     /// ceil(bw × min_rtt × gain) (Linux `bbr_bdp`); the initial window before any
     /// RTT sample.
     pub(super) fn bdp(&self, bw: u64, gain: u32) -> u32 {
@@ -41,7 +31,9 @@ impl Bbr3 {
     /// Room for 3 send quanta, at least 4, 2 more in Up (Linux
     /// `bbr_quantization_budget`).
     pub(super) fn quantization_budget(&self, tcb: &Tcb, cwnd: u32) -> u32 {
-        let mut cwnd = cwnd.max(3 * self.send_quantum(tcb)).max(MIN_PIPE_CWND);
+        let mut cwnd = cwnd
+            .max(3 * bbr_units::send_quantum(self.pacing_rate, tcb.mss))
+            .max(MIN_PIPE_CWND);
         if self.mode == Mode::ProbeBw && self.phase == Phase::Up {
             cwnd += 2;
         }
