@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{goodput_between, mean_queue, run, single_path, two_flow_dumbbell};
+use common::{goodput_between, queue_after_startup, run, two_flow_dumbbell};
 
 /// 50 Mb/s, 40 ms RTT (18 ms bottleneck + 2 × 1 ms access each way): BDP =
 /// 50e6 × 0.040 / 12 000 bit = 166.7 packets of 1500 B.
@@ -61,33 +61,6 @@ fn on_a_shallow_buffer_v3_keeps_its_loss_near_2_percent_and_well_below_v1() {
     );
 }
 
-/// One flow of `cc` on 50 Mb/s, 40 ms with 4 BDP of buffer, 30 s, default profile:
-/// (goodput 5–30 s, mean and largest queue over 5–30 s in packets).
-fn clean_path(cc: &str) -> (f64, f64, u32) {
-    let buffer = (4.0 * BDP_50) as u32;
-    let s = single_path("50Mbps", 20.0, buffer, 30, &format!("cc = \"{cc}\""), "")
-        .replace("tcp.profile = \"rfc\"\n", "")
-        .replace(
-            "[[flows]]",
-            "[trace]\nqueues = true\nsampling = \"interval\"\n[[flows]]",
-        );
-    let r = run(&s, 1);
-    let q = r.links[2].queue.as_ref().expect("queue traced");
-    let max = q
-        .time
-        .iter()
-        .zip(&q.packets)
-        .filter(|(t, _)| t.as_secs_f64() >= 5.0)
-        .map(|(_, &n)| n)
-        .max()
-        .unwrap_or(0);
-    (
-        goodput_between(&r, &r.flows[0], 5.0, 30.0),
-        mean_queue(q, 5.0, 30.0),
-        max,
-    )
-}
-
 #[test]
 fn on_a_clean_path_v1_and_v3_fill_the_link_with_a_queue_below_a_bdp() {
     // v3 paces at 0.99 × bw except in Up (1.25, until in flight reaches
@@ -99,7 +72,7 @@ fn on_a_clean_path_v1_and_v3_fill_the_link_with_a_queue_below_a_bdp() {
     // ≥ 90 % of the 50 × 1460/1500 Mb/s of payload.
     let capacity = 50e6 * 1460.0 / 1500.0;
     for cc in ["bbr", "bbr3"] {
-        let (g, mean, max) = clean_path(cc);
+        let (g, mean, max, _) = queue_after_startup("50Mbps", 20.0, (4.0 * BDP_50) as u32, cc);
         println!(
             "clean, {cc}: {:.2} Mb/s ({:.1} %), queue mean {mean:.1}, max {max} (BDP {BDP_50:.0})",
             g / 1e6,
