@@ -58,7 +58,7 @@ fn sample(delivered: u64, prior_in_flight: u32) -> RateSample {
 fn bad_parameters_are_named() {
     let bad = |json: &str| {
         let params = serde_json::from_str(json).unwrap();
-        let cfg: Bbr3Config = crate::scenario::cc_spec::parse_params(&params).unwrap();
+        let cfg: Bbr3Config = crate::params::parse_params(&params).unwrap();
         cfg.check().unwrap_err().0
     };
     assert_eq!(bad(r#"{"min_rtt_window": "0s"}"#), "min_rtt_window");
