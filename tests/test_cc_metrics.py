@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 import cwnd
+from cwnd import plot
 from cwnd.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,3 +70,23 @@ def test_a_figure_per_traced_flow(tmp_path: Path) -> None:
     assert "cc_metrics.parquet" in written
     assert {f"cc_metrics_{flows[0]}.png", f"cc_metrics_{flows[1]}.png"} <= written
     assert f"cc_metrics_{flows[2]}.png" not in written  # Reno: nothing to draw
+
+
+def test_bbr_states_are_drawn_as_named_levels(tmp_path: Path) -> None:
+    # `cwnd run` draws BBR's state over time: the mode of bbr and bbr3 and v3's
+    # ProbeBW phase get their names (Linux's enum order); other numbers, and other
+    # controllers' numbers of the same name, stay plain.
+    assert plot.state_levels("bbr", "mode") == ("Startup", "Drain", "ProbeBW", "ProbeRTT")
+    assert plot.state_levels("bbr3", "phase") == ("Up", "Down", "Cruise", "Refill")
+    assert plot.state_levels("bbr3", "inflight_hi") is None
+    assert plot.state_levels("vegas", "mode") is None
+    spec = vegas_and_cubic("interval", True)
+    spec["flows"][3]["cc"] = "bbr3"
+    r = cwnd.run(spec)
+    bbr3 = r.flow_names[3]
+    m = r.flow_cc_metrics(bbr3)
+    assert {"mode", "phase", "inflight_hi", "bw_lo_bps"} <= set(m.columns)
+    assert set(m["mode"].unique()) <= {0.0, 1.0, 2.0, 3.0}
+    assert 2.0 in set(m["mode"].unique()), "bbr3 reaches ProbeBW in 25 s"
+    drawn = plot.cc_metrics(r, bbr3, tmp_path / "bbr3.png")
+    assert drawn.exists()

@@ -388,9 +388,23 @@ def queues(results: RunView, path: Path) -> Path | None:
     return path
 
 
+#: BBR's state numbers in `cc_metrics` (docs/results.md) by name: Linux's `enum
+#: bbr_mode` for `bbr` and `bbr3`, and v3's ProbeBW phases (`enum
+#: bbr_pacing_gain_phase`), drawn as named levels: BBR's state over time.
+BBR_STATES: dict[str, tuple[str, ...]] = {
+    "mode": ("Startup", "Drain", "ProbeBW", "ProbeRTT"),
+    "phase": ("Up", "Down", "Cruise", "Refill"),
+}
+
+
+def state_levels(cc: str, metric: str) -> tuple[str, ...] | None:
+    """The names of the levels of `metric` when it is one of BBR's states."""
+    return BBR_STATES.get(metric) if cc in ("bbr", "bbr3") else None
+
+
 def cc_metrics(results: RunView, flow: str, path: Path) -> Path:
     """One flow's controller numbers (`trace.cc_metrics`), one panel per metric: each
-    has its own unit (docs/results.md)."""
+    has its own unit (docs/results.md); BBR's states with their names."""
     frame = results.flow_cc_metrics(flow)
     names = [c for c in frame.columns if c not in ("flow", "time")]
     size = (6.4, 1.4 * len(names) + 0.6)
@@ -400,6 +414,10 @@ def cc_metrics(results: RunView, flow: str, path: Path) -> Path:
         for ax, name in zip(axes[:, 0], names, strict=True):
             ax.step(frame["time"], frame[name], where="post")
             ax.set_ylabel(name)
+            levels = state_levels(cc, name)
+            if levels is not None:
+                ax.set_yticks(range(len(levels)), labels=levels)
+                ax.set_ylim(-0.5, len(levels) - 0.5)
         axes[-1, 0].set_xlabel("time (s)")
         axes[-1, 0].set_xlim(0, results.duration)
     return path

@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{goodput_between, mean_queue, mean_sd, random_loss_goodput, run, single_path, SEEDS};
+use common::{
+    goodput_between, mean_sd, queue_after_startup, random_loss_goodput, run, single_path, SEEDS,
+};
 
 /// 10 Mb/s of 1500-byte packets carry 1460-byte payloads.
 const CAPACITY: f64 = 10e6 * 1460.0 / 1500.0;
@@ -15,26 +17,7 @@ const BDP: f64 = 10e6 * 0.050 / 12_000.0;
 /// 1448-byte payloads and 52-byte ACKs); the bottleneck queue is traced. Returns
 /// (goodput 5–30 s, mean queue and largest queue over 5–30 s, in packets, drops).
 fn deep_buffer(cc: &str) -> (f64, f64, u32, u64) {
-    let s = single_path("10Mbps", 24.0, 200, 30, &format!("cc = \"{cc}\""), "")
-        .replace("tcp.profile = \"rfc\"\n", "")
-        .replace(
-            "[[flows]]",
-            "[trace]\nqueues = true\nsampling = \"interval\"\n[[flows]]",
-        );
-    let r = run(&s, 1);
-    let q = r.links[2].queue.as_ref().expect("queue traced");
-    let steady = q
-        .time
-        .iter()
-        .zip(&q.packets)
-        .filter(|(t, _)| t.as_secs_f64() >= 5.0);
-    let max = steady.map(|(_, &n)| n).max().unwrap_or(0);
-    (
-        goodput_between(&r, &r.flows[0], 5.0, 30.0),
-        mean_queue(q, 5.0, 30.0),
-        max,
-        r.flows[0].summary.drops_queue,
-    )
+    queue_after_startup("10Mbps", 24.0, 200, cc)
 }
 
 #[test]

@@ -56,6 +56,44 @@ to = "h2"
     )
 }
 
+/// One flow of `cc` over `single_path` for 30 s (seed 1) on the default profile
+/// ("linux": delayed ACKs, timestamps, SACK), the bottleneck's queue traced: (goodput
+/// over 5–30 s in bit/s, mean and largest queue over 5–30 s in packets, queue drops).
+pub fn queue_after_startup(
+    bottleneck: &str,
+    one_way_delay_ms: f64,
+    queue_packets: u32,
+    cc: &str,
+) -> (f64, f64, u32, u64) {
+    let s = single_path(
+        bottleneck,
+        one_way_delay_ms,
+        queue_packets,
+        30,
+        &format!("cc = \"{cc}\""),
+        "",
+    )
+    .replace("tcp.profile = \"rfc\"\n", "")
+    .replace(
+        "[[flows]]",
+        "[trace]\nqueues = true\nsampling = \"interval\"\n[[flows]]",
+    );
+    let r = run(&s, 1);
+    let q = r.links[2].queue.as_ref().expect("queue traced");
+    let steady = q
+        .time
+        .iter()
+        .zip(&q.packets)
+        .filter(|(t, _)| t.as_secs_f64() >= 5.0);
+    let max = steady.map(|(_, &n)| n).max().unwrap_or(0);
+    (
+        goodput_between(&r, &r.flows[0], 5.0, 30.0),
+        mean_queue(q, 5.0, 30.0),
+        max,
+        r.flows[0].summary.drops_queue,
+    )
+}
+
 /// Time-weighted mean of a queue trace's packet count over [from, to) seconds.
 pub fn mean_queue(q: &cwnd_sim::net::queue::QueueTrace, from_s: f64, to_s: f64) -> f64 {
     let (mut area, mut level, mut last) = (0.0, 0.0, from_s);

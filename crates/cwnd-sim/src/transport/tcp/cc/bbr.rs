@@ -73,6 +73,7 @@
 use rand::RngExt;
 use serde::Deserialize;
 
+use super::bbr_units::{self, BBR_UNIT, BW_UNIT};
 use super::windowed_max::WindowedMax;
 use super::{seconds_or_nan, CaEvent, CcMetrics, CongestionControl, RateSample};
 use crate::rng::RngStream;
@@ -81,10 +82,6 @@ use crate::transport::tcp::rate::mark_app_limited;
 use crate::transport::tcp::tcb::{CaState, Tcb, INFINITE_SSTHRESH};
 use crate::units::Duration;
 
-/// Fixed point of gains: 1.0 = 256 (Linux `BBR_SCALE` 8).
-const BBR_UNIT: u32 = 256;
-/// Fixed point of bandwidth: segments per µs × 2^24 (Linux `BW_SCALE` 24).
-const BW_UNIT: u128 = 1 << 24;
 /// 2/ln 2 (Linux `BBR_UNIT * 2885 / 1000 + 1`).
 const HIGH_GAIN: u32 = BBR_UNIT * 2885 / 1000 + 1;
 /// 1/high_gain: drains STARTUP's queue in about one round.
@@ -246,25 +243,16 @@ impl Bbr {
         self.init_pacing_rate_from_rtt(tcb);
     }
 
-    /// `bw` (BW_UNIT) × `gain` (BBR_UNIT) in bytes per second of IP packets, with
-    /// Linux's order of truncations (`bbr_rate_bytes_per_sec`).
+    /// `bw` (BW_UNIT) × `gain` (BBR_UNIT) in bytes per second of IP packets.
     fn rate_bytes_per_sec(tcb: &Tcb, bw: u64, gain: u32) -> u64 {
-        let mtu = u128::from(tcb.mss + tcb.header);
-        let rate = (u128::from(bw) * mtu * u128::from(gain)) >> 8;
-        ((rate * 1_000_000) / BW_UNIT) as u64
+        bbr_units::rate_bytes_per_sec(tcb, bw, gain, 0)
     }
 
     /// high_gain × cwnd / SRTT (1 ms before any RTT sample).
     fn init_pacing_rate_from_rtt(&mut self, tcb: &Tcb) {
-        let rtt = match tcb.srtt {
-            Some(srtt) => {
-                self.has_seen_rtt = true;
-                srtt.as_nanos().max(1)
-            }
-            None => 1_000_000,
-        };
-        let bw = u128::from(tcb.cwnd) * BW_UNIT * 1000 / u128::from(rtt);
-        self.pacing_rate = Some(Self::rate_bytes_per_sec(tcb, bw as u64, HIGH_GAIN));
+        let (bw, seen) = bbr_units::initial_bw(tcb);
+        self.has_seen_rtt |= seen;
+        self.pacing_rate = Some(Self::rate_bytes_per_sec(tcb, bw, HIGH_GAIN));
     }
 
     fn set_pacing_rate(&mut self, tcb: &Tcb, bw: u64, gain: u32) {
@@ -279,14 +267,7 @@ impl Bbr {
 
     /// Draft §4.2.2 send quantum, in segments.
     fn send_quantum(&self, tcb: &Tcb) -> u32 {
-        let rate = self.pacing_rate.unwrap_or(0);
-        if rate < 150_000 {
-            1
-        } else if rate < 3_000_000 {
-            2
-        } else {
-            ((rate / 1000).min(65_536) / u64::from(tcb.mss)).max(2) as u32
-        }
+        bbr_units::send_quantum(self.pacing_rate, tcb.mss)
     }
 
     /// Eq. (4) with Linux's rounding (`bbr_target_cwnd`).

@@ -44,6 +44,8 @@
 //! and it keeps each variant in its own file without a central match per hook.
 
 mod bbr;
+mod bbr3;
+mod bbr_units;
 mod bic;
 mod cdg;
 mod compound;
@@ -64,6 +66,7 @@ pub(in crate::transport::tcp) mod windowed_max;
 mod yeah;
 
 pub use bbr::{Bbr, BbrConfig, Mode as BbrMode};
+pub use bbr3::{ecn_alpha_update, Bbr3, Bbr3Config};
 pub use bic::Bic;
 pub use cdg::{Cdg, CdgConfig, CdgHystart};
 pub use compound::{Compound, CompoundConfig};
@@ -298,7 +301,8 @@ macro_rules! controllers {
                 }
             }
 
-            /// The controller, with its own random stream (BBR and CDG draw from it).
+            /// The controller, with its own random stream (BBR, BBRv3 and CDG draw
+            /// from it).
             pub fn build(&self, rng: RngStream) -> Box<dyn CongestionControl> {
                 match self {
                     $(CcConfig::$variant(cfg) => {
@@ -339,6 +343,7 @@ controllers! {
     Illinois("illinois", IllinoisConfig, unchecked, |c, _| Box::new(Illinois::new(c))),
     Yeah("yeah", YeahConfig, checked, |c, _| Box::new(Yeah::new(c))),
     Cdg("cdg", CdgConfig, checked, |c, rng| Box::new(Cdg::new(c, rng))),
+    Bbr3("bbr3", Bbr3Config, checked, |c, rng| Box::new(Bbr3::new(c, rng))),
 }
 
 impl CcConfig {
