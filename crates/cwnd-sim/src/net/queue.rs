@@ -11,11 +11,26 @@ use std::collections::VecDeque;
 
 use crate::time::SimTime;
 
-/// How much a DropTail queue holds before it drops arrivals.
+/// How much a queue holds before it drops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QueueLimit {
     Packets(u32),
     Bytes(u64),
+}
+
+impl QueueLimit {
+    /// Whether `packets` packets of `bytes` bytes in all are within the limit.
+    pub fn holds(self, packets: usize, bytes: u64) -> bool {
+        match self {
+            QueueLimit::Packets(n) => packets as u64 <= n as u64,
+            QueueLimit::Bytes(b) => bytes <= b,
+        }
+    }
+
+    /// Whether one more packet of `size` bytes fits beside `packets` of `bytes`.
+    pub fn admits(self, packets: usize, bytes: u64, size: u32) -> bool {
+        self.holds(packets + 1, bytes + size as u64)
+    }
 }
 
 /// Occupancy samples: (time, waiting packets, waiting bytes) at every change.
@@ -79,10 +94,7 @@ impl DropTail {
 
     /// Whether one more packet of `size` bytes fits (call after `release`).
     pub fn admits(&self, size: u32) -> bool {
-        match self.limit {
-            QueueLimit::Packets(n) => (self.waiting.len() as u64) < n as u64,
-            QueueLimit::Bytes(b) => self.bytes + size as u64 <= b,
-        }
+        self.limit.admits(self.waiting.len(), self.bytes, size)
     }
 
     /// Adds a packet that will start transmission at `start`.
