@@ -23,12 +23,13 @@
 //! `mtu` (the RFC's MAXPACKET; Linux's `params->mtu`, the device MTU); an empty queue
 //! ends the dropping state; the count memory is Linux's, which the RFC adopts.
 //! Linux differs in two details kept out on purpose: it approximates 1/√count with
-//! one Newton step per count increment in 16-bit fixed point (so its second drop
-//! comes 50 ms after the first, not 70.7 ms; ns-3's `CoDelQueueDisc` does the same),
-//! and it counts time in 1024-ns units; here time is exact to the nanosecond.
+//! one Newton step per count increment in 16-bit fixed point (from 1 at count 1, so
+//! its third drop comes interval × 0.5 = 50 ms after the second, not 100/√2 = 70.7
+//! ms; ns-3's `CoDelQueueDisc` does the same), and it counts time in 1024-ns units;
+//! here time is exact to the nanosecond.
 //!
 //! Parameters and defaults (Linux): target 5 ms, interval 100 ms, mtu 1500 B (Linux:
-//! the device's, 1514 on Ethernet with its header: `qdisc.rs`'s note on sizes), limit
+//! the device's, 1514 on Ethernet with its header: `qdisc/mod.rs`'s note on sizes), limit
 //! 1000 packets. ns-3 3.44's `CoDelQueueDisc`: the same target and interval,
 //! `MinBytes` 1500, but a limit of 1 500 000 bytes (1500 × 1000) rather than 1000
 //! packets. No ECN yet: CoDel drops (Linux's `ecn` off, its default for `codel`).

@@ -27,10 +27,6 @@ impl PacketFifo {
         self.queue.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.queue.is_empty()
-    }
-
     pub fn bytes(&self) -> u64 {
         self.bytes
     }

@@ -8,8 +8,9 @@
 //!   memory limit, the fattest queue (most bytes) loses packets from its head until
 //!   half its bytes are gone or `drop_batch` packets are (at least one) — the fat-flow
 //!   batch drop — and that queue's CoDel count grows by the packets dropped ("tell
-//!   codel to increase its signal strength", Linux). If the arriving packet's own queue
-//!   was the fattest and lost everything, the arriving packet is among them.
+//!   codel to increase its signal strength", Linux). The arriving packet was queued
+//!   first: if its own queue was the fattest and lost everything, it is among the
+//!   packets dropped (Linux then answers `NET_XMIT_CN`, "congestion", not a drop).
 //! * **Dequeue** (§4.2): DRR++ picks a queue; its CoDel takes the packet, perhaps
 //!   dropping some first, with the backlog test on the whole queue's bytes (Linux
 //!   passes `sch->qstats.backlog`).
@@ -146,8 +147,8 @@ impl FqCoDel {
     }
 
     /// Linux's `fq_codel_drop`: the fattest queue loses up to half its bytes from its
-    /// head, `drop_batch` packets at most and one at least. Returns its index.
-    fn drop_from_fattest(&mut self, dropped: &mut Vec<Dropped>) -> usize {
+    /// head, `drop_batch` packets at most and one at least.
+    fn drop_from_fattest(&mut self, dropped: &mut Vec<Dropped>) {
         let fat = self.queues.fattest();
         let threshold = self.queues.flow(fat).fifo.bytes() / 2;
         let (mut bytes, mut packets) = (0u64, 0u32);
@@ -164,7 +165,6 @@ impl FqCoDel {
         }
         let codel = &mut self.queues.flow_mut(fat).aqm;
         codel.count = codel.count.wrapping_add(packets);
-        fat
     }
 }
 
@@ -203,12 +203,7 @@ impl QueueDiscipline for FqCoDel {
         if !self.over_limit() {
             return Admission::Queued;
         }
-        let fat = self.drop_from_fattest(dropped);
-        if fat == i && self.queues.flow(i).fifo.is_empty() {
-            // The arriving packet, at its queue's tail, was the last one dropped.
-            dropped.pop();
-            return Admission::Dropped(DropCause::Overflow);
-        }
+        self.drop_from_fattest(dropped);
         Admission::Queued
     }
 
@@ -327,8 +322,8 @@ mod tests {
     #[test]
     fn an_arrival_in_the_fattest_flow_can_be_the_packet_dropped() {
         // Limit 1 packet: a holds 100 B; b's 1500-B arrival makes 2 > 1. The fattest
-        // is b (1500 B), threshold 750 B: its head — the arrival itself — goes (1500 ≥
-        // 750), and the answer says so; nothing else is dropped.
+        // is b (1500 B), threshold 750 B: its head — the arrival itself, queued first —
+        // goes (1500 ≥ 750); nothing else does.
         let mut q = fq(FqCoDelConfig {
             limit: QueueLimit::Packets(1),
             ..Default::default()
@@ -337,7 +332,7 @@ mod tests {
         offer(&mut q, SimTime::ZERO, 0, a, 100);
         assert_eq!(
             offer(&mut q, SimTime::ZERO, 1, b, 1500),
-            (Admission::Dropped(DropCause::Overflow), vec![])
+            (Admission::Queued, vec![1])
         );
         assert_eq!((q.packets(), q.bytes()), (1, 100));
     }

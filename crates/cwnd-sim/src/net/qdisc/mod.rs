@@ -69,9 +69,11 @@ pub enum Admission {
 /// A queue discipline as a link drives it.
 pub trait QueueDiscipline {
     /// `packet` arrives at `now`. `idle_since` is when the transmitter went idle, if
-    /// it is idle with nothing queued (RED decays its average over idle time).
-    /// Packets already queued that the discipline drops to make room go to
-    /// `dropped`; the arriving packet's own fate is the answer.
+    /// it is idle with nothing queued (RED decays its average over idle time). The
+    /// answer says whether the arrival was refused; packets the discipline drops
+    /// from its queue to make room go to `dropped` — the arrival too, if it was
+    /// queued and then among them (FQ-CoDel's batch), so that a refusal never comes
+    /// with other losses.
     fn enqueue(
         &mut self,
         now: SimTime,
