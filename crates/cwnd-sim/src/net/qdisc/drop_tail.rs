@@ -37,6 +37,11 @@ impl DropTail {
         self.red = Some(Box::new(red));
         self
     }
+
+    /// The limit and RED, for the link's fast path.
+    pub(crate) fn into_parts(self) -> (QueueLimit, Option<Box<Red>>) {
+        (self.limit, self.red)
+    }
 }
 
 impl QueueDiscipline for DropTail {
