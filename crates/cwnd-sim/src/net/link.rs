@@ -497,23 +497,11 @@ mod queue_tests;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::{Payload, TcpData};
+    use crate::net::qdisc::test_packets::packet;
 
+    /// A data packet of flow 0.
     fn data(uid: u64, size: u32) -> Packet {
-        Packet {
-            uid,
-            flow: 0,
-            src: 0,
-            dst: 1,
-            size,
-            created: SimTime::ZERO,
-            payload: Payload::TcpData(TcpData {
-                seq: 0,
-                len: size - 40,
-                ts_val: None,
-                retransmission: false,
-            }),
-        }
+        packet(uid, 0, size)
     }
 
     fn link(rate_bps: u64, delay: SimTime, overhead: u32, limit: u32) -> LinkDirection {
