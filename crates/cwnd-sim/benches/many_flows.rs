@@ -12,7 +12,11 @@
 
 #![allow(clippy::disallowed_methods)] // a benchmark measures wall time
 
+mod common;
+
 use std::time::Instant;
+
+use common::cpu_seconds;
 
 use cwnd_sim::scenario::{build, load};
 use serde_json::json;
@@ -53,17 +57,6 @@ fn dumbbell(flows: usize, seconds: f64, mbps: f64) -> String {
         "flows": specs,
     })
     .to_string()
-}
-
-/// Seconds this thread has run on a CPU (Linux `schedstat`): on a shared machine the
-/// wall clock also counts the time other processes held the cores.
-fn cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
-    let ns = stat
-        .split_whitespace()
-        .next()
-        .and_then(|v| v.parse::<f64>().ok());
-    ns.unwrap_or(f64::NAN) / 1e9
 }
 
 /// This process's peak resident set so far (Linux `VmHWM`), in MB.

@@ -16,6 +16,7 @@
 
 use crate::net::link::LinkStats;
 use crate::net::queue::QueueTrace;
+use crate::net::sojourn::SojournHistogram;
 use crate::time::SimTime;
 use crate::trace::{Bins, CcMetricsTrace, FlowSeries, SegmentTrace};
 use crate::transport::tcp::receiver::ReceiverStats;
@@ -124,9 +125,30 @@ pub struct LinkResult {
     pub to: String,
     #[serde(flatten)]
     pub stats: LinkStats,
+    #[serde(flatten)]
+    pub queue_delay: QueueDelay,
     /// A table of its own (`queues`), not columns of the link's row.
     #[serde(skip)]
     pub queue: Option<QueueTrace>,
+}
+
+/// Percentiles of how long the packets a queue handed to its transmitter had waited
+/// in it, in seconds (NaN if it sent none): within 1.6 % (`net/sojourn.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct QueueDelay {
+    #[serde(rename = "queue_delay_p50", serialize_with = "secs_or_nan")]
+    pub p50: Option<SimTime>,
+    #[serde(rename = "queue_delay_p95", serialize_with = "secs_or_nan")]
+    pub p95: Option<SimTime>,
+    #[serde(rename = "queue_delay_p99", serialize_with = "secs_or_nan")]
+    pub p99: Option<SimTime>,
+}
+
+impl QueueDelay {
+    pub fn of(sojourn: &SojournHistogram) -> Self {
+        let [p50, p95, p99] = sojourn.percentiles([0.5, 0.95, 0.99]);
+        QueueDelay { p50, p95, p99 }
+    }
 }
 
 /// Counters of a shared medium: an 802.11 channel or an 802.16 cell.

@@ -1,21 +1,36 @@
 //! One direction of a full-duplex point-to-point link: output queue, transmitter,
 //! impairment stages and propagation.
 //!
-//! Because the queue is FIFO and the rate is fixed, a packet's transmission start
-//! is known when it is enqueued: `start = max(now, transmitter busy until)` and
+//! **The fast path.** When the queue is a FIFO that decides on arrival (DropTail,
+//! optionally with RED) and the rate is fixed, a packet's transmission start is known
+//! when it is enqueued: `start = max(now, transmitter busy until)` and
 //! `end = start + (IP size + link overhead) × 8 / rate`. Impairments are applied
 //! then (they see `end`, the instant the packet is on the medium), and the packet
 //! enters the in-flight list with `arrival = end + delay + extra`. The in-flight
 //! list is kept sorted by arrival; only its head has an event in the engine's
 //! queue, so a packet costs one engine event per hop.
 //!
+//! **The dequeue path** (`link/dequeue.rs`, `QueuedLink`: a medium of its own, so
+//! that the fast path tests nothing for it). Any other discipline (CoDel, FQ-CoDel,
+//! PIE, FQ-PIE: `net/qdisc/`), or a capacity that moves (`net/capacity/`), holds
+//! packets in the discipline until the transmitter is free and asks for one: the
+//! link's event then also stands for the transmitter's next moment, so a packet costs
+//! at most one more event per hop (its dequeue).
+//!
 //! Packets that arrive at the same instant leave in the order they were sent.
 
 use std::collections::VecDeque;
+use std::num::NonZeroU64;
 
+mod dequeue;
+
+pub use dequeue::QueuedLink;
+
+use super::capacity::Capacity;
 use super::impair::{ImpairmentChain, PacketMeta, Verdict};
-use super::medium::{Loss, Medium, MediumReport, SendOutcome};
-use super::queue::{DropTail, QueueLimit};
+use super::medium::{AnyMedium, Loss, Medium, MediumReport, SendOutcome};
+use super::qdisc::{Discipline, DropCause};
+use super::queue::{OutputQueue, QueueLimit};
 use super::red::Red;
 use crate::packet::{FlowId, NodeId, Packet};
 use crate::time::SimTime;
@@ -29,11 +44,26 @@ pub struct LinkStats {
     pub bytes_sent: u64,
     /// Packets delivered to the far node.
     pub packets_delivered: u64,
-    /// Arrivals the queue refused: full, or dropped early by RED (also in
-    /// `drops_early`).
+    /// Packets the queue dropped, whatever the cause: the sum of the next three.
     pub drops_queue: u64,
+    /// Dropped early on arrival by the AQM (RED, PIE).
     pub drops_early: u64,
+    /// Dropped because the queue was full (its packet, byte or memory limit).
+    pub drops_overflow: u64,
+    /// Dropped by the AQM when the transmitter asked for a packet (CoDel).
+    pub drops_dequeue: u64,
     pub drops_impairment: u64,
+}
+
+impl LinkStats {
+    fn count_queue_drop(&mut self, cause: DropCause) {
+        self.drops_queue += 1;
+        match cause {
+            DropCause::Overflow => self.drops_overflow += 1,
+            DropCause::Early => self.drops_early += 1,
+            DropCause::Dequeue => self.drops_dequeue += 1,
+        }
+    }
 }
 
 struct InFlight {
@@ -73,87 +103,139 @@ pub struct LinkParams {
     pub delay: SimTime,
     /// Link-layer bytes added to every packet for serialization (framing, FCS…).
     pub overhead: u32,
+    /// The DropTail limit (also RED's) of `LinkDirection::new`; a discipline given
+    /// with `with_queue` carries its own.
     pub queue: QueueLimit,
 }
 
-/// The fields are laid out in the order written (`repr(C)`), those read or
-/// written for every packet first, and the big rare parts (RED, the queue trace)
-/// are boxed: at 1 000 flows the event loop touches 4 002 link directions in no
-/// cache-friendly order, and each cache line a packet's hop does not have to load
-/// is a miss saved (BENCHMARKS.md, "The per-packet path").
+/// The fields are laid out in the order written (`repr(C)`): first what every event
+/// of the link reads (`event_to_schedule`, `on_event`, `next_delivery`), then the
+/// counters, then what every packet sent on the fast path reads; the big rare parts
+/// (RED, the queue trace, the dequeue path) are boxed. At 1 000 flows the event loop
+/// touches 4 002 link directions in no cache-friendly order, and each cache line a
+/// packet's hop does not have to load is a miss saved (BENCHMARKS.md, "The
+/// per-packet path").
 #[repr(C)]
 pub struct LinkDirection {
-    busy_until: SimTime,
     in_flight: VecDeque<InFlight>,
-    /// The engine event for the head of `in_flight`.
+    /// The engine event for the head of `in_flight` (and, on the dequeue path, the
+    /// transmitter's next moment).
     arrival_timer: LazyTimer,
-    queue: DropTail,
+    /// What only some links have (RED, packets held back).
+    rare: Option<Box<Rare>>,
+    pub to: NodeId,
+    pub from: NodeId,
+    pub stats: LinkStats,
+    /// When the transmitter is free: the end of the packet being sent (or of a hold).
+    busy_until: SimTime,
+    /// The fast path's waiting packets (none on the dequeue path), and the queue's
+    /// measurements on both.
+    queue: OutputQueue,
     /// Serialization nanoseconds per byte when the rate divides 8 × 10⁹ (1 Gb/s:
     /// 8 ns, 100 Mb/s: 80 ns): the per-packet time is then one multiplication.
-    ns_per_byte: Option<u64>,
-    params: LinkParams,
-    pub stats: LinkStats,
-    pub from: NodeId,
-    pub to: NodeId,
-    /// RED in front of the queue, if configured.
-    red: Option<Box<Red>>,
+    ns_per_byte: Option<NonZeroU64>,
+    rate_bps: u64,
+    delay: SimTime,
+    /// Link-layer bytes added to every packet for serialization.
+    overhead: u32,
     pub impairments: ImpairmentChain,
+}
+
+/// What only some link directions have, boxed together so that the others carry one
+/// pointer, and a packet on the fast path tests one.
+#[derive(Default)]
+struct Rare {
+    /// RED in front of the fast path's queue.
+    red: Option<Red>,
     /// Packets held back by exact reordering: (packet, later packets of its flow
     /// still to pass before it).
     held: Vec<(Packet, u64)>,
 }
 
 /// 8 × 10⁹ / rate when exact: `SimTime::transmission` without its division.
-fn exact_ns_per_byte(rate_bps: u64) -> Option<u64> {
+fn exact_ns_per_byte(rate_bps: u64) -> Option<NonZeroU64> {
     const NS_BITS_PER_BYTE: u64 = 8 * 1_000_000_000;
-    (NS_BITS_PER_BYTE.checked_rem(rate_bps) == Some(0)).then(|| NS_BITS_PER_BYTE / rate_bps)
+    if NS_BITS_PER_BYTE.checked_rem(rate_bps) == Some(0) {
+        NonZeroU64::new(NS_BITS_PER_BYTE / rate_bps)
+    } else {
+        None
+    }
 }
 
 impl LinkDirection {
+    /// A DropTail queue of `params.queue` in front of the fixed rate (the fast path).
     pub fn new(from: NodeId, to: NodeId, params: LinkParams, trace_queue: bool) -> Self {
         LinkDirection {
             from,
             to,
-            params,
             ns_per_byte: exact_ns_per_byte(params.rate_bps),
-            queue: DropTail::new(params.queue, trace_queue),
-            red: None,
+            rate_bps: params.rate_bps,
+            delay: params.delay,
+            overhead: params.overhead,
+            queue: OutputQueue::new(params.queue, trace_queue),
+            rare: None,
             busy_until: SimTime::ZERO,
             in_flight: VecDeque::new(),
             arrival_timer: LazyTimer::default(),
             impairments: ImpairmentChain::default(),
-            held: Vec::new(),
             stats: LinkStats::default(),
         }
     }
 
-    /// Puts RED in front of the output queue.
+    /// Puts RED in front of the fast path's queue.
     pub fn with_red(mut self, red: Red) -> Self {
-        self.red = Some(Box::new(red));
+        self.rare_mut().red = Some(red);
         self
     }
 
-    pub fn params(&self) -> &LinkParams {
-        &self.params
+    fn rare_mut(&mut self) -> &mut Rare {
+        self.rare.get_or_insert_with(Box::default)
     }
 
-    /// Serialization time of a packet of `size` IP bytes on this link.
+    /// This direction with `discipline` in front of `capacity` in place of its queue,
+    /// as the medium that runs it: DropTail (and RED) at a fixed rate stay on the fast
+    /// path (`AnyMedium::Link`); anything else takes the dequeue path
+    /// (`AnyMedium::QueuedLink`).
+    pub fn with_queue(mut self, discipline: Discipline, capacity: Capacity) -> AnyMedium {
+        self.rare = None;
+        match (discipline, capacity) {
+            (Discipline::DropTail(fifo), Capacity::Fixed) => {
+                let (limit, red) = fifo.into_parts();
+                self.queue = OutputQueue::new(limit, self.queue.is_traced());
+                if let Some(red) = red {
+                    self.rare_mut().red = Some(*red);
+                }
+                AnyMedium::Link(self)
+            }
+            (discipline, capacity) => {
+                AnyMedium::QueuedLink(Box::new(QueuedLink::new(self, discipline, capacity)))
+            }
+        }
+    }
+
+    /// Serialization time of a packet of `size` IP bytes at the link's rate.
     pub fn transmission_time(&self, size: u32) -> SimTime {
-        let bytes = size as u64 + self.params.overhead as u64;
+        let bytes = size as u64 + self.overhead as u64;
         match self.ns_per_byte {
-            Some(ns) => SimTime(bytes.saturating_mul(ns)),
-            None => SimTime::transmission(bytes, self.params.rate_bps),
+            Some(ns) => SimTime(bytes.saturating_mul(ns.get())),
+            None => SimTime::transmission(bytes, self.rate_bps),
         }
     }
 
     /// Offers a packet at time `now`.
+    #[inline]
     pub fn send(&mut self, now: SimTime, packet: Packet) -> SendOutcome {
+        self.send_scheduled(now, packet)
+    }
+
+    /// The fast path: the packet is given its start at once.
+    #[inline]
+    fn send_scheduled(&mut self, now: SimTime, packet: Packet) -> SendOutcome {
         self.queue.release(now);
-        if let Some(red) = &mut self.red {
+        if let Some(red) = self.rare.as_mut().and_then(|r| r.red.as_mut()) {
             let idle_since = (self.busy_until <= now).then_some(self.busy_until);
             if red.on_arrival(now, self.queue.len(), idle_since) {
-                self.stats.drops_queue += 1;
-                self.stats.drops_early += 1;
+                self.stats.count_queue_drop(DropCause::Early);
                 return SendOutcome::DroppedQueue;
             }
         }
@@ -163,16 +245,25 @@ impl LinkDirection {
         }
         if start > now {
             if !self.queue.admits(packet.size) {
-                self.stats.drops_queue += 1;
+                self.stats.count_queue_drop(DropCause::Overflow);
                 return SendOutcome::DroppedQueue;
             }
             self.queue.push(now, start, packet.size);
+        } else {
+            self.queue.passed(now);
         }
         let end = start + self.transmission_time(packet.size);
         self.busy_until = end;
+        self.transmitted(start, end, packet)
+    }
+
+    /// A packet is on the medium from `start` to `end`: it is counted, the impairment
+    /// stages see it, and it enters the in-flight list (or is lost, or held back).
+    /// Inlined in both paths: a call here cost the fast path 3 % (callgrind).
+    #[inline(always)]
+    fn transmitted(&mut self, start: SimTime, end: SimTime, packet: Packet) -> SendOutcome {
         self.stats.packets_sent += 1;
         self.stats.bytes_sent += packet.size as u64;
-
         let meta = PacketMeta {
             flow: packet.flow,
             class: packet.class(),
@@ -185,7 +276,7 @@ impl LinkDirection {
                 return SendOutcome::DroppedImpairment;
             }
             Verdict::After(n) => {
-                self.held.push((packet, n));
+                self.rare_mut().held.push((packet, n));
                 return SendOutcome::Accepted;
             }
             Verdict::Pass { extra, hold } => {
@@ -196,10 +287,10 @@ impl LinkDirection {
                 extra
             }
         };
-        let arrival = end + self.params.delay + extra;
+        let arrival = end + self.delay + extra;
         let flow = packet.flow;
         self.insert_in_flight(start, arrival, packet);
-        if !self.held.is_empty() {
+        if self.rare.as_ref().is_some_and(|r| !r.held.is_empty()) {
             self.release_held(flow, arrival);
         }
         SendOutcome::Accepted
@@ -230,11 +321,12 @@ impl LinkDirection {
     /// waiting for it follow it 1 ns later.
     fn release_held(&mut self, flow: FlowId, arrival: SimTime) {
         let mut i = 0;
-        while i < self.held.len() {
-            if self.held[i].0.flow == flow {
-                self.held[i].1 -= 1;
-                if self.held[i].1 == 0 {
-                    let (packet, _) = self.held.swap_remove(i);
+        while i < self.rare_mut().held.len() {
+            let held = &mut self.rare_mut().held;
+            if held[i].0.flow == flow {
+                held[i].1 -= 1;
+                if held[i].1 == 0 {
+                    let (packet, _) = held.swap_remove(i);
                     self.insert_in_flight(arrival, arrival + SimTime(1), packet);
                     continue;
                 }
@@ -245,6 +337,7 @@ impl LinkDirection {
 
     /// If the head of the in-flight list needs an arrival event earlier than the
     /// one pending (or none is pending), records and returns its time.
+    #[inline]
     pub fn arrival_to_schedule(&mut self) -> Option<SimTime> {
         let head = self.in_flight.front()?.arrival;
         self.arrival_timer.arm(head)
@@ -283,8 +376,10 @@ impl LinkDirection {
     }
 
     /// A holding outage began at `now`: the packets queued but not yet started are
-    /// taken back and offered again, in their order, so that they wait for its end.
-    /// Returns those that no longer fit in the queue, with what became of them.
+    /// taken back and offered again, in their order and with their arrival times, so
+    /// that they wait for its end. Returns those that no longer fit in the queue,
+    /// with what became of them. (On the dequeue path the packets are still in the
+    /// discipline, and the transmitter finds the line held.)
     pub fn hold_queued(&mut self, now: SimTime) -> Vec<(Packet, SendOutcome)> {
         self.queue.release(now);
         let mut queued = Vec::new();
@@ -297,7 +392,10 @@ impl LinkDirection {
             }
         }
         queued.sort_by_key(|f| f.start);
-        self.queue.clear_waiting(now);
+        // (start, wait's bucket) of every waiting packet, in the same order; a packet
+        // held back by exact reordering waited too but is not in flight: skipped. A
+        // packet offered again keeps its arrival, known within its bucket (1/64).
+        let mut waits = self.queue.take_waiting(now).into_iter().peekable();
         self.busy_until = self
             .in_flight
             .iter()
@@ -305,20 +403,22 @@ impl LinkDirection {
             .fold(now, SimTime::max);
         let mut refused = Vec::new();
         for f in queued {
+            while waits.next_if(|&(start, _)| start < f.start).is_some() {}
+            let arrived = waits
+                .next_if(|&(start, _)| start == f.start)
+                .map_or(now, |(start, b)| start.saturating_sub(b.middle()).min(now));
             self.stats.packets_sent -= 1;
             self.stats.bytes_sent -= f.packet.size as u64;
-            match self.send(now, f.packet) {
+            let waiting = self.queue.len();
+            match self.send_scheduled(now, f.packet) {
+                SendOutcome::Accepted if self.queue.len() > waiting => {
+                    self.queue.arrived_earlier(arrived);
+                }
                 SendOutcome::Accepted => {}
                 outcome => refused.push((f.packet, outcome)),
             }
         }
         refused
-    }
-
-    /// Waiting packets in the output queue at `now`.
-    pub fn queue_len(&mut self, now: SimTime) -> usize {
-        self.queue.release(now);
-        self.queue.len()
     }
 }
 
@@ -377,38 +477,31 @@ impl Medium for LinkDirection {
         self.queue.trace_bytes()
     }
 
-    fn report(&mut self) -> MediumReport {
+    /// The packets still waiting on the fast path at `end` have not left the queue:
+    /// neither their waits nor their departures (after the run) are recorded.
+    fn report(&mut self, end: SimTime) -> MediumReport {
+        let (queue, sojourn) = self.queue.finish(end, self.stats.packets_sent);
         MediumReport::Link {
             from: self.from,
             to: self.to,
             stats: self.stats,
-            queue: self.queue.take_trace(),
+            queue,
+            sojourn,
         }
     }
 }
 
 #[cfg(test)]
+mod queue_tests;
+
+#[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::{Payload, TcpData};
+    use crate::net::qdisc::test_packets::packet;
 
+    /// A data packet of flow 0.
     fn data(uid: u64, size: u32) -> Packet {
-        Packet {
-            uid,
-            flow: 0,
-            src: 0,
-            dst: 1,
-            size,
-            created: SimTime::ZERO,
-            payload: Payload::TcpData(TcpData {
-                seq: 0,
-                len: size - 40,
-                ts_val: None,
-                retransmission: false,
-                ecn: Default::default(),
-                cwr: false,
-            }),
-        }
+        packet(uid, 0, size)
     }
 
     fn link(rate_bps: u64, delay: SimTime, overhead: u32, limit: u32) -> LinkDirection {

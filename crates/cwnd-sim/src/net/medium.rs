@@ -11,6 +11,7 @@
 //! on the wall clock.
 
 use super::queue::QueueTrace;
+use super::sojourn::SojournHistogram;
 use crate::packet::{NodeId, Packet};
 use crate::time::SimTime;
 
@@ -48,13 +49,15 @@ pub enum Loss {
 /// What a medium reports at the end of a run (`world::report` turns it into result
 /// rows; `net` does not know the result records).
 pub enum MediumReport {
-    /// A direction of a point-to-point link: its ends, counters and queue trace.
-    /// Its name comes from the scenario (`World::link_info`).
+    /// A direction of a point-to-point link: its ends, counters, queue trace and
+    /// the waits of the packets its queue sent. Its name comes from the scenario
+    /// (`World::link_info`).
     Link {
         from: NodeId,
         to: NodeId,
         stats: super::link::LinkStats,
         queue: Option<QueueTrace>,
+        sojourn: SojournHistogram,
     },
     /// A shared medium: its name, its standard ("802.11b", "802.16"…) and its
     /// counters in a fixed order per kind.
@@ -82,6 +85,10 @@ pub trait Medium {
     /// The medium's event fires at `now`: it does what is due, puts the packets it
     /// lost on `lost`, and keeps what it delivers for `next_delivery`. False for a
     /// stale event (superseded by an earlier one): nothing was done.
+    ///
+    /// A medium may lose packets while one is offered to it and accepted (a queue
+    /// discipline that drops others to make room): it keeps them for its next event,
+    /// which it then asks for at once.
     fn on_event(&mut self, now: SimTime, lost: &mut Vec<(Packet, Loss)>) -> bool;
 
     /// The next packet delivered at `now`, with the node it reached.
@@ -97,6 +104,6 @@ pub trait Medium {
         0
     }
 
-    /// The end-of-run record (takes the traces out).
-    fn report(&mut self) -> MediumReport;
+    /// The end-of-run record at `end`, the run's last instant (takes the traces out).
+    fn report(&mut self, end: SimTime) -> MediumReport;
 }

@@ -6,7 +6,7 @@ use super::{Flow, SctpFlow, UdpFlow, World};
 use crate::net::medium::{Medium, MediumReport};
 use crate::results::{
     AssociationResult, AssociationSummary, ChannelResult, EventResult, FlowResult, FlowSummary,
-    LinkResult, PathResult, RunResults, SpuriousTruth, UdpResult, UdpSummary,
+    LinkResult, PathResult, QueueDelay, RunResults, SpuriousTruth, UdpResult, UdpSummary,
 };
 use crate::time::SimTime;
 use crate::trace::sctp::AssociationTrace;
@@ -41,12 +41,13 @@ impl World {
         let (mut links, mut channels) = (Vec::new(), Vec::new());
         let mut link_info = self.link_info.iter();
         for medium in &mut self.media {
-            match medium.report() {
+            match medium.report(end) {
                 MediumReport::Link {
                     from,
                     to,
                     stats,
                     queue,
+                    sojourn,
                 } => {
                     let info = link_info.next().expect("a name for every link direction");
                     links.push(LinkResult {
@@ -55,6 +56,7 @@ impl World {
                         from: self.node_names[from as usize].clone(),
                         to: self.node_names[to as usize].clone(),
                         stats,
+                        queue_delay: QueueDelay::of(&sojourn),
                         queue,
                     });
                 }

@@ -391,7 +391,7 @@ impl Medium for WifiChannel {
         self.impairments.trigger(stage, now);
     }
 
-    fn report(&mut self) -> MediumReport {
+    fn report(&mut self, _end: SimTime) -> MediumReport {
         MediumReport::Shared {
             name: self.name.clone(),
             kind: self.standard(),

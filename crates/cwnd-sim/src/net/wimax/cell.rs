@@ -471,7 +471,7 @@ impl Medium for WimaxCell {
         Some((node, packet))
     }
 
-    fn report(&mut self) -> MediumReport {
+    fn report(&mut self, _end: SimTime) -> MediumReport {
         MediumReport::Shared {
             name: self.name.clone(),
             kind: "802.16",
