@@ -1,0 +1,373 @@
+"""`cwnd shell` (docs/live.md): any program across a scenario's network.
+
+The first tests need nothing special. The others need root (or CAP_NET_ADMIN) and
+/dev/net/tun, some of them iperf3 or ping too, and are skipped with the reason
+where one is missing (CI runs as root and installs both, `.ci/run`).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cwnd.live import checks, shell, shell_hosts, shell_output
+from cwnd.live.checks import LiveRefused
+from cwnd.live.network import leftovers
+
+pytestmark = pytest.mark.xdist_group("shell")
+
+CWND = [sys.executable, "-m", "cwnd"]
+can_go_live = checks.has_net_admin() and checks.TUN_DEVICE.exists()
+live = pytest.mark.skipif(
+    not can_go_live, reason="cwnd shell needs root or CAP_NET_ADMIN and /dev/net/tun"
+)
+iperf3 = pytest.mark.skipif(shutil.which("iperf3") is None, reason="iperf3 is not installed")
+ping = pytest.mark.skipif(shutil.which("ping") is None, reason="ping is not installed")
+
+
+def topology(bandwidth: str = "10Mbps", delay: str = "20ms", impairments: str = "") -> str:
+    """h1 — h2 over one link and nothing else: no flows."""
+    return f"""
+name = "shell_test"
+duration = "1s"
+[[links]]
+between = ["h1", "h2"]
+bandwidth = "{bandwidth}"
+delay = "{delay}"
+queue = {{ packets = 100 }}
+impairments = [{impairments}]
+"""
+
+
+WIMAX = """
+name = "w"
+duration = "1s"
+[[links]]
+between = ["server", "bs"]
+bandwidth = "100Mbps"
+delay = "0.1ms"
+[[links]]
+between = ["ss", "client"]
+bandwidth = "100Mbps"
+delay = "0.1ms"
+[[wimax]]
+base_station = "bs"
+subscribers = ["ss"]
+preset = "los_snr30"
+"""
+
+
+# --- without root -----------------------------------------------------------------
+
+
+def test_a_topology_without_flows_loads_for_the_shell(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text(topology())
+    spec = shell.load(path)
+    assert [f["name"] for f in spec["flows"]] == [shell_hosts.SHELL_FLOW]
+    assert shell_hosts.hosts(spec, []) == ["h1", "h2"]
+
+
+def test_end_hosts_are_nodes_on_one_medium_and_named_routers_join_them(tmp_path):
+    path = tmp_path / "w.toml"
+    path.write_text(WIMAX)
+    spec = shell.load(path)
+    # bs and ss sit on a link and the cell each: routers.
+    assert shell_hosts.hosts(spec, []) == ["server", "client"]
+    assert shell_hosts.hosts(spec, ["bs"]) == ["server", "bs", "client"]
+    assert shell_hosts.nodes(spec) == ["server", "bs", "ss", "client"]
+
+
+def test_a_scenario_with_flows_is_loaded_as_written(tmp_path):
+    path = tmp_path / "f.toml"
+    path.write_text(topology() + '[[flows]]\nname = "f"\nfrom = "h2"\nto = "h1"\n')
+    assert [f["name"] for f in shell.load(path)["flows"]] == ["f"]
+
+
+def test_names_and_environment():
+    assert shell_hosts.env_name("h1") == "CWND_HOST_H1"
+    assert shell_hosts.env_name("web-server.2") == "CWND_HOST_WEB_SERVER_2"
+    text = shell_hosts.hosts_file({"h1": "10.1.2.1", "bad_name": "10.1.2.2", "a-b": "10.1.2.3"})
+    assert text == "127.0.0.1\tlocalhost\n10.1.2.1\th1\n10.1.2.3\ta-b\n"
+
+
+@pytest.mark.parametrize("text", ["server", ":iperf3 -s", "server:", "server:  "])
+def test_a_serve_without_node_or_command_is_refused(text):
+    with pytest.raises(LiveRefused, match="give NAME:COMMAND"):
+        shell.parse_serve(text)
+    assert shell.parse_serve("server:iperf3 -s -p 5202") == ("server", "iperf3 -s -p 5202")
+
+
+def test_commands_run_as_the_sudo_user(monkeypatch):
+    user = shell.User(1000, 1001, "alice", "/home/alice", "/bin/bash")
+    assert shell.as_user(user, ["id"]) == [
+        "setpriv",
+        "--reuid=1000",
+        "--regid=1001",
+        "--init-groups",
+        "--",
+        "id",
+    ]
+    assert shell.as_user(None, ["id"]) == ["id"]
+    monkeypatch.delenv("SUDO_UID", raising=False)
+    assert shell.invoking_user() is None
+    if os.geteuid() == 0:
+        monkeypatch.setenv("SUDO_UID", "0")
+        monkeypatch.setenv("SUDO_GID", "0")
+        assert shell.invoking_user() is None, "sudo by root: nothing to drop"
+
+
+def test_a_listening_server_is_seen_and_a_silent_process_is_not():
+    code = "import socket,sys,time\n{}\nprint('ok', flush=True)\ntime.sleep(30)"
+    bind = "s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('127.0.0.1', 0))"
+    for body, expected in [(bind, True), ("pass", False)]:
+        with subprocess.Popen(
+            [sys.executable, "-c", code.format(body)], stdout=subprocess.PIPE, text=True
+        ) as p:
+            try:
+                assert p.stdout is not None and p.stdout.readline() == "ok\n"
+                assert shell_output.listening(p.pid) is expected
+            finally:
+                p.kill()
+
+
+# --- live -------------------------------------------------------------------------
+
+
+def cwnd_shell(tmp_path: Path, text: str, *args: str, **run: object) -> subprocess.CompletedProcess:
+    path = tmp_path / "s.toml"
+    path.write_text(text)
+    return subprocess.run(
+        [*CWND, "shell", str(path), "--out", str(tmp_path / "out"), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        **run,  # type: ignore[call-overload]
+    )
+
+
+def tuples(tmp_path: Path) -> list[dict[str, str]]:
+    with (tmp_path / "out" / "tuples.csv").open() as f:
+        return list(csv.DictReader(f))
+
+
+@live
+def test_the_commands_status_names_and_environment(tmp_path):
+    script = 'getent hosts h2; echo "$CWND_HOST_H2 $CWND_HOST"; exit 3'
+    done = cwnd_shell(tmp_path, topology(), "--", "sh", "-c", script)
+    assert done.returncode == 3, done.stderr
+    lines = done.stdout.splitlines()
+    address = lines[0].split()[0]
+    assert re.fullmatch(r"10\.\d+\.\d+\.2", address) and lines[0].split()[1] == "h2"
+    assert lines[1] == f"{address} h1", "the command runs on the first host, h1"
+    assert (tmp_path / "out" / "command.stdout").read_text().splitlines()[:2] == lines[:2]
+    for name in ("links.csv", "relay.json", "hosts.csv", "tuples.csv"):
+        assert (tmp_path / "out" / name).exists(), name
+    assert leftovers(run_pid(tmp_path)) == [], "a normal exit removes everything"
+
+
+def run_pid(tmp_path: Path) -> int:
+    """The run's process id, from its namespaces' names in hosts.csv
+    (`cwnd-<pid>-<tag>-h<i>`)."""
+    with (tmp_path / "out" / "hosts.csv").open() as f:
+        namespace = next(csv.DictReader(f))["namespace"]
+    return int(namespace.split("-")[1])
+
+
+@live
+@ping
+def test_ping_sees_the_modelled_round_trip(tmp_path):
+    done = cwnd_shell(tmp_path, topology(), "--", "ping", "-c", "5", "-i", "0.2", "h2")
+    assert done.returncode == 0, done.stderr
+    relay = json.loads((tmp_path / "out" / "relay.json").read_text())
+    # One way: 84 B (20 IP + 8 ICMP + 56) at 10 Mb/s = 67.2 µs, + 20 ms = 20.0672 ms;
+    # the model's round trip is twice that, 40.1344 ms.
+    model_rtt = 2 * (0.020 + 84 * 8 / 10e6)
+    icmp = [t for t in tuples(tmp_path) if t["protocol"] == "icmp"]
+    assert len(icmp) == 2 and all(int(t["packets_delivered"]) == 5 for t in icmp)
+    assert all(float(t["delay_min"]) == pytest.approx(model_rtt / 2, abs=1e-9) for t in icmp)
+    rtt = re.search(r"= ([\d.]+)/([\d.]+)/([\d.]+)/", done.stdout)
+    assert rtt is not None, done.stdout
+    low, _, high = (float(x) / 1e3 for x in rtt.groups())
+    # Each way leaves the relay at most late_max after the model's time. Not in
+    # late_max: the time a packet waits in its TUN device before the relay reads it
+    # (docs/live.md, "Limits"), under one turn of the relay's loop in the real-time
+    # class; 1 ms bounds it.
+    assert low >= model_rtt - 1e-5
+    assert high <= model_rtt + 2 * relay["late_max"] + 1e-3, (high, relay)
+
+
+@live
+@iperf3
+def test_iperf3_over_10_mbps_agrees_with_the_relay_and_the_link(tmp_path):
+    done = cwnd_shell(
+        tmp_path,
+        topology(),
+        "--serve",
+        "h2:iperf3 -s -1",
+        "--",
+        "iperf3",
+        "-c",
+        "h2",
+        "-t",
+        "8",
+        "-J",
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads((tmp_path / "out" / "command.stdout").read_text())
+    received = report["end"]["sum_received"]
+    # The data connection: the tuple h1 → h2:5201 that carried the most bytes (the
+    # other is iperf3's control connection).
+    data = max(
+        (t for t in tuples(tmp_path) if t["dport"] == "5201" and t["protocol"] == "tcp"),
+        key=lambda t: int(t["bytes_delivered"]),
+    )
+    # Payload the relay delivered: IP bytes less 20 (IP) + 32 (TCP with timestamps)
+    # per packet.
+    relayed = int(data["bytes_delivered"]) - 52 * int(data["packets_delivered"])
+    assert received["bytes"] == pytest.approx(relayed, rel=0.03)
+    # 10 Mb/s of 1500-byte packets carry 1448 payload bytes each: 9.653 Mb/s.
+    assert received["bits_per_second"] == pytest.approx(10e6 * 1448 / 1500, rel=0.05)
+
+
+UDP_RECEIVER = """
+import signal, socket, sys
+count = 0
+def done(*_):
+    print("received", count, flush=True)
+    sys.exit(0)
+signal.signal(signal.SIGTERM, done)
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("0.0.0.0", 9000))
+while True:
+    s.recv(2048)
+    count += 1
+"""
+
+UDP_SENDER = """
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+start = time.monotonic()
+for i in range(2000):
+    while time.monotonic() < start + i * 0.001:
+        pass
+    s.sendto(bytes(100), ("h2", 9000))
+time.sleep(0.5)
+"""
+
+
+@live
+def test_a_udp_program_sees_the_scenarios_loss(tmp_path):
+    (tmp_path / "rx.py").write_text(UDP_RECEIVER)
+    (tmp_path / "tx.py").write_text(UDP_SENDER)
+    loss = '{ kind = "bernoulli", p = 0.1 }'
+    done = cwnd_shell(
+        tmp_path,
+        topology(impairments=loss),
+        "--serve",
+        f"h2:{sys.executable} {tmp_path / 'rx.py'}",
+        "--",
+        sys.executable,
+        str(tmp_path / "tx.py"),
+    )
+    assert done.returncode == 0, done.stderr
+    log = (tmp_path / "out" / "serve-h2.log").read_text()
+    received = int(re.search(r"received (\d+)", log)[1])  # type: ignore[index]
+    # Lost ~ Binomial(2000, 0.1): mean 200, sd √(2000 × 0.1 × 0.9) ≈ 13.4; ±4 sd.
+    assert 146 <= 2000 - received <= 254, received
+    (udp,) = [t for t in tuples(tmp_path) if t["dport"] == "9000"]
+    assert int(udp["packets_sent"]) == 2000
+    assert int(udp["drops_medium"]) == 2000 - received, "the program saw what the relay lost"
+
+
+def start_a_long_shell(tmp_path: Path) -> subprocess.Popen[str]:
+    path = tmp_path / "s.toml"
+    path.write_text(topology())
+    p = subprocess.Popen(
+        [*CWND, "shell", str(path), "--out", str(tmp_path / "out"), "--", "sleep", "60"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 30
+    while not leftovers(p.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return p
+
+
+@live
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_nothing_is_left_after_an_interrupt(tmp_path, sig, code):
+    p = start_a_long_shell(tmp_path)
+    assert leftovers(p.pid), "the run made its namespaces"
+    time.sleep(1.0)
+    inside = _processes_in(p.pid)
+    assert len(inside) == 1, "the command runs in its host's namespace"
+    p.send_signal(sig)
+    assert p.wait(timeout=30) == code
+    assert leftovers(p.pid) == []
+    assert [pid for pid in inside if Path(f"/proc/{pid}").exists()] == []
+    assert (tmp_path / "out" / "relay.json").exists(), "the results up to then are written"
+    p.communicate()
+
+
+def _processes_in(run: int) -> list[int]:
+    """The processes inside the namespaces of run `run`."""
+    namespaces = [n for n in leftovers(run) if n.startswith("cwnd-")]
+    pids = [
+        subprocess.run(["ip", "netns", "pids", n], capture_output=True, text=True).stdout
+        for n in namespaces
+    ]
+    return [int(pid) for text in pids for pid in text.split()]
+
+
+@live
+def test_a_server_that_ends_at_once_is_an_error_and_leaves_nothing(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text(topology())
+    p = subprocess.Popen(
+        [
+            *CWND,
+            "shell",
+            str(path),
+            "--out",
+            str(tmp_path / "out"),
+            "--serve",
+            "h2:false",
+            "--",
+            "true",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 2
+    assert "--serve h2:false ended with status 1" in err
+    assert leftovers(p.pid) == []
+
+
+@live
+def test_without_a_command_the_shell_reads_its_commands(tmp_path):
+    done = cwnd_shell(tmp_path, topology(), input='echo "on $CWND_HOST"; exit 4\n')
+    assert done.returncode == 4
+    assert "on h1" in done.stdout
+
+
+@live
+def test_under_sudo_the_command_runs_as_the_user(tmp_path):
+    env = {**os.environ, "SUDO_UID": "65534", "SUDO_GID": "65534"}
+    done = cwnd_shell(tmp_path, topology(), "--host", "h2", "--", "id", "-u", env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "65534"
+    assert (tmp_path / "out" / "relay.json").stat().st_uid == 65534
