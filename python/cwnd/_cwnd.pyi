@@ -163,6 +163,7 @@ class RelayReport(TypedDict):
     late_max: float
     seconds: float
     cpu_seconds: float
+    active_seconds: float
     carried_bps: float
     pinned: bool
     realtime: bool

@@ -99,6 +99,9 @@ pub struct Report {
     /// Model time run, and CPU time the relay's thread used, in seconds.
     pub seconds: f64,
     pub cpu_seconds: f64,
+    /// Seconds from the first packet read to the last written: the span the
+    /// carried rate is over (a shell's session has idle time before and after).
+    pub active_seconds: f64,
     pub pinned: bool,
     /// The relay ran in the real-time scheduling class (`clock::realtime_priority`).
     pub realtime: bool,
@@ -120,6 +123,7 @@ pub struct ReportRow {
     pub late_max: f64,
     pub seconds: f64,
     pub cpu_seconds: f64,
+    pub active_seconds: f64,
     pub carried_bps: f64,
     pub pinned: bool,
     pub realtime: bool,
@@ -139,6 +143,7 @@ impl Report {
             late_max: self.lateness.max_ns() as f64 / 1e9,
             seconds: self.seconds,
             cpu_seconds: self.cpu_seconds,
+            active_seconds: self.active_seconds,
             carried_bps: self.carried_bps(),
             pinned: self.pinned,
             realtime: self.realtime,
@@ -146,10 +151,11 @@ impl Report {
         }
     }
 
-    /// IP bytes per second delivered to the hosts over the run.
+    /// IP bytes per second delivered to the hosts, both directions, from the
+    /// first packet read to the last written.
     pub fn carried_bps(&self) -> f64 {
-        if self.seconds > 0.0 {
-            self.delivered_bytes as f64 * 8.0 / self.seconds
+        if self.active_seconds > 0.0 {
+            self.delivered_bytes as f64 * 8.0 / self.active_seconds
         } else {
             0.0
         }
@@ -231,6 +237,8 @@ pub fn run(mut world: World, cfg: &Config) -> Report {
     let mut passthrough = Passthrough::default();
     let (mut unmatched, mut overruns, mut write_errors, mut uncaptured) = (0u64, 0u64, 0u64, 0u64);
     let mut delivered_bytes = 0u64;
+    // Monotonic times of the first packet read and the last written.
+    let (mut first_read, mut last_write) = (None::<u64>, 0u64);
     let mut lateness = Lateness::default();
     let mut polled: Vec<libc::pollfd> = cfg.hosts.iter().map(|h| clock::readable(h.tun)).collect();
     polled.push(clock::readable(cfg.stop));
@@ -261,6 +269,7 @@ pub fn run(mut world: World, cfg: &Config) -> Report {
                     continue;
                 };
                 packet.external.handle = pool.commit(n as usize);
+                first_read.get_or_insert_with(monotonic_ns);
                 if passthrough_index(packet.flow).is_none() {
                     let counts = &mut report_flows[packet.flow as usize];
                     counts.injected_packets += 1;
@@ -286,7 +295,8 @@ pub fn run(mut world: World, cfg: &Config) -> Report {
             };
             // SAFETY: `bytes` is a valid slice for the duration of the call.
             let written = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
-            lateness.record(monotonic_ns().saturating_sub(cfg.epoch_ns + d.time.as_nanos()));
+            last_write = monotonic_ns();
+            lateness.record(last_write.saturating_sub(cfg.epoch_ns + d.time.as_nanos()));
             if written != bytes.len() as isize {
                 write_errors += 1;
                 continue;
@@ -323,6 +333,7 @@ pub fn run(mut world: World, cfg: &Config) -> Report {
         lateness,
         seconds,
         cpu_seconds: (clock::thread_cpu_ns() - cpu_start) as f64 / 1e9,
+        active_seconds: first_read.map_or(0.0, |t| last_write.saturating_sub(t) as f64 / 1e9),
         pinned,
         realtime,
         stopped,

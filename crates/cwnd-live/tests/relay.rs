@@ -127,6 +127,12 @@ fn a_packet_crosses_the_modelled_link_on_time_and_intact() {
     assert_eq!(report.flows[0].delivered_bytes, 1500);
     assert_eq!(report.lateness.samples(), 2);
     assert_eq!(report.delivered_bytes, 3000);
+    // Carried over the active span, from the first read to the last write: the
+    // second packet leaves 22.4 ms of model time after the first was injected, at
+    // the earliest; the upper bound is a hang detector, as below.
+    let span = report.active_seconds;
+    assert!((0.0224..0.0624).contains(&span), "active {span} s");
+    assert_eq!(report.carried_bps(), 3000.0 * 8.0 / span);
     let t = &report.tuples[..];
     assert_eq!(t.len(), 1);
     assert_eq!(
