@@ -290,6 +290,54 @@ def test_a_udp_program_sees_the_scenarios_loss(tmp_path):
     assert int(udp["drops_medium"]) == 2000 - received, "the program saw what the relay lost"
 
 
+REORDER_RECEIVER = """
+import json, signal, socket, sys
+seen = {}
+def done(*_):
+    print(json.dumps(seen), flush=True)
+    sys.exit(0)
+signal.signal(signal.SIGTERM, done)
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("0.0.0.0", 9000))
+while True:
+    data, (_, port) = s.recvfrom(2048)
+    seen.setdefault(str(port), []).append(int(data))
+"""
+
+REORDER_SENDER = """
+import socket, time
+a, b = (socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(2))
+for i in range(1, 201):
+    for s in (a, b):
+        s.sendto(str(i).encode(), ("h2", 9000))
+    time.sleep(0.002)
+time.sleep(0.5)
+"""
+
+
+@live
+def test_each_5_tuple_is_reordered_as_a_flow_of_its_own(tmp_path):
+    (tmp_path / "rx.py").write_text(REORDER_RECEIVER)
+    (tmp_path / "tx.py").write_text(REORDER_SENDER)
+    # Packet 100 of each flow arrives after the 3 packets of its flow behind it. The
+    # two sockets' datagrams alternate: were all traffic one flow, only the 100th
+    # datagram overall (socket b's 50th) would be moved.
+    done = cwnd_shell(
+        tmp_path,
+        topology(impairments='{ kind = "reorder", packet = 100, positions = 3 }'),
+        "--serve",
+        f"h2:{sys.executable} {tmp_path / 'rx.py'}",
+        "--",
+        sys.executable,
+        str(tmp_path / "tx.py"),
+    )
+    assert done.returncode == 0, done.stderr
+    log = (tmp_path / "out" / "serve-h2.log").read_text()
+    seen = json.loads(log[log.index("{") :])
+    expected = [*range(1, 100), 101, 102, 103, 100, *range(104, 201)]
+    assert list(seen.values()) == [expected, expected]
+
+
 def start_a_long_shell(tmp_path: Path) -> subprocess.Popen[str]:
     path = tmp_path / "s.toml"
     path.write_text(topology())
