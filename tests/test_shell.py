@@ -240,6 +240,24 @@ def test_iperf3_over_10_mbps_agrees_with_the_relay_and_the_link(tmp_path):
     assert received["bits_per_second"] == pytest.approx(10e6 * 1448 / 1500, rel=0.05)
 
 
+def python_pair(tmp_path: Path, impairment: str, receiver: str, sender: str) -> str:
+    """Runs Python program `receiver` as h2's server and `sender` as the command on
+    h1, over the topology with `impairment`; the receiver's output."""
+    (tmp_path / "rx.py").write_text(receiver)
+    (tmp_path / "tx.py").write_text(sender)
+    done = cwnd_shell(
+        tmp_path,
+        topology(impairments=impairment),
+        "--serve",
+        f"h2:{sys.executable} {tmp_path / 'rx.py'}",
+        "--",
+        sys.executable,
+        str(tmp_path / "tx.py"),
+    )
+    assert done.returncode == 0, done.stderr
+    return (tmp_path / "out" / "serve-h2.log").read_text()
+
+
 UDP_RECEIVER = """
 import signal, socket, sys
 count = 0
@@ -268,20 +286,7 @@ time.sleep(0.5)
 
 @live
 def test_a_udp_program_sees_the_scenarios_loss(tmp_path):
-    (tmp_path / "rx.py").write_text(UDP_RECEIVER)
-    (tmp_path / "tx.py").write_text(UDP_SENDER)
-    loss = '{ kind = "bernoulli", p = 0.1 }'
-    done = cwnd_shell(
-        tmp_path,
-        topology(impairments=loss),
-        "--serve",
-        f"h2:{sys.executable} {tmp_path / 'rx.py'}",
-        "--",
-        sys.executable,
-        str(tmp_path / "tx.py"),
-    )
-    assert done.returncode == 0, done.stderr
-    log = (tmp_path / "out" / "serve-h2.log").read_text()
+    log = python_pair(tmp_path, '{ kind = "bernoulli", p = 0.1 }', UDP_RECEIVER, UDP_SENDER)
     received = int(re.search(r"received (\d+)", log)[1])  # type: ignore[index]
     # Lost ~ Binomial(2000, 0.1): mean 200, sd √(2000 × 0.1 × 0.9) ≈ 13.4; ±4 sd.
     assert 146 <= 2000 - received <= 254, received
@@ -317,22 +322,11 @@ time.sleep(0.5)
 
 @live
 def test_each_5_tuple_is_reordered_as_a_flow_of_its_own(tmp_path):
-    (tmp_path / "rx.py").write_text(REORDER_RECEIVER)
-    (tmp_path / "tx.py").write_text(REORDER_SENDER)
     # Packet 100 of each flow arrives after the 3 packets of its flow behind it. The
     # two sockets' datagrams alternate: were all traffic one flow, only the 100th
     # datagram overall (socket b's 50th) would be moved.
-    done = cwnd_shell(
-        tmp_path,
-        topology(impairments='{ kind = "reorder", packet = 100, positions = 3 }'),
-        "--serve",
-        f"h2:{sys.executable} {tmp_path / 'rx.py'}",
-        "--",
-        sys.executable,
-        str(tmp_path / "tx.py"),
-    )
-    assert done.returncode == 0, done.stderr
-    log = (tmp_path / "out" / "serve-h2.log").read_text()
+    reorder = '{ kind = "reorder", packet = 100, positions = 3 }'
+    log = python_pair(tmp_path, reorder, REORDER_RECEIVER, REORDER_SENDER)
     seen = json.loads(log[log.index("{") :])
     expected = [*range(1, 100), 101, 102, 103, 100, *range(104, 201)]
     assert list(seen.values()) == [expected, expected]
