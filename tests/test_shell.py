@@ -400,6 +400,19 @@ def test_a_server_that_ends_at_once_is_an_error_and_leaves_nothing(tmp_path):
 
 
 @live
+def test_a_topology_without_end_hosts_needs_a_named_one(tmp_path):
+    link = '[[links]]\nbetween = ["{}", "{}"]\nbandwidth = "1Mbps"\ndelay = "1ms"\n'
+    ring = 'name = "ring"\nduration = "1s"\n' + "".join(
+        link.format(a, b) for a, b in [("a", "b"), ("b", "c"), ("c", "a")]
+    )
+    done = cwnd_shell(tmp_path, ring, "--", "true")
+    assert done.returncode == 2
+    assert "no end host" in done.stderr
+    named = cwnd_shell(tmp_path, ring, "--host", "a", "--", "true")
+    assert named.returncode == 0, named.stderr
+
+
+@live
 def test_without_a_command_the_shell_reads_its_commands(tmp_path):
     done = cwnd_shell(tmp_path, topology(), input='echo "on $CWND_HOST"; exit 4\n')
     assert done.returncode == 4

@@ -138,6 +138,11 @@ def run_shell(run: ShellRun, log: Any = print) -> int:
             f"the scenario has {len(hosts)} hosts; cwnd shell makes at most "
             f"{shell_hosts.MAX_HOSTS} (one /24)"
         )
+    if not hosts:
+        raise checks.LiveRefused(
+            "the scenario has no end host (every node is on two media or more); "
+            "name the nodes to use with --host or --serve"
+        )
     host = run.host or _first_sender(spec) or hosts[0]
     for ns in remove_stale_namespaces():
         print(
