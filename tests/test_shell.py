@@ -10,7 +10,9 @@ from __future__ import annotations
 import csv
 import json
 import os
+import pty
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -417,6 +419,38 @@ def test_without_a_command_the_shell_reads_its_commands(tmp_path):
     done = cwnd_shell(tmp_path, topology(), input='echo "on $CWND_HOST"; exit 4\n')
     assert done.returncode == 4
     assert "on h1" in done.stdout
+
+
+@live
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_ctrl_c_at_the_interactive_shell_ends_its_job_not_the_run(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text(topology())
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: cwnd on a terminal of its own, bash as its shell
+        os.environ["SHELL"] = "/bin/bash"
+        os.execv(CWND[0], [*CWND, "shell", str(path), "--out", str(tmp_path / "out")])
+    seen = bytearray()
+
+    def type_and_read(keys: bytes, seconds: float) -> None:
+        os.write(fd, keys)
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if select.select([fd], [], [], 0.1)[0]:
+                try:
+                    seen.extend(os.read(fd, 4096))
+                except OSError:  # the terminal closed: cwnd ended
+                    return
+
+    type_and_read(b"", 5.0)
+    type_and_read(b"sleep 30\n", 1.0)
+    type_and_read(b"\x03", 1.0)  # Ctrl-C: to the terminal's foreground job, sleep
+    type_and_read(b"echo alive on $CWND_HOST\n", 2.0)
+    type_and_read(b"exit 7\n", 10.0)
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 7, seen.decode(errors="replace")
+    assert b"alive on h1" in seen
 
 
 @live
