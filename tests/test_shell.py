@@ -15,6 +15,7 @@ import re
 import select
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import time
@@ -207,6 +208,25 @@ def test_ping_sees_the_modelled_round_trip(tmp_path):
     # class; 1 ms bounds it.
     assert low >= model_rtt - 1e-5
     assert high <= model_rtt + 2 * relay["late_max"] + 1e-3, (high, relay)
+
+
+@live
+@ping
+def test_a_capture_holds_the_commands_packets(tmp_path):
+    traced = topology() + '[trace]\npcap = ["h2"]\n'
+    done = cwnd_shell(tmp_path, traced, "--", "ping", "-c", "2", "-i", "0.2", "h2")
+    assert done.returncode == 0, done.stderr
+    data = (tmp_path / "out" / "h2.pcap").read_bytes()
+    # Records after the 24-byte file header: a 16-byte header (its third word the
+    # captured length), then 14 bytes of made-up Ethernet and the IP packet; at h2
+    # each echo request arrives and each reply leaves: 4 records of 98 bytes.
+    at, protocols = 24, []
+    while at < len(data):
+        (length,) = struct.unpack_from("<I", data, at + 8)
+        ip = data[at + 16 + 14 : at + 16 + length]
+        protocols.append((length, ip[9], ip[20]))  # size, IP protocol, ICMP type
+        at += 16 + length
+    assert protocols == [(98, 1, 8), (98, 1, 0)] * 2
 
 
 @live

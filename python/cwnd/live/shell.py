@@ -25,6 +25,7 @@ import sys
 import time
 import tomllib
 from dataclasses import dataclass
+from ipaddress import IPv4Address
 from pathlib import Path
 from typing import Any
 
@@ -161,7 +162,7 @@ def run_shell(run: ShellRun, log: Any = print) -> int:
             env["SHELL"] = user.shell
         session = _Session(net, env, user, run.out)
         epoch = time.monotonic_ns() + int(STARTUP_SECONDS * 1e9)
-        relay_hosts = [(h, net.tun_fds[h], _addr(a)) for h, a in addresses.items()]
+        relay_hosts = [(h, net.tun_fds[h], int(IPv4Address(a))) for h, a in addresses.items()]
         with RelayThread(
             json.dumps(spec),
             run.seed,
@@ -198,11 +199,6 @@ def run_shell(run: ShellRun, log: Any = print) -> int:
 def _first_sender(spec: dict[str, Any]) -> str | None:
     flows = [f for f in spec.get("flows", []) if f.get("name") != shell_hosts.SHELL_FLOW]
     return flows[0]["from"] if flows else None
-
-
-def _addr(dotted: str) -> int:
-    a, b, c, d = (int(x) for x in dotted.split("."))
-    return a << 24 | b << 16 | c << 8 | d
 
 
 class _Session:
