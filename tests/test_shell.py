@@ -212,6 +212,20 @@ def test_ping_sees_the_modelled_round_trip(tmp_path):
 
 @live
 @ping
+def test_nothing_leaves_the_runs_hosts(tmp_path):
+    # Address .9 of the run's /24 is no host's: the relay reads the echo request
+    # from h1's device and drops it. Any other address has no route at all.
+    script = 'ping -c 1 -W 1 "${CWND_HOST_H2%.*}.9"; echo $?; ping -c 1 -W 1 192.0.2.1; echo $?'
+    done = cwnd_shell(tmp_path, topology(), "--", "sh", "-c", script)
+    assert done.returncode == 0, done.stderr
+    assert [line for line in done.stdout.splitlines() if line.isdigit()] == ["1", "2"]
+    relay = json.loads((tmp_path / "out" / "relay.json").read_text())
+    assert relay["unmatched"] == 1
+    assert tuples(tmp_path) == []
+
+
+@live
+@ping
 def test_a_capture_holds_the_commands_packets(tmp_path):
     traced = topology() + '[trace]\npcap = ["h2"]\n'
     done = cwnd_shell(tmp_path, traced, "--", "ping", "-c", "2", "-i", "0.2", "h2")
