@@ -133,8 +133,27 @@ class RelayFlowCounts(TypedDict):
     delivered_bytes: int
     delivered_data_packets: int
 
+class RelayTuple(TypedDict):
+    protocol: str
+    src: str
+    sport: int
+    dst: str
+    dport: int
+    packets_sent: int
+    bytes_sent: int
+    packets_delivered: int
+    bytes_delivered: int
+    drops_queue: int
+    drops_medium: int
+    delay_min: float
+    delay_p50: float
+    delay_p90: float
+    delay_p99: float
+    delay_max: float
+
 class RelayReport(TypedDict):
     flows: list[RelayFlowCounts]
+    tuples: list[RelayTuple]
     unmatched: int
     overruns: int
     uncaptured: int
@@ -145,6 +164,7 @@ class RelayReport(TypedDict):
     late_max: float
     seconds: float
     cpu_seconds: float
+    active_seconds: float
     carried_bps: float
     pinned: bool
     realtime: bool
@@ -240,8 +260,11 @@ def live_relay(
     epoch_ns: int,
     stop_fd: int,
     pin_cpu: int | None = None,
+    until_stopped: bool = False,
 ) -> LiveResults:
     """Relays the scenario's network between TUN devices from `epoch_ns`
-    (CLOCK_MONOTONIC) until its end or until `stop_fd` is readable. hosts: (node, TUN
-    fd, IPv4 address as an integer); flows: (flow index, sender address, receiver
-    address, receiver port). Returns the world's results with a `relay` report."""
+    (CLOCK_MONOTONIC) until its end (with `until_stopped`, past it) or until `stop_fd`
+    is readable. hosts: (node, TUN fd, IPv4 address as an integer); flows: (flow
+    index, sender address, receiver address, receiver port). Returns the world's
+    results with a `relay` report: its counts, timing error, and `tuples`, a summary
+    per 5-tuple of the packets of no flow."""

@@ -232,6 +232,22 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+@_live_command
+def cmd_shell(args: argparse.Namespace) -> int:
+    from cwnd.live import LiveRefused, shell
+
+    out = Path(args.out) if args.out else Path("results") / f"{Path(args.scenario).stem}-shell"
+    _writable("--out", out)
+    try:
+        serves = [shell.parse_serve(text) for text in args.serve]
+        run = shell.ShellRun(
+            shell.load(Path(args.scenario)), args.seed, out, args.host, serves, args.command
+        )
+        return shell.run_shell(run)
+    except LiveRefused as e:
+        raise BadInput(str(e)) from None
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     cwnd.check(Path(args.scenario))
     print(f"{args.scenario}: ok")
@@ -685,6 +701,26 @@ def parser() -> argparse.ArgumentParser:
     )
     compare.set_defaults(handler=cmd_compare)
 
+    sh = sub.add_parser(
+        "shell",
+        help="run any command across a scenario's network (root; mahimahi-style)",
+        usage="cwnd shell SCENARIO.toml [--seed N] [--out DIR] [--host NAME] "
+        "[--serve NAME:COMMAND]... [-- COMMAND...]",
+    )
+    sh.add_argument("scenario", metavar="SCENARIO.toml")
+    sh.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+    sh.add_argument("--out", metavar="DIR", help="output folder (default results/<name>-shell)")
+    sh.add_argument("--host", help="node the command runs on (default: first flow's sender)")
+    sh.add_argument(
+        "--serve",
+        action="append",
+        default=[],
+        metavar="NAME:COMMAND",
+        help="start a server on node NAME first, stopped after the command (repeatable)",
+    )
+    # The command after `--` is taken off before parsing (`_shell_command`).
+    sh.set_defaults(handler=cmd_shell, command=[])
+
     check = sub.add_parser("check", help="validate a scenario without running it")
     check.add_argument("scenario", metavar="SCENARIO.toml")
     check.set_defaults(handler=cmd_check)
@@ -795,7 +831,10 @@ def main(argv: Sequence[str] | None = None, exit_now: bool = False) -> int:
     a third of what the command adds to it (issue 17; BENCHMARKS.md)."""
     _stop_on_signals()
     warnings.showwarning = _show_warning
-    args = parser().parse_args(argv)
+    words, command = _shell_command(list(sys.argv[1:] if argv is None else argv))
+    args = parser().parse_args(words)
+    if command:
+        args.command = command
     handler: Callable[[argparse.Namespace], int] = args.handler
     code = _handle(handler, args)
     if exit_now and getattr(args, "skip_teardown", False):
@@ -803,6 +842,15 @@ def main(argv: Sequence[str] | None = None, exit_now: bool = False) -> int:
         sys.stderr.flush()
         os._exit(code)
     return code
+
+
+def _shell_command(argv: list[str]) -> tuple[list[str], list[str]]:
+    """`cwnd shell … -- COMMAND…`: the words before `--`, and the command after it
+    (argparse takes no command line after options that follow a positional)."""
+    if argv[:1] != ["shell"] or "--" not in argv:
+        return argv, []
+    i = argv.index("--")
+    return argv[:i], argv[i + 1 :]
 
 
 def _handle(handler: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:

@@ -1,10 +1,12 @@
-//! The few IPv4 and TCP header fields the relay needs to map a packet to its
-//! scenario flow (RFC 791 §3.1, RFC 9293 §3.1).
+//! The few IPv4, TCP and UDP header fields the relay needs to map a packet to its
+//! scenario flow or its 5-tuple (RFC 791 §3.1, RFC 9293 §3.1, RFC 768).
 
 use cwnd_sim::packet::{ipv4_ecn, Ecn};
 
-/// IANA protocol number of TCP.
+/// IANA protocol numbers of ICMP, TCP and UDP.
+pub const PROTO_ICMP: u8 = 1;
 pub const PROTO_TCP: u8 = 6;
+pub const PROTO_UDP: u8 = 17;
 /// The SYN bit of the TCP flags byte (RFC 9293 §3.1).
 const SYN: u8 = 0x02;
 
@@ -16,9 +18,11 @@ pub struct Header {
     pub protocol: u8,
     /// Total length of the datagram (the size the model moves).
     pub total_len: u16,
-    /// TCP ports, when the datagram is an unfragmented TCP segment.
+    /// TCP or UDP ports, when the datagram is not a later fragment.
     pub ports: Option<(u16, u16)>,
-    /// The segment carries payload bytes (data, not a pure ACK).
+    /// The packet is of the data class impairments see: a TCP segment that
+    /// carries payload bytes (not a pure ACK), or any other protocol's datagram
+    /// (UDP, ICMP: they have no acknowledgement class).
     pub data: bool,
     /// TCP sequence number, SYN flag and payload length (0 for anything else).
     pub seq: u32,
@@ -42,15 +46,23 @@ pub fn parse(packet: &[u8]) -> Option<Header> {
     let protocol = packet[9];
     let src = [packet[12], packet[13], packet[14], packet[15]];
     let dst = [packet[16], packet[17], packet[18], packet[19]];
-    // A non-first fragment (offset ≠ 0) has no TCP header.
+    // A non-first fragment (offset ≠ 0) has no TCP or UDP header.
     let fragment_offset = u16::from_be_bytes([packet[6], packet[7]]) & 0x1fff;
-    let tcp = &packet[ihl..];
+    let transport = &packet[ihl..];
+    let header_len = match protocol {
+        PROTO_TCP => 20,
+        PROTO_UDP => 8,
+        _ => usize::MAX, // no ports
+    };
     let (mut ports, mut seq, mut syn, mut payload) = (None, 0, false, 0);
-    if protocol == PROTO_TCP && fragment_offset == 0 && tcp.len() >= 20 {
+    if fragment_offset == 0 && transport.len() >= header_len {
         ports = Some((
-            u16::from_be_bytes([tcp[0], tcp[1]]),
-            u16::from_be_bytes([tcp[2], tcp[3]]),
+            u16::from_be_bytes([transport[0], transport[1]]),
+            u16::from_be_bytes([transport[2], transport[3]]),
         ));
+    }
+    if protocol == PROTO_TCP && ports.is_some() {
+        let tcp = transport;
         seq = u32::from_be_bytes([tcp[4], tcp[5], tcp[6], tcp[7]]);
         syn = tcp[13] & SYN != 0;
         // Data offset: header length in 32-bit words (RFC 9293 §3.1).
@@ -63,12 +75,22 @@ pub fn parse(packet: &[u8]) -> Option<Header> {
         protocol,
         total_len,
         ports,
-        data: payload > 0,
+        data: protocol != PROTO_TCP || payload > 0,
         seq,
         syn,
         payload,
         ecn: ipv4_ecn(packet),
     })
+}
+
+/// A protocol's name as tables show it: "tcp", "udp", "icmp", else its number.
+pub fn protocol_name(protocol: u8) -> String {
+    match protocol {
+        PROTO_TCP => "tcp".into(),
+        PROTO_UDP => "udp".into(),
+        PROTO_ICMP => "icmp".into(),
+        other => other.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -139,6 +161,30 @@ mod tests {
         v6[0] = 0x60;
         assert_eq!(parse(&v6), None);
         assert_eq!(parse(&segment(20, 0)[..19]), None);
+    }
+
+    #[test]
+    fn a_udp_datagram_has_ports_and_is_data() {
+        // 20 (IP) + 8 (UDP: ports 5353 → 53) + 4 bytes; protocol 17.
+        let mut p = segment(20, 0);
+        p.truncate(32);
+        p[2..4].copy_from_slice(&32u16.to_be_bytes());
+        p[9] = PROTO_UDP;
+        p[20..22].copy_from_slice(&5353u16.to_be_bytes());
+        p[22..24].copy_from_slice(&53u16.to_be_bytes());
+        let h = parse(&p).unwrap();
+        assert_eq!((h.ports, h.data, h.payload), (Some((5353, 53)), true, 0));
+        assert_eq!(protocol_name(h.protocol), "udp");
+    }
+
+    #[test]
+    fn an_icmp_packet_has_no_ports_and_is_data() {
+        let mut p = segment(20, 0);
+        p[9] = PROTO_ICMP;
+        let h = parse(&p).unwrap();
+        assert_eq!((h.ports, h.data), (None, true));
+        assert_eq!(protocol_name(h.protocol), "icmp");
+        assert_eq!(protocol_name(47), "47");
     }
 
     #[test]

@@ -12,8 +12,10 @@
 //! Linux only: TUN devices, `ppoll`, `CLOCK_MONOTONIC`.
 
 pub mod clock;
+pub mod delay;
 pub mod ipv4;
 pub mod lateness;
+pub mod passthrough;
 pub mod pool;
 pub mod relay;
 pub mod stream;

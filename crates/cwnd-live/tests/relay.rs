@@ -91,33 +91,61 @@ fn a_packet_crosses_the_modelled_link_on_time_and_intact() {
         stop: stop_read.as_raw_fd(),
         pin_cpu: None,
         pool_slots: 64,
+        end: world.end,
     };
     let relay = std::thread::spawn(move || relay::run(world, &cfg));
-    // Send at 50 ms model time; a stray packet (unknown port) is not relayed.
+    // Send at 50 ms model time: the flow's packet, one of no flow (another port:
+    // relayed under its 5-tuple) and one to an address of no host (not relayed).
     while monotonic_ns() < epoch + 50_000_000 {
         std::thread::sleep(Duration::from_micros(200));
     }
     let sent_at = monotonic_ns();
-    let mut stray = data_segment(7);
-    stray[22..24].copy_from_slice(&9999u16.to_be_bytes());
-    for p in [data_segment(1), stray] {
+    let mut other_port = data_segment(7);
+    other_port[22..24].copy_from_slice(&9999u16.to_be_bytes());
+    let mut nowhere = data_segment(8);
+    nowhere[16..20].copy_from_slice(&[10, 9, 9, 3]);
+    for p in [data_segment(1), other_port.clone(), nowhere] {
         // SAFETY: a valid buffer and descriptor.
         let n = unsafe { libc::write(h1_kernel.as_raw_fd(), p.as_ptr().cast(), p.len()) };
         assert_eq!(n, 1500);
     }
     let mut buf = vec![0u8; 2048];
-    // SAFETY: a valid buffer; blocking read of one packet.
-    let n = unsafe { libc::read(h2_kernel.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
+    let mut read_one = || {
+        // SAFETY: a valid buffer; blocking read of one packet.
+        let n = unsafe { libc::read(h2_kernel.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
+        buf[..n as usize].to_vec()
+    };
+    assert_eq!(read_one(), data_segment(1));
     let took = monotonic_ns() - sent_at;
-    assert_eq!(&buf[..n as usize], &data_segment(1)[..]);
     // 1500 B at 10 Mb/s = 1.2 ms, + 20 ms: 21.2 ms after it was read, at the earliest.
     assert!(took >= 21_200_000, "arrived after {took} ns");
+    assert_eq!(read_one(), other_port);
     let report = relay.join().unwrap();
     assert!(!report.stopped);
     assert_eq!(report.unmatched, 1);
     assert_eq!(report.flows[0].injected_packets, 1);
     assert_eq!(report.flows[0].delivered_bytes, 1500);
-    assert_eq!(report.lateness.samples(), 1);
+    assert_eq!(report.lateness.samples(), 2);
+    assert_eq!(report.delivered_bytes, 3000);
+    // Carried over the active span, from the first read to the last write: the
+    // second packet leaves 22.4 ms of model time after the first was injected, at
+    // the earliest; the upper bound is a hang detector, as below.
+    let span = report.active_seconds;
+    assert!((0.0224..0.0624).contains(&span), "active {span} s");
+    assert_eq!(report.carried_bps(), 3000.0 * 8.0 / span);
+    let t = &report.tuples[..];
+    assert_eq!(t.len(), 1);
+    assert_eq!(
+        (t[0].dst.as_str(), t[0].dport, t[0].packets_delivered),
+        ("10.9.9.2", 9999, 1)
+    );
+    // Queued behind the flow's packet, read at most a few µs after it: its
+    // transmission 1.2 ms after the first's, + 1.2 + 20 ms, less that gap.
+    assert!(
+        (0.0212..=0.0224).contains(&t[0].delay_max),
+        "{}",
+        t[0].delay_max
+    );
     // A hang detector only (2 shared cores); precision is measured in BENCHMARKS.md.
     assert!(report.lateness.max_ns() < 20_000_000);
     assert!((report.seconds - 0.3).abs() < 1e-9);
@@ -135,6 +163,7 @@ fn a_readable_stop_descriptor_ends_the_run_early() {
         stop: stop_read.as_raw_fd(),
         pin_cpu: None,
         pool_slots: 1,
+        end: world.end,
     };
     let relay = std::thread::spawn(move || relay::run(world, &cfg));
     std::thread::sleep(Duration::from_millis(50));

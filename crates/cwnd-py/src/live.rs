@@ -6,6 +6,7 @@ use std::os::fd::IntoRawFd;
 
 use cwnd_live::relay::{self, Config, FlowPorts, Host};
 use cwnd_sim::scenario;
+use cwnd_sim::time::SimTime;
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -28,10 +29,11 @@ pub fn open_tun(name: &str) -> PyResult<i32> {
 /// (CLOCK_MONOTONIC) until its end or until `stop_fd` is readable.
 /// `hosts`: (node name, TUN fd, IPv4 address as an integer); `flows`: (flow
 /// index, sender address, receiver address, receiver port). Returns the world's
-/// results (links, channels, drops) with a `relay` dict of the relay's counts and
-/// timing error.
+/// results (links, channels, drops) with a `relay` dict of the relay's counts,
+/// timing error and per-5-tuple summary (`tuples`: the packets of no flow).
+/// `until_stopped`: run past the scenario's end until `stop_fd` (`cwnd shell`).
 #[pyfunction]
-#[pyo3(signature = (spec_json, seed, hosts, flows, epoch_ns, stop_fd, pin_cpu=None))]
+#[pyo3(signature = (spec_json, seed, hosts, flows, epoch_ns, stop_fd, pin_cpu=None, until_stopped=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn live_relay<'py>(
     py: Python<'py>,
@@ -42,6 +44,7 @@ pub fn live_relay<'py>(
     epoch_ns: u64,
     stop_fd: i32,
     pin_cpu: Option<usize>,
+    until_stopped: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let plan = scenario::load(spec_json, None).map_err(scenario_error)?;
     let world = scenario::build(&plan, seed);
@@ -71,10 +74,16 @@ pub fn live_relay<'py>(
         stop: stop_fd,
         pin_cpu,
         pool_slots: POOL_SLOTS,
+        end: if until_stopped {
+            SimTime::MAX
+        } else {
+            world.end
+        },
     };
     let report = py.detach(move || relay::run(world, &cfg));
     let r = rows::row(py, &report.row())?;
     r.set_item("flows", rows::rows(py, &report.flows)?)?;
+    r.set_item("tuples", rows::rows(py, &report.tuples)?)?;
     let d = results_to_dict(py, report.results)?;
     d.set_item("relay", r)?;
     Ok(d)

@@ -33,7 +33,7 @@ pub use connections::{
     is_connection, ConnectionTemplate, TrafficGenerator, LIVE_CONNECTION_BYTES, MAX_CONNECTIONS,
     MAX_GENERATORS, RECORD_BYTES,
 };
-pub use external::{Delivery, Injection};
+pub use external::{passthrough_flow, passthrough_index, Delivery, ExternalDrop, Injection};
 pub use interrupt::{Stopped, BUDGET_EVERY, POLL_EVERY};
 pub use sctp::SctpFlow;
 pub use tcp::Flow;
@@ -171,6 +171,8 @@ pub struct World {
     memory_budget: u64,
     /// External packets that reached their destination (`world::external`).
     delivered_out: Vec<Delivery>,
+    /// External packets dropped on the way (`world::external`).
+    dropped_out: Vec<ExternalDrop>,
     /// Traffic generators and the connections they opened.
     connections: Connections,
 }
@@ -259,6 +261,7 @@ impl World {
             path_snapshots: Vec::new(),
             memory_budget,
             delivered_out: Vec::new(),
+            dropped_out: Vec::new(),
             connections: Connections::default(),
         };
         // In this order, as before: events due at the same time run in the order
@@ -422,7 +425,10 @@ impl World {
             }
             Payload::TcpSyn(syn) => self.on_syn_segment(now, f, syn),
             Payload::Sctp(r) => self.on_sctp_packet(now, at, packet.src, f, r),
-            Payload::External(x) => self.delivered_out.push(Delivery::new(now, at, f, x)),
+            Payload::External(x) => {
+                let delivery = Delivery::new(now, at, f, packet.created, x);
+                self.delivered_out.push(delivery);
+            }
             Payload::Udp(d) => {
                 let k = self.udp_index(f).expect("a datagram's flow is a UDP flow");
                 self.on_udp_datagram(now, k, packet.size, packet.created, d);
@@ -466,6 +472,9 @@ impl World {
             r.release(&mut self.sack_store);
         }
         let (flow, sctp_body) = (packet.flow, packet.sctp_body());
+        if self.note_external_drop(packet, queue) {
+            return;
+        }
         if is_connection(flow) {
             self.connections.count_drop(flow, queue);
             return;

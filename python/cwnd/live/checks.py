@@ -59,16 +59,16 @@ def has_net_admin(status: str | None = None) -> bool:
     return False
 
 
-def check_host() -> None:
+def check_host(command: str = "cwnd live") -> None:
     """Refuses a process without CAP_NET_ADMIN: a user's, or root's in a container
     started without it (where "run it as root" alone would not help)."""
     if not has_net_admin():
         raise LiveRefused(
-            "cwnd live needs root or CAP_NET_ADMIN (it creates network namespaces and "
+            f"{command} needs root or CAP_NET_ADMIN (it creates network namespaces and "
             "TUN devices); run it as root, in a container started with --cap-add=NET_ADMIN"
         )
     if not TUN_DEVICE.exists():
-        raise LiveRefused(f"cwnd live needs {TUN_DEVICE} (the tun module); it is missing")
+        raise LiveRefused(f"{command} needs {TUN_DEVICE} (the tun module); it is missing")
 
 
 def available_cc() -> list[str]:

@@ -5,9 +5,11 @@ six random hex digits) holding one TUN device `cw<pid>h<i>` (the relay holds its
 other end) with an address of the run's private /24, `10.<pid/256 % 256>.<pid %
 256>.0/24`. The addresses exist only inside those namespaces: nothing is routed to
 or from the host's own interfaces, and the only path between two hosts is the relay.
-`close()` removes everything, at any point and more than once: processes first, then
-the TUN descriptors (a non-persistent TUN device disappears with them), then the
-namespaces.
+`close()` removes everything, at any point and more than once: processes first (the
+run's own, then any other still inside its namespaces: a command's children), then the
+TUN descriptors (a non-persistent TUN device disappears with them), then the
+namespaces and their hosts files (`/etc/netns/<namespace>/`, which `ip netns exec`
+mounts over `/etc`: `cwnd shell`'s names).
 
 A SIGKILLed run leaves its namespaces (nothing else: its TUN devices go with its
 descriptors). The tag keeps a later run whose process has the same id from
@@ -17,16 +19,22 @@ ended before a run makes its own.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
+import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from cwnd import _cwnd
 
 ENDPOINT = Path(__file__).with_name("endpoint.py")
+# `ip netns exec NS` bind-mounts the files of /etc/netns/NS/ over /etc's (ip-netns(8)).
+NETNS_ETC = Path("/etc/netns")
 
 
 def ip(*args: str) -> str:
@@ -69,6 +77,7 @@ def remove_stale_namespaces() -> list[str]:
     stale = stale_namespaces(names)
     for ns in stale:
         ip("netns", "del", ns)
+        shutil.rmtree(NETNS_ETC / ns, ignore_errors=True)
     return stale
 
 
@@ -115,6 +124,13 @@ class LiveNetwork:
                 route = [f"{self.subnet}.0/24", "dev", tun, "initcwnd", str(initcwnd[host])]
                 ip("-n", ns, "route", "replace", *route)
 
+    def write_hosts_files(self, text: str) -> None:
+        """Gives every namespace `text` as its /etc/hosts."""
+        for ns in self.namespaces:
+            folder = NETNS_ETC / ns
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "hosts").write_text(text)
+
     def exec(self, host: str, command: list[str]) -> None:
         ip("netns", "exec", self.namespace(host), *command)
 
@@ -141,11 +157,14 @@ class LiveNetwork:
                 if stream is not None:
                     stream.close()
         self.processes.clear()
+        for ns in self.namespaces:
+            _kill_inside(ns)
         for fd in self.tun_fds.values():
             os.close(fd)
         self.tun_fds.clear()
         for ns in self.namespaces:
             subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+            shutil.rmtree(NETNS_ETC / ns, ignore_errors=True)
         self.namespaces.clear()
 
     def __enter__(self) -> LiveNetwork:
@@ -155,10 +174,26 @@ class LiveNetwork:
         self.close()
 
 
+def _kill_inside(namespace: str) -> None:
+    """SIGKILLs every process in `namespace` (`ip netns pids`) and waits until none
+    is left (at most 2 s)."""
+    for _ in range(200):
+        pids = subprocess.run(["ip", "netns", "pids", namespace], capture_output=True, text=True)
+        found = [int(p) for p in pids.stdout.split()]
+        if not found:
+            return
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.01)
+
+
 def leftovers(pid: int) -> list[str]:
-    """Namespaces and links named for run `pid` that still exist (for tests)."""
+    """Namespaces, links and hosts files named for run `pid` that still exist (for
+    tests)."""
     names = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
     found = [line.split()[0] for line in names.splitlines() if line.startswith(f"cwnd-{pid}-")]
     links = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
     found += [w.rstrip(":") for w in links.split() if w.startswith(f"cw{pid}h")]
+    found += [str(p) for p in NETNS_ETC.glob(f"cwnd-{pid}-*")]
     return found

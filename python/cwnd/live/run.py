@@ -1,17 +1,16 @@
 """One live run: checks, namespaces, kernel connections, the relay, results.
 
-The relay runs in a thread of this process with the GIL released; the main
-thread waits for it and turns Ctrl-C and SIGTERM into a stop request (a byte on
-a pipe the relay polls), then removes everything (`LiveNetwork.close`).
+The relay runs in a thread of this process with the GIL released
+(`relay_thread.RelayThread`); the main thread waits for it and turns Ctrl-C and
+SIGTERM into a stop request (a byte on a pipe the relay polls), then removes
+everything (`LiveNetwork.close`).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,6 +21,7 @@ from typing import Any
 from cwnd import _cwnd
 from cwnd.live import checks, series
 from cwnd.live.network import LiveNetwork, owner, remove_stale_namespaces
+from cwnd.live.relay_thread import RelayThread
 from cwnd.results import Results
 
 # Namespaces exist before model time 0; endpoints get this long to start.
@@ -196,41 +196,10 @@ def _relay(
         (i, _addr(net.address(f["from"])), _addr(net.address(f["to"])), FIRST_PORT + i)
         for i, f in enumerate(flows)
     ]
-    stop_read, stop_write = os.pipe()
-    results: list[_cwnd.LiveResults] = []
-    errors: list[Exception] = []
-
-    def relay() -> None:
-        try:
-            results.append(
-                _cwnd.live_relay(
-                    json.dumps(raw),
-                    seed,
-                    hosts,
-                    ports,
-                    epoch,
-                    stop_read,
-                    pin_cpu=(os.cpu_count() or 1) - 1,
-                )
-            )
-        except Exception as e:  # re-raised in the main thread, after the join
-            errors.append(e)
-
-    thread = threading.Thread(target=relay, name="cwnd-relay")
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(0.1)
-    except BaseException:
-        os.write(stop_write, b"x")
-        thread.join()
-        raise
-    finally:
-        os.close(stop_write)
-        os.close(stop_read)
-    if errors:
-        raise errors[0]
-    return results[0]
+    with RelayThread(json.dumps(raw), seed, hosts=hosts, flows=ports, epoch_ns=epoch) as relay:
+        while relay.alive():
+            relay.join(0.1)
+        return relay.result()
 
 
 def _addr(dotted: str) -> int:

@@ -12,15 +12,38 @@
 //! the next event is due (`next_event_time`) and takes the packets that reached
 //! their destination (`drain_delivered`). The world moves only a reference to the
 //! packet's bytes (`ExternalRef`), its real IP size and ECN field; drops are
-//! counted on the flow the driver names, as for simulated packets. A queue may mark
-//! an ECN-capable packet CE (RFC 3168 §5): the delivery says so, and the driver
-//! writes the mark into the real header.
+//! counted on the flow the driver names, as for simulated packets, and handed back
+//! to the driver (`drain_dropped`) with their cause. A queue may mark an
+//! ECN-capable packet CE (RFC 3168 §5): the delivery says so, and the driver writes
+//! the mark into the real header.
+//!
+//! A packet of no scenario flow (`cwnd shell` carries every packet between its
+//! hosts: ping, DNS, QUIC) travels under a *passthrough* flow id the driver makes
+//! (`passthrough_flow`, one per 5-tuple): stages that count per flow (reordering,
+//! holding outages) see each 5-tuple as a flow of its own, and its drops are
+//! counted by the driver, not in the world's flow tables.
 
+use super::connections::CONNECTION_FLAG;
 use super::World;
 use crate::engine::EventQueue;
-use crate::packet::{Ecn, ExternalRef, FlowId, NodeId, Payload};
+use crate::packet::{Ecn, ExternalRef, FlowId, NodeId, Packet, Payload};
 use crate::results::RunResults;
 use crate::time::SimTime;
+
+/// The bit that marks a passthrough flow id (bit 31 marks generators'
+/// connections, `CONNECTION_FLAG`; listed flows count up from 0).
+const PASSTHROUGH_FLAG: FlowId = 1 << 30;
+
+/// The flow id of the driver's passthrough flow number `index` (< 2³⁰).
+pub fn passthrough_flow(index: u32) -> FlowId {
+    debug_assert!(index < PASSTHROUGH_FLAG, "passthrough index {index}");
+    PASSTHROUGH_FLAG | index
+}
+
+/// The index of passthrough flow id `f`; None for any other flow id.
+pub fn passthrough_index(f: FlowId) -> Option<u32> {
+    (f & CONNECTION_FLAG == 0 && f & PASSTHROUGH_FLAG != 0).then_some(f & !PASSTHROUGH_FLAG)
+}
 
 /// A packet handed to the world from outside.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +68,8 @@ pub struct Delivery {
     pub time: SimTime,
     pub node: NodeId,
     pub flow: FlowId,
+    /// When it was injected: `time − sent` is the model's one-way delay.
+    pub sent: SimTime,
     /// The handle given at injection.
     pub handle: u64,
     /// The ECN field as the model leaves it: CE if a queue marked it, for the
@@ -53,15 +78,32 @@ pub struct Delivery {
 }
 
 impl Delivery {
-    pub(super) fn new(time: SimTime, node: NodeId, flow: FlowId, external: ExternalRef) -> Self {
+    pub(super) fn new(
+        time: SimTime,
+        node: NodeId,
+        flow: FlowId,
+        sent: SimTime,
+        external: ExternalRef,
+    ) -> Self {
         Delivery {
             time,
             node,
             flow,
+            sent,
             handle: external.handle,
             ecn: external.ecn,
         }
     }
+}
+
+/// An external packet the network dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExternalDrop {
+    pub flow: FlowId,
+    pub handle: u64,
+    /// A full queue refused it (else the medium lost it: an impairment, a retry
+    /// limit, a lifetime, a block error — `net::medium::Loss`).
+    pub queue: bool,
 }
 
 impl World {
@@ -109,6 +151,25 @@ impl World {
     /// The external packets delivered since the last call, in delivery order.
     pub fn drain_delivered(&mut self) -> std::vec::Drain<'_, Delivery> {
         self.delivered_out.drain(..)
+    }
+
+    /// The external packets dropped since the last call, in order.
+    pub fn drain_dropped(&mut self) -> std::vec::Drain<'_, ExternalDrop> {
+        self.dropped_out.drain(..)
+    }
+
+    /// Keeps a dropped external packet for `drain_dropped`; true when its flow is
+    /// a passthrough flow, which the world's flow tables do not count.
+    pub(super) fn note_external_drop(&mut self, packet: &Packet, queue: bool) -> bool {
+        let Payload::External(x) = packet.payload else {
+            return false;
+        };
+        self.dropped_out.push(ExternalDrop {
+            flow: packet.flow,
+            handle: x.handle,
+            queue,
+        });
+        passthrough_index(packet.flow).is_some()
     }
 
     /// Writes the external packets seen at the nodes `trace.pcap` names since the
@@ -259,6 +320,59 @@ mod tests {
         let got: Vec<u64> = run_all(&mut w).iter().map(|d| d.handle).collect();
         assert_eq!(got, vec![0, 1, 4]);
         assert_eq!(w.flows[0].drops_impairment, 2);
+    }
+
+    #[test]
+    fn a_delivery_carries_its_injection_time() {
+        let mut w = world("");
+        // Injected at 3 ms: 1500 B take 1.2 ms at 10 Mb/s, then 20 ms: out at 24.2 ms.
+        w.inject(SimTime::from_millis(3), packet(1, 1500, true));
+        let d = run_all(&mut w)[0];
+        assert_eq!(
+            (d.sent, d.time),
+            (SimTime::from_millis(3), SimTime::from_micros(24_200))
+        );
+    }
+
+    #[test]
+    fn passthrough_ids_are_neither_listed_flows_nor_connections() {
+        use super::super::connections::CONNECTION_FLAG;
+        assert_eq!(passthrough_index(passthrough_flow(7)), Some(7));
+        assert_eq!(passthrough_index(0), None);
+        // A generator's connection may have bit 30 set (generator 64 << 24).
+        assert_eq!(passthrough_index(CONNECTION_FLAG | 64 << 24), None);
+    }
+
+    #[test]
+    fn drops_come_back_with_their_cause_and_passthrough_ones_stay_off_the_flows() {
+        // Every packet is lost on the link (p = 1): one of the listed flow, one of
+        // passthrough flow 3.
+        let mut w = world(r#"{ kind = "bernoulli", p = 1.0 }"#);
+        let mut listed = packet(1, 1500, true);
+        listed.flow = 0;
+        let mut pass = packet(2, 1500, true);
+        pass.flow = passthrough_flow(3);
+        w.inject(SimTime::ZERO, listed);
+        w.inject(SimTime::from_millis(10), pass);
+        run_all(&mut w);
+        let drops: Vec<ExternalDrop> = w.drain_dropped().collect();
+        assert_eq!(
+            drops,
+            vec![
+                ExternalDrop {
+                    flow: 0,
+                    handle: 1,
+                    queue: false
+                },
+                ExternalDrop {
+                    flow: passthrough_flow(3),
+                    handle: 2,
+                    queue: false
+                },
+            ]
+        );
+        // The listed flow counts its own drop; the passthrough one is the driver's.
+        assert_eq!(w.flows[0].drops_impairment, 1);
     }
 
     #[test]
