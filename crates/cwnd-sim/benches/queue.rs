@@ -42,6 +42,8 @@ fn packet(uid: u64, flow: u32, size: u32, t: SimTime) -> Packet {
             len: size - 40,
             ts_val: None,
             retransmission: false,
+            ecn: Default::default(),
+            cwr: false,
         }),
     }
 }
