@@ -32,11 +32,11 @@
 use std::collections::HashMap;
 
 use super::budget_traffic::{traffic, FlowKind, FlowTraffic};
+use super::error::ScenarioError;
 use super::generator_spec::GeneratorPlan;
 use super::link_plan::LinkPlan;
 use super::plan::CellPlan;
 use super::spec::{Sampling, Scenario};
-use super::validate::ScenarioError;
 use crate::net::queue::QueueLimit;
 use crate::rng::stream;
 use crate::transport::tcp::cc::CcConfig;

@@ -16,8 +16,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::cc_spec::CcSpec;
+use super::error::ScenarioError;
 use super::spec::{RecoverySpec, TcpSpec};
-use super::validate::{known_node, tcp_controller, ScenarioError, TcpPlan};
+use super::validate::{known_node, tcp_controller, TcpPlan};
 use crate::packet::NodeId;
 use crate::time::SimTime;
 use crate::traffic::sizes::HybridSizes;

@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 
+use super::error::ScenarioError;
 use super::plan::StagePlan;
 use super::spec::{QueueSpec, RedSpec, Scenario, DEFAULT_QUEUE_PACKETS};
-use super::validate::ScenarioError;
 use crate::net::link::LinkParams;
 use crate::net::queue::QueueLimit;
 use crate::net::red::RedParams;

@@ -5,6 +5,7 @@ pub mod budget;
 mod budget_traffic;
 pub mod build;
 pub mod cc_spec;
+pub mod error;
 pub mod files;
 pub mod generator_build;
 pub mod generator_spec;
@@ -29,7 +30,7 @@ mod warnings;
 pub mod wimax_spec;
 
 pub use build::build;
+pub use error::ScenarioError;
 pub use load::{load, run_toml};
 pub use plan::Plan;
 pub use spec::Scenario;
-pub use validate::ScenarioError;

@@ -16,6 +16,7 @@
 
 use std::collections::HashMap;
 
+use super::error::ScenarioError;
 use super::generator_spec::GeneratorPlan;
 use super::impairment_spec::StageSpec;
 use super::link_plan::LinkPlan;
@@ -24,7 +25,7 @@ use super::spec::{Direction, Scenario};
 use super::tcp_options::TcpOptions;
 use super::trace_plan::TracePlan;
 use super::udp_spec::SourcePlan;
-use super::validate::{CheckedFlow, CheckedTransport, ScenarioError, TcpPlan};
+use super::validate::{CheckedFlow, CheckedTransport, TcpPlan};
 use crate::net::impair::AppliesTo;
 use crate::net::medium::Hop;
 use crate::net::routing::RoutingTable;

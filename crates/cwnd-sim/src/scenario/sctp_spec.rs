@@ -10,9 +10,10 @@ use serde::de::{self, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::cc_spec::CcSpec;
+use super::error::ScenarioError;
 use super::sctp_plan::SctpConfigs;
 use super::spec::{RtoSpec, TcpSpec};
-use super::validate::{known_node, ScenarioError};
+use super::validate::known_node;
 use crate::time::SimTime;
 use crate::units::{Duration, Size};
 

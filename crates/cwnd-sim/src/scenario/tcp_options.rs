@@ -7,9 +7,9 @@
 //! flow turned off is dropped with it (`profile = "linux"` with `sack = false` has no
 //! D-SACK either), while the same dependency written in the flow is an error.
 
+use super::error::ScenarioError;
 use super::tcp_profile::TcpProfile;
 use super::tcp_spec::{RepeatedTimeoutSpec, TcpRtoSpec, TcpSpec};
-use super::validate::ScenarioError;
 use crate::packet::TCP_TIMESTAMP_OPTION;
 use crate::time::SimTime;
 use crate::transport::tcp::cc_sample::CcSample;

@@ -5,9 +5,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::cc_spec::CcSpec;
+use super::error::ScenarioError;
 use super::sctp_spec::{SctpSpec, TransportSpec};
 use super::spec::{AppSpec, TcpSpec};
-use super::validate::ScenarioError;
 use crate::packet::UDP_IP_HEADER;
 use crate::time::SimTime;
 use crate::transport::udp::on_off::OnOffLaw;

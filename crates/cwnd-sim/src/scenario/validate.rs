@@ -8,16 +8,16 @@
 //! reachability.
 
 use std::collections::{HashMap, HashSet};
-use std::fmt;
 
 use super::budget::Parts;
 use super::budget_traffic::FlowKind;
+use super::error::ScenarioError;
 use super::generator_spec::GeneratorPlan;
 use super::impairment_spec::{ArqStage, DelaySpec, EmpiricalDelay, ReorderSpec, StageSpec};
 use super::link_plan::LinkPlan;
 use super::plan::{CellPlan, StagePlan, StageWindow, WirelessPlan};
 use super::sctp_plan::SctpConfigs;
-use super::shown::{bare, cut_long_values, quoted};
+use super::shown::{bare, quoted};
 use super::spec::{
     AppSpec, AppliesToSpec, CcSpec, ImpairmentSpec, PathLossSpec, PreambleSpec, RecoverySpec,
     Scenario, SctpSpec, TcpProfile, TcpSpec, TransportSpec, WirelessSpec,
@@ -92,38 +92,6 @@ impl CheckedTransport {
         }
     }
 }
-
-/// A scenario that cannot run, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScenarioError {
-    /// Where: `links[2].bandwidth`, or empty for the whole file.
-    pub path: String,
-    pub message: String,
-}
-
-impl ScenarioError {
-    /// The error at `path`. Every value either echoes from the scenario is cut when
-    /// long (`shown::cut_long_values`): field names and values a user wrote, and
-    /// serde's, a unit's or a parameter's messages that quote them.
-    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
-        ScenarioError {
-            path: cut_long_values(&path.into()),
-            message: cut_long_values(&message.into()),
-        }
-    }
-}
-
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "{}: {}", self.path, self.message)
-        }
-    }
-}
-
-impl std::error::Error for ScenarioError {}
 
 impl Scenario {
     /// Node names in id order: the explicit list, then link ends in order of appearance.

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::validate::ScenarioError;
+use super::error::ScenarioError;
 use crate::net::wimax::cell::{Arq, CellParams};
 use crate::net::wimax::fading::Fading;
 use crate::net::wimax::frame::{FrameLayout, FRAME_DURATIONS_US};
