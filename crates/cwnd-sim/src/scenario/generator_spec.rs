@@ -16,9 +16,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::cc_spec::CcSpec;
+use super::checks::known_node;
 use super::error::ScenarioError;
 use super::spec::{RecoverySpec, TcpSpec};
-use super::validate::{known_node, tcp_controller, TcpPlan};
+use super::validate::{tcp_controller, TcpPlan};
 use crate::packet::NodeId;
 use crate::time::SimTime;
 use crate::traffic::sizes::HybridSizes;

@@ -5,6 +5,7 @@ pub mod budget;
 mod budget_traffic;
 pub mod build;
 pub mod cc_spec;
+pub mod checks;
 pub mod error;
 pub mod files;
 pub mod generator_build;

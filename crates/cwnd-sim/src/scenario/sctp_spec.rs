@@ -10,10 +10,10 @@ use serde::de::{self, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::cc_spec::CcSpec;
+use super::checks::known_node;
 use super::error::ScenarioError;
 use super::sctp_plan::SctpConfigs;
 use super::spec::{RtoSpec, TcpSpec};
-use super::validate::known_node;
 use crate::time::SimTime;
 use crate::units::{Duration, Size};
 
@@ -234,7 +234,7 @@ impl SctpSpec {
                 "must be at least 1",
             ));
         }
-        super::tcp_options::check_rto(&at("rto"), &self.rto.config())?;
+        super::checks::check_rto(&at("rto"), &self.rto.config())?;
         if self.heartbeat && self.heartbeat_interval.0 == SimTime::ZERO {
             return Err(ScenarioError::new(
                 at("heartbeat_interval"),

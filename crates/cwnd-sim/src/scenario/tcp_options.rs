@@ -7,6 +7,7 @@
 //! flow turned off is dropped with it (`profile = "linux"` with `sack = false` has no
 //! D-SACK either), while the same dependency written in the flow is an error.
 
+use super::checks::check_rto;
 use super::error::ScenarioError;
 use super::tcp_profile::TcpProfile;
 use super::tcp_spec::{RepeatedTimeoutSpec, TcpRtoSpec, TcpSpec};
@@ -411,24 +412,6 @@ impl TcpOptions {
             format!("{given} smaller than one segment ({segment} B)"),
         ))
     }
-}
-
-/// RTO parameters under `path` (`flows[0].tcp.rto`, `flows[0].sctp.rto`).
-pub fn check_rto(path: &str, rto: &RtoConfig) -> Result<(), ScenarioError> {
-    let at = |field: &str| format!("{path}.{field}");
-    if rto.initial == SimTime::ZERO {
-        return Err(ScenarioError::new(at("initial"), "must be positive"));
-    }
-    if rto.min > rto.max {
-        return Err(ScenarioError::new(
-            at("min"),
-            format!("{} is larger than rto.max ({})", rto.min, rto.max),
-        ));
-    }
-    if rto.max == SimTime::ZERO {
-        return Err(ScenarioError::new(at("max"), "must be positive"));
-    }
-    Ok(())
 }
 
 /// RFC 3390 / RFC 5681 §3.1 initial window: min(4·MSS, max(2·MSS, 4380 B)), in segments.

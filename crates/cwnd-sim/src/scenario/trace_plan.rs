@@ -3,9 +3,9 @@
 
 use std::collections::HashMap;
 
+use super::checks::known_node;
 use super::error::ScenarioError;
 use super::spec::Scenario;
-use super::validate::known_node;
 use crate::packet::NodeId;
 use crate::time::SimTime;
 use crate::trace::TraceConfig;

@@ -11,13 +11,14 @@ use std::collections::{HashMap, HashSet};
 
 use super::budget::Parts;
 use super::budget_traffic::FlowKind;
+use super::checks::{known_node, listed_once, probability};
 use super::error::ScenarioError;
 use super::generator_spec::GeneratorPlan;
 use super::impairment_spec::{ArqStage, DelaySpec, EmpiricalDelay, ReorderSpec, StageSpec};
 use super::link_plan::LinkPlan;
 use super::plan::{CellPlan, StagePlan, StageWindow, WirelessPlan};
 use super::sctp_plan::SctpConfigs;
-use super::shown::{bare, quoted};
+use super::shown::quoted;
 use super::spec::{
     AppSpec, AppliesToSpec, CcSpec, ImpairmentSpec, PathLossSpec, PreambleSpec, RecoverySpec,
     Scenario, SctpSpec, TcpProfile, TcpSpec, TransportSpec, WirelessSpec,
@@ -725,45 +726,6 @@ pub(super) fn tcp_controller(
 /// search per destination over every pair), about 2 s for 1 000 stations.
 pub const MAX_STATIONS: usize = 1000;
 
-/// Refuses a name listed twice in `names` (the list at `path`), in linear time.
-fn listed_once(path: &str, names: &[String]) -> Result<(), ScenarioError> {
-    let mut seen = HashSet::with_capacity(names.len());
-    for (k, name) in names.iter().enumerate() {
-        if !seen.insert(name) {
-            return Err(ScenarioError::new(
-                format!("{path}[{k}]"),
-                format!("{} is listed twice", quoted(name)),
-            ));
-        }
-    }
-    Ok(())
-}
-
-pub(super) fn known_node(
-    nodes: &HashMap<String, usize>,
-    path: &str,
-    name: &str,
-) -> Result<(), ScenarioError> {
-    if nodes.contains_key(name) {
-        return Ok(());
-    }
-    let mut known: Vec<(&String, &usize)> = nodes.iter().collect();
-    known.sort_by_key(|(_, i)| **i);
-    const LISTED: usize = 20;
-    let mut list: Vec<String> = known.iter().take(LISTED).map(|(n, _)| bare(n)).collect();
-    if known.len() > LISTED {
-        list.push(format!("… and {} more", known.len() - LISTED));
-    }
-    Err(ScenarioError::new(
-        path,
-        format!(
-            "{} is not a node; known nodes: {}",
-            quoted(name),
-            list.join(", ")
-        ),
-    ))
-}
-
 /// A schedule's times must not go back.
 fn check_schedule(path: &str, schedule: &[(Duration, f64)]) -> Result<(), ScenarioError> {
     for (i, w) in schedule.windows(2).enumerate() {
@@ -860,17 +822,6 @@ fn wireless_phy(w: &WirelessSpec) -> Result<Phy, (&'static str, String)> {
         "rate",
         format!("{rate} bit/s is not an 802.11 rate; use {DSSS} (802.11b) or {OFDM} (802.11a/g)"),
     ))
-}
-
-fn probability(path: &str, p: f64) -> Result<(), ScenarioError> {
-    if (0.0..=1.0).contains(&p) {
-        Ok(())
-    } else {
-        Err(ScenarioError::new(
-            path,
-            format!("{p} is not a probability; use a value in [0, 1]"),
-        ))
-    }
 }
 
 #[cfg(test)]
