@@ -36,9 +36,10 @@ use super::error::ScenarioError;
 use super::generator_spec::GeneratorPlan;
 use super::link_plan::LinkPlan;
 use super::plan::CellPlan;
-use super::spec::{Sampling, Scenario};
+use super::spec::Scenario;
 use crate::net::queue::QueueLimit;
 use crate::rng::stream;
+use crate::trace::Sampling;
 use crate::transport::tcp::cc::CcConfig;
 use crate::transport::tcp::tcb::Tcb;
 

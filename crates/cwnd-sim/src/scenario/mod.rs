@@ -23,7 +23,7 @@ pub mod spec;
 pub mod tcp_options;
 pub mod tcp_profile;
 pub mod tcp_spec;
-pub mod trace_plan;
+pub mod trace;
 pub mod udp_build;
 pub mod udp_spec;
 pub mod validate;

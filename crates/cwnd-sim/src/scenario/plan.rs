@@ -23,7 +23,7 @@ use super::link_plan::LinkPlan;
 use super::sctp_plan::SctpPlan;
 use super::spec::{Direction, Scenario};
 use super::tcp_options::TcpOptions;
-use super::trace_plan::TracePlan;
+use super::trace::TracePlan;
 use super::udp_spec::SourcePlan;
 use super::validate::{CheckedFlow, CheckedTransport, TcpPlan};
 use crate::net::impair::AppliesTo;

@@ -12,11 +12,10 @@ pub use super::impairment_spec::ImpairmentSpec;
 pub use super::sctp_spec::{Endpoint, SctpSpec, TransportSpec};
 pub use super::tcp_profile::TcpProfile;
 pub use super::tcp_spec::{RepeatedTimeoutSpec, ScenarioTcpSpec, TcpRtoSpec, TcpSpec};
+pub use super::trace::TraceSpec;
 pub use super::udp_spec::SourceSpec;
 pub use super::wimax_spec::WimaxSpec;
 use crate::net::wifi::channel::DEFAULT_MSDU_LIFETIME;
-pub use crate::trace::Sampling;
-use crate::trace::TraceConfig;
 use crate::units::{Duration, DurationOrOff, Rate, Size};
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -401,53 +400,6 @@ impl RtoSpec {
             rule: self.rule,
             // SCTP takes its own samples (RFC 9260 §6.3.1).
             sample: crate::transport::tcp::rto::RttSample::default(),
-        }
-    }
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct TraceSpec {
-    pub sampling: Sampling,
-    /// Sampling period in `interval` mode.
-    pub interval: Duration,
-    /// Width of the throughput bins.
-    pub throughput_bin: Duration,
-    /// Record queue occupancy of every link direction.
-    pub queues: bool,
-    /// Record every data segment transmission (time, seq, retransmission).
-    pub segments: bool,
-    /// Record each TCP controller's internal numbers (`CongestionControl::info`)
-    /// with every series row.
-    pub cc_metrics: bool,
-    /// Nodes to capture as pcap files: every packet each sends or receives
-    /// (see `trace::pcap` for the header layout).
-    pub pcap: Vec<String>,
-}
-
-impl TraceSpec {
-    /// The settings as the recorder takes them.
-    pub fn config(&self) -> TraceConfig {
-        TraceConfig {
-            sampling: self.sampling,
-            interval: self.interval.0,
-            throughput_bin: self.throughput_bin.0,
-            segments: self.segments,
-            cc_metrics: self.cc_metrics,
-        }
-    }
-}
-
-impl Default for TraceSpec {
-    fn default() -> Self {
-        TraceSpec {
-            sampling: Sampling::Change,
-            interval: Duration(crate::time::SimTime::from_millis(10)),
-            throughput_bin: Duration(crate::time::SimTime::from_millis(100)),
-            queues: false,
-            segments: false,
-            cc_metrics: false,
-            pcap: Vec::new(),
         }
     }
 }

@@ -24,7 +24,7 @@ use super::spec::{
     Scenario, SctpSpec, TcpProfile, TcpSpec, TransportSpec, WirelessSpec,
 };
 use super::tcp_options::TcpOptions;
-use super::trace_plan::TracePlan;
+use super::trace::{self, TracePlan};
 use super::udp_spec::SourcePlan;
 use crate::net::impair::AppliesTo;
 use crate::net::wifi::channel::{ChannelConfig, FrameErrors};
@@ -166,7 +166,7 @@ impl Scenario {
         }
         let flows = self.check_flows(&nodes)?;
         let generators = self.check_generators(&nodes)?;
-        let trace = self.check_trace(&nodes)?;
+        let trace = trace::check(&self.trace, &nodes)?;
         let parts = Parts {
             links: &links,
             cells: &cells,
