@@ -34,10 +34,10 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use super::impairment_spec::StageSpec;
+use super::impairment::{Direction, StagePlan, StageSpec, StageWindow};
 use super::link_plan::LinkPlan;
-use super::plan::{CellPlan, StagePlan, StageWindow};
-use super::spec::{Direction, Scenario};
+use super::plan::CellPlan;
+use super::spec::Scenario;
 use super::tcp_options::TcpOptions;
 use super::udp_spec::{SourceKind, SourcePlan};
 use crate::net::impair::AppliesTo;

@@ -6,16 +6,12 @@
 //! (`links[0].impairments[1].forward`), so adding a component elsewhere leaves
 //! every other draw unchanged.
 
-use super::impairment_spec::{DelaySpec, PvSpec, ReorderSpec, StageSpec};
+use super::impairment::{self, Direction};
 use super::link_plan::LinkPlan;
-use super::plan::{FlowPlan, Plan, StagePlan, StageWindow, TransportPlan};
-use super::spec::{Direction, RepeatedTimeoutSpec};
+use super::plan::{FlowPlan, Plan, TransportPlan};
+use super::spec::RepeatedTimeoutSpec;
 use super::tcp_options::TcpOptions;
 use super::validate::TcpPlan;
-use crate::net::impair::{
-    ArqDelay, BernoulliLoss, DelayDistribution, DelayStep, DropList, GilbertElliott, Impairment,
-    ImpairmentChain, ImpairmentStage, Outage, Reorder, Schedule, Window,
-};
 use crate::net::link::LinkDirection;
 use crate::net::medium::AnyMedium;
 use crate::net::red::Red;
@@ -71,7 +67,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
 
     for (c, w) in plan.wireless.iter().enumerate() {
         let (chain, channel_triggers) =
-            build_stages(seed, &w.stages, &format!("wireless[{c}]"), None);
+            impairment::chain(seed, &w.stages, &format!("wireless[{c}]"), None);
         for (flow, segment, stage) in channel_triggers {
             triggers.push(Trigger {
                 flow,
@@ -170,111 +166,9 @@ fn link_direction(
         let stream = rng::stream(seed, &format!("{prefix}.queue.red.{dir_name}"));
         link = link.with_red(Red::new(red, l.params.rate_bps, stream));
     }
-    let (chain, triggers) = build_stages(seed, &l.stages, &prefix, Some(dir));
+    let (chain, triggers) = impairment::chain(seed, &l.stages, &prefix, Some(dir));
     link.impairments = chain;
     (link, triggers)
-}
-
-/// The impairment chain of a link direction (`dir`) or of a wireless channel
-/// (`None`: no direction), and its triggers as (flow, segment, stage index).
-/// Random streams are named `<prefix>.impairments[<j>][.<direction>]`.
-fn build_stages(
-    seed: u64,
-    stages: &[StagePlan],
-    prefix: &str,
-    dir: Option<Direction>,
-) -> (ImpairmentChain, Vec<(FlowId, u64, usize)>) {
-    let mut chain = ImpairmentChain::default();
-    let mut triggers = Vec::new();
-    let dir_name = match dir {
-        Some(Direction::Forward) => ".forward",
-        Some(Direction::Reverse) => ".reverse",
-        _ => "",
-    };
-    for (j, plan) in stages.iter().enumerate() {
-        if dir.is_some_and(|d| plan.direction != Direction::Both && plan.direction != d) {
-            continue;
-        }
-        let stream = rng::stream(seed, &format!("{prefix}.impairments[{j}]{dir_name}"));
-        let stage: Box<dyn ImpairmentStage> = match &plan.stage {
-            StageSpec::Bernoulli { schedule } => Box::new(BernoulliLoss::scheduled(
-                Schedule::new(schedule.iter().map(|&(t, p)| (t.0, p)).collect()),
-                stream,
-            )),
-            StageSpec::DropList { packets, flow } => {
-                Box::new(DropList::new(*flow, packets.clone()))
-            }
-            &StageSpec::GilbertElliott {
-                p_gb,
-                p_bg,
-                loss_good,
-                loss_bad,
-            } => Box::new(GilbertElliott::new(p_gb, p_bg, loss_good, loss_bad, stream)),
-            &StageSpec::Outage { hold } => Box::new(Outage { hold }),
-            StageSpec::Reorder(ReorderSpec::Random { r, delay }) => Box::new(Reorder::Random {
-                r: *r,
-                delay: distribution(delay),
-                rng: stream,
-            }),
-            &StageSpec::Reorder(ReorderSpec::Exact { packet, positions }) => {
-                Box::new(Reorder::Exact {
-                    packet,
-                    positions,
-                    seen: Default::default(),
-                })
-            }
-            StageSpec::DelayStep { extra } => Box::new(DelayStep { extra: extra.0 }),
-            StageSpec::Arq(a) => Box::new(ArqDelay {
-                pv: match &a.pv {
-                    PvSpec::Constant(pv) => Schedule::constant(*pv),
-                    PvSpec::Schedule(s) => {
-                        Schedule::new(s.iter().map(|&(t, pv)| (t.0, pv)).collect())
-                    }
-                },
-                delay: distribution(&a.delay),
-                in_order: a.in_order,
-                residual_loss: a.residual_loss,
-                rng: stream,
-            }),
-        };
-        let window = match plan.window {
-            StageWindow::Always => Window::Always,
-            StageWindow::Between(start, end) => Window::Between(start, end),
-            StageWindow::OnTrigger {
-                flow,
-                segment,
-                duration,
-            } => {
-                triggers.push((flow, segment, chain.len()));
-                Window::OnTrigger { duration }
-            }
-        };
-        chain.push(Impairment {
-            applies_to: plan.applies_to,
-            window,
-            stage,
-        });
-    }
-    (chain, triggers)
-}
-
-fn distribution(d: &DelaySpec) -> DelayDistribution {
-    match d {
-        DelaySpec::Constant(c) => DelayDistribution::Constant(c.value.0),
-        DelaySpec::Uniform(u) => DelayDistribution::Uniform {
-            min: u.min.0,
-            max: u.max.0,
-        },
-        DelaySpec::Normal(n) => DelayDistribution::Normal {
-            mean: n.mean.0,
-            sd: n.sd.0,
-        },
-        DelaySpec::Exponential(e) => DelayDistribution::Exponential { mean: e.mean.0 },
-        DelaySpec::Empirical(e) => DelayDistribution::empirical(
-            e.values.iter().map(|v| v.0).collect(),
-            e.weights.as_deref(),
-        ),
-    }
 }
 
 /// TCP flow `i` (`f`), sending `app_bytes` (`None`: bulk) from `src` to `dst`;

@@ -1,4 +1,4 @@
-//! Checks every topic shares: a node named by a reference, a list without repeats, a
+//! Checks every topic shares: a node or a flow named by a reference, a list without repeats, a
 //! probability, RFC 6298's RTO parameters (TCP's `tcp.rto`, SCTP's `sctp.rto`). They
 //! name no topic: a topic uses them here, never from another topic's checks.
 
@@ -6,12 +6,41 @@ use std::collections::{HashMap, HashSet};
 
 use super::error::ScenarioError;
 use super::shown::{bare, quoted};
+use crate::packet::FlowId;
 use crate::time::SimTime;
 use crate::transport::tcp::rto::RtoConfig;
 
 /// Node ids by name: every node the scenario declares or a link, a channel or a cell
 /// names (`Scenario::node_names`).
 pub type NodeIds = HashMap<String, usize>;
+
+/// Flow ids by name, for the stages that name a flow (a trigger, a drop list): every
+/// flow's name (its own, or `flow<i>`) and its id, in scenario order.
+pub struct FlowIds {
+    names: Vec<String>,
+    ids: Vec<FlowId>,
+}
+
+impl FlowIds {
+    /// The flows called `names` (in scenario order), whose ids are `ids`.
+    pub fn new(names: Vec<String>, ids: Vec<FlowId>) -> FlowIds {
+        FlowIds { names, ids }
+    }
+
+    /// The id of the flow called `name`, or an error at `path` listing the flows.
+    pub fn id(&self, path: &str, name: &str) -> Result<FlowId, ScenarioError> {
+        if let Some(k) = self.names.iter().position(|n| n == name) {
+            return Ok(self.ids[k]);
+        }
+        Err(ScenarioError::new(
+            path,
+            format!(
+                "\"{name}\" is not a flow; known flows: {}",
+                self.names.join(", ")
+            ),
+        ))
+    }
+}
 
 /// `name` is a node of `nodes`, or an error at `path` listing the known ones.
 pub fn known_node(nodes: &NodeIds, path: &str, name: &str) -> Result<(), ScenarioError> {

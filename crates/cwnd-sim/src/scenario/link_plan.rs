@@ -5,8 +5,9 @@
 
 use std::collections::HashMap;
 
+use super::checks::FlowIds;
 use super::error::ScenarioError;
-use super::plan::StagePlan;
+use super::impairment::{self, StagePlan};
 use super::spec::{QueueSpec, RedSpec, Scenario, DEFAULT_QUEUE_PACKETS};
 use crate::net::link::LinkParams;
 use crate::net::queue::QueueLimit;
@@ -33,6 +34,7 @@ impl Scenario {
     pub(super) fn check_links(
         &self,
         nodes: &HashMap<String, usize>,
+        flows: &FlowIds,
     ) -> Result<Vec<LinkPlan>, ScenarioError> {
         if self.links.is_empty() && self.wireless.is_empty() && self.wimax.is_empty() {
             return Err(ScenarioError::new(
@@ -96,7 +98,7 @@ impl Scenario {
                 check_red(&at("queue.red"), red)?;
             }
             let stages = l.impairments.iter().enumerate().map(|(j, imp)| {
-                self.check_impairment(&format!("links[{i}].impairments[{j}]"), imp)
+                impairment::check(&format!("links[{i}].impairments[{j}]"), imp, flows)
             });
             links.push(LinkPlan {
                 name: self.link_name(i),

@@ -18,20 +18,19 @@ use std::collections::HashMap;
 
 use super::error::ScenarioError;
 use super::generator_spec::GeneratorPlan;
-use super::impairment_spec::StageSpec;
+use super::impairment::StagePlan;
 use super::link_plan::LinkPlan;
 use super::sctp_plan::SctpPlan;
-use super::spec::{Direction, Scenario};
+use super::spec::Scenario;
 use super::tcp_options::TcpOptions;
 use super::trace::TracePlan;
 use super::udp_spec::SourcePlan;
 use super::validate::{CheckedFlow, CheckedTransport, TcpPlan};
-use crate::net::impair::AppliesTo;
 use crate::net::medium::Hop;
 use crate::net::routing::RoutingTable;
 use crate::net::wifi::channel::ChannelConfig;
 use crate::net::wimax::cell::CellParams;
-use crate::packet::{FlowId, NodeId};
+use crate::packet::NodeId;
 use crate::time::SimTime;
 
 /// A checked scenario, ready to build with any seed.
@@ -55,30 +54,6 @@ pub struct Plan {
     pub(super) generators: Vec<GeneratorPlan>,
     pub(super) topology: Topology,
     pub(super) trace: TracePlan,
-}
-
-/// One impairment stage of a link or a wireless channel, checked.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StagePlan {
-    /// The link directions it applies to (`Both` on the air, where there are none).
-    pub direction: Direction,
-    pub applies_to: AppliesTo,
-    pub window: StageWindow,
-    pub stage: StageSpec<FlowId>,
-}
-
-/// When a stage is active.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StageWindow {
-    Always,
-    /// From the first time to the second (`SimTime::MAX`: to the end of the run).
-    Between(SimTime, SimTime),
-    /// For `duration` from when flow `flow` first sends data segment `segment`.
-    OnTrigger {
-        flow: FlowId,
-        segment: u64,
-        duration: SimTime,
-    },
 }
 
 /// A wireless channel: its name, stations, configuration (PHY with its rates
@@ -427,7 +402,7 @@ impl Topology {
 mod tests {
     use super::super::{build, load};
     use crate::net::wifi::channel::FrameErrors;
-    use crate::scenario::impairment_spec::StageSpec;
+    use crate::scenario::impairment::StageSpec;
     use crate::world::World;
 
     #[test]

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 pub use super::cc_spec::CcSpec;
 pub use super::generator_spec::{GeneratorKind, GeneratorSpec, WebSpec};
-pub use super::impairment_spec::ImpairmentSpec;
+pub use super::impairment::ImpairmentSpec;
 pub use super::sctp_spec::{Endpoint, SctpSpec, TransportSpec};
 pub use super::tcp_profile::TcpProfile;
 pub use super::tcp_spec::{RepeatedTimeoutSpec, ScenarioTcpSpec, TcpRtoSpec, TcpSpec};
@@ -259,24 +259,6 @@ impl RedSpec {
 }
 
 pub const DEFAULT_QUEUE_PACKETS: u32 = 100;
-
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Direction {
-    Forward,
-    Reverse,
-    #[default]
-    Both,
-}
-
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum AppliesToSpec {
-    Data,
-    Acks,
-    #[default]
-    All,
-}
 
 /// Forces the next hop at node `at` towards `to` through neighbour `via`.
 #[derive(Clone, Debug, Deserialize, Serialize)]

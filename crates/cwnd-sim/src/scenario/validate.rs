@@ -11,22 +11,21 @@ use std::collections::{HashMap, HashSet};
 
 use super::budget::Parts;
 use super::budget_traffic::FlowKind;
-use super::checks::{known_node, listed_once, probability};
+use super::checks::{known_node, listed_once, probability, FlowIds};
 use super::error::ScenarioError;
 use super::generator_spec::GeneratorPlan;
-use super::impairment_spec::{ArqStage, DelaySpec, EmpiricalDelay, ReorderSpec, StageSpec};
+use super::impairment::{self, StageSpec};
 use super::link_plan::LinkPlan;
-use super::plan::{CellPlan, StagePlan, StageWindow, WirelessPlan};
+use super::plan::{CellPlan, WirelessPlan};
 use super::sctp_plan::SctpConfigs;
 use super::shown::quoted;
 use super::spec::{
-    AppSpec, AppliesToSpec, CcSpec, ImpairmentSpec, PathLossSpec, PreambleSpec, RecoverySpec,
-    Scenario, SctpSpec, TcpProfile, TcpSpec, TransportSpec, WirelessSpec,
+    AppSpec, CcSpec, PathLossSpec, PreambleSpec, RecoverySpec, Scenario, SctpSpec, TcpProfile,
+    TcpSpec, TransportSpec, WirelessSpec,
 };
 use super::tcp_options::TcpOptions;
 use super::trace::{self, TracePlan};
 use super::udp_spec::SourcePlan;
-use crate::net::impair::AppliesTo;
 use crate::net::wifi::channel::{ChannelConfig, FrameErrors};
 use crate::net::wifi::frame_errors::DsssRate;
 use crate::net::wifi::ofdm::OfdmRate;
@@ -36,7 +35,6 @@ use crate::packet::{FlowId, NodeId};
 use crate::time::SimTime;
 use crate::transport::tcp::cc::CcConfig;
 use crate::transport::tcp::recovery::Recovery;
-use crate::units::Duration;
 
 /// What checking a scenario yields beside "it is valid": the parts it parsed
 /// from untyped tables, in typed form, so that nothing is parsed twice.
@@ -156,8 +154,12 @@ impl Scenario {
         }
         self.check_file_names()?;
         let nodes = self.check_nodes()?;
-        let links = self.check_links(&nodes)?;
-        let wireless = self.check_wireless(&nodes)?;
+        let flows = FlowIds::new(
+            (0..self.flows.len()).map(|i| self.flow_name(i)).collect(),
+            self.flow_ids(),
+        );
+        let links = self.check_links(&nodes, &flows)?;
+        let wireless = self.check_wireless(&nodes, &flows)?;
         let cells = self.check_wimax(&nodes)?;
         for (i, r) in self.routes.iter().enumerate() {
             for (field, name) in [("at", &r.at), ("to", &r.to), ("via", &r.via)] {
@@ -269,6 +271,7 @@ impl Scenario {
     fn check_wireless(
         &self,
         nodes: &HashMap<String, usize>,
+        flows: &FlowIds,
     ) -> Result<Vec<WirelessPlan>, ScenarioError> {
         let mut channels = Vec::with_capacity(self.wireless.len());
         for (i, w) in self.wireless.iter().enumerate() {
@@ -342,7 +345,7 @@ impl Scenario {
             let mut stages = Vec::with_capacity(w.impairments.len());
             for (j, imp) in w.impairments.iter().enumerate() {
                 let path = format!("wireless[{i}].impairments[{j}]");
-                let plan = self.check_impairment(&path, imp)?;
+                let plan = impairment::check(&path, imp, flows)?;
                 let stage = &plan.stage;
                 if *stage == (StageSpec::Outage { hold: true }) {
                     return Err(ScenarioError::new(
@@ -422,120 +425,6 @@ impl Scenario {
             });
         }
         Ok(cells)
-    }
-
-    /// Checks an impairment entry into its stage, with flows named by their ids.
-    pub(super) fn check_impairment(
-        &self,
-        path: &str,
-        imp: &ImpairmentSpec,
-    ) -> Result<StagePlan, ScenarioError> {
-        let at = |field: &str| {
-            if field.is_empty() {
-                path.to_string()
-            } else {
-                format!("{path}.{field}")
-            }
-        };
-        let (common, stage) = imp
-            .parse()
-            .map_err(|(field, message)| ScenarioError::new(at(&field), message))?;
-        for (field, p) in ImpairmentSpec::probabilities(&stage) {
-            probability(&at(&field), p)?;
-        }
-        if common.start.is_some() && common.start_on.is_some() {
-            return Err(ScenarioError::new(
-                at("start_on"),
-                "give either `start` (a time) or `start_on` (a flow event), not both",
-            ));
-        }
-        let window = match (&common.start_on, common.start, common.duration) {
-            (Some(trigger), _, duration) => {
-                let flow = self.flow_id(&at("start_on.flow"), &trigger.flow)?;
-                if trigger.segment == 0 {
-                    return Err(ScenarioError::new(
-                        at("start_on.segment"),
-                        "segments are counted from 1; 0 is not a segment",
-                    ));
-                }
-                let Some(duration) = duration else {
-                    return Err(ScenarioError::new(
-                        at("duration"),
-                        "a stage started by `start_on` needs a duration, e.g. \"5s\"",
-                    ));
-                };
-                StageWindow::OnTrigger {
-                    flow,
-                    segment: trigger.segment,
-                    duration: duration.0,
-                }
-            }
-            (None, None, None) => StageWindow::Always,
-            (None, start, duration) => {
-                let start = start.map_or(SimTime::ZERO, |s| s.0);
-                StageWindow::Between(start, duration.map_or(SimTime::MAX, |d| start + d.0))
-            }
-        };
-        if common.duration.is_some_and(|d| d.0 == SimTime::ZERO) {
-            return Err(ScenarioError::new(at("duration"), "must be positive"));
-        }
-        if stage == (StageSpec::Outage { hold: true }) && common.duration.is_none() {
-            return Err(ScenarioError::new(
-                at("duration"),
-                "an outage that holds packets needs a duration, e.g. \"5s\"",
-            ));
-        }
-        match &stage {
-            StageSpec::DropList { packets, .. } if packets.contains(&0) => {
-                return Err(ScenarioError::new(
-                    at("packets"),
-                    "packets are counted from 1; 0 is not a packet index",
-                ));
-            }
-            StageSpec::Bernoulli { schedule } => check_schedule(&at("schedule"), schedule)?,
-            StageSpec::Arq(ArqStage { pv, delay, .. }) => {
-                if let super::impairment_spec::PvSpec::Schedule(s) = pv {
-                    check_schedule(&at("pv_schedule"), s)?;
-                }
-                check_delay(&at("delay"), delay)?;
-            }
-            StageSpec::Reorder(ReorderSpec::Random { delay, .. }) => {
-                check_delay(&at("delay"), delay)?
-            }
-            StageSpec::Reorder(ReorderSpec::Exact { packet, .. }) if *packet == 0 => {
-                return Err(ScenarioError::new(
-                    at("packet"),
-                    "packets are counted from 1",
-                ))
-            }
-            _ => {}
-        }
-        let stage = stage.resolve_flow(|name| self.flow_id(&at("flow"), name))?;
-        Ok(StagePlan {
-            direction: common.direction,
-            applies_to: match common.applies_to {
-                AppliesToSpec::Data => AppliesTo::Data,
-                AppliesToSpec::Acks => AppliesTo::Acks,
-                AppliesToSpec::All => AppliesTo::All,
-            },
-            window,
-            stage,
-        })
-    }
-
-    /// The id of the flow called `name`, or an error at `path` listing the flows.
-    fn flow_id(&self, path: &str, name: &str) -> Result<FlowId, ScenarioError> {
-        let names: Vec<String> = (0..self.flows.len()).map(|i| self.flow_name(i)).collect();
-        if let Some(k) = names.iter().position(|n| n == name) {
-            return Ok(self.flow_ids()[k]);
-        }
-        Err(ScenarioError::new(
-            path,
-            format!(
-                "\"{name}\" is not a flow; known flows: {}",
-                names.join(", ")
-            ),
-        ))
     }
 
     /// Flow ids in scenario order: TCP flows are numbered first, in order, then
@@ -725,59 +614,6 @@ pub(super) fn tcp_controller(
 /// stations take time growing as the cube of their number to set up (`net::routing`'s
 /// search per destination over every pair), about 2 s for 1 000 stations.
 pub const MAX_STATIONS: usize = 1000;
-
-/// A schedule's times must not go back.
-fn check_schedule(path: &str, schedule: &[(Duration, f64)]) -> Result<(), ScenarioError> {
-    for (i, w) in schedule.windows(2).enumerate() {
-        if w[1].0 < w[0].0 {
-            return Err(ScenarioError::new(
-                format!("{path}[{}]", i + 1),
-                format!(
-                    "{} comes before the previous step ({})",
-                    w[1].0 .0, w[0].0 .0
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn check_delay(path: &str, delay: &DelaySpec) -> Result<(), ScenarioError> {
-    match delay {
-        DelaySpec::Uniform(u) if u.min.0 > u.max.0 => Err(ScenarioError::new(
-            format!("{path}.min"),
-            format!("{} is larger than max ({})", u.min.0, u.max.0),
-        )),
-        DelaySpec::Empirical(EmpiricalDelay { values, .. }) if values.is_empty() => Err(
-            ScenarioError::new(format!("{path}.values"), "needs at least one delay"),
-        ),
-        DelaySpec::Empirical(EmpiricalDelay {
-            values,
-            weights: Some(w),
-        }) => {
-            if w.len() != values.len() {
-                return Err(ScenarioError::new(
-                    format!("{path}.weights"),
-                    format!("has {} entries for {} values", w.len(), values.len()),
-                ));
-            }
-            if let Some(i) = w.iter().position(|x| !(x.is_finite() && *x >= 0.0)) {
-                return Err(ScenarioError::new(
-                    format!("{path}.weights[{i}]"),
-                    format!("{} is not a weight; use a value ≥ 0", w[i]),
-                ));
-            }
-            if w.iter().sum::<f64>() <= 0.0 {
-                return Err(ScenarioError::new(
-                    format!("{path}.weights"),
-                    "all weights are zero",
-                ));
-            }
-            Ok(())
-        }
-        _ => Ok(()),
-    }
-}
 
 /// The PHY of a `[[wireless]]` entry: 802.11b if `rate` is one of its rates,
 /// 802.11a/g if it is an OFDM rate; `basic_rate` (default 1 or 6 Mb/s, the lowest
