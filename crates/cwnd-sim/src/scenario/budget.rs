@@ -34,7 +34,7 @@ use std::collections::HashMap;
 use super::budget_traffic::{traffic, FlowKind, FlowTraffic};
 use super::error::ScenarioError;
 use super::generator_spec::GeneratorPlan;
-use super::link_plan::LinkPlan;
+use super::link::LinkPlan;
 use super::plan::CellPlan;
 use super::spec::Scenario;
 use crate::net::queue::QueueLimit;

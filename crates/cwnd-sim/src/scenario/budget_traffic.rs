@@ -35,7 +35,7 @@
 use std::collections::{HashMap, VecDeque};
 
 use super::impairment::{Direction, StagePlan, StageSpec, StageWindow};
-use super::link_plan::LinkPlan;
+use super::link::LinkPlan;
 use super::plan::CellPlan;
 use super::spec::Scenario;
 use super::tcp_options::TcpOptions;

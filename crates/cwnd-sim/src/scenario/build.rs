@@ -6,18 +6,16 @@
 //! (`links[0].impairments[1].forward`), so adding a component elsewhere leaves
 //! every other draw unchanged.
 
-use super::impairment::{self, Direction};
-use super::link_plan::LinkPlan;
+use super::impairment;
+use super::link;
 use super::plan::{FlowPlan, Plan, TransportPlan};
 use super::spec::RepeatedTimeoutSpec;
 use super::tcp_options::TcpOptions;
 use super::validate::TcpPlan;
-use crate::net::link::LinkDirection;
 use crate::net::medium::AnyMedium;
-use crate::net::red::Red;
 use crate::net::wifi::channel::WifiChannel;
 use crate::net::wimax::cell::WimaxCell;
-use crate::packet::{FlowId, NodeId, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION};
+use crate::packet::{NodeId, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION};
 use crate::rng;
 use crate::trace::pcap::Captures;
 use crate::trace::Recorder;
@@ -42,10 +40,8 @@ pub fn build(plan: &Plan, seed: u64) -> World {
     let mut link_info = Vec::with_capacity(2 * plan.links.len());
     let mut triggers = Vec::new();
     for (i, l) in plan.links.iter().enumerate() {
-        let [a, b] = l.ends;
-        for (dir, from, to) in [(Direction::Forward, a, b), (Direction::Reverse, b, a)] {
-            let (link, link_triggers) = link_direction(seed, i, l, trace.queues, dir, from, to);
-            for (flow, segment, stage) in link_triggers {
+        for direction in link::build(seed, i, l, trace.queues) {
+            for (flow, segment, stage) in direction.triggers {
                 triggers.push(Trigger {
                     flow,
                     segment,
@@ -53,14 +49,10 @@ pub fn build(plan: &Plan, seed: u64) -> World {
                     stage,
                 });
             }
-            media.push(AnyMedium::Link(link));
+            media.push(AnyMedium::Link(direction.link));
             link_info.push(LinkInfo {
                 name: l.name.clone(),
-                direction: if dir == Direction::Forward {
-                    "forward"
-                } else {
-                    "reverse"
-                },
+                direction: direction.name,
             });
         }
     }
@@ -142,33 +134,6 @@ pub fn build(plan: &Plan, seed: u64) -> World {
         captures: Captures::new(node_count, &trace.pcap),
         memory_budget: plan.memory_budget,
     })
-}
-
-/// Direction `dir` (from `from` to `to`) of link `i`. RED draws from
-/// `links[i].queue.red.<direction>`.
-fn link_direction(
-    seed: u64,
-    i: usize,
-    l: &LinkPlan,
-    trace_queue: bool,
-    dir: Direction,
-    from: NodeId,
-    to: NodeId,
-) -> (LinkDirection, Vec<(FlowId, u64, usize)>) {
-    let mut link = LinkDirection::new(from, to, l.params, trace_queue);
-    let prefix = format!("links[{i}]");
-    if let Some(red) = l.red {
-        let dir_name = if dir == Direction::Forward {
-            "forward"
-        } else {
-            "reverse"
-        };
-        let stream = rng::stream(seed, &format!("{prefix}.queue.red.{dir_name}"));
-        link = link.with_red(Red::new(red, l.params.rate_bps, stream));
-    }
-    let (chain, triggers) = impairment::chain(seed, &l.stages, &prefix, Some(dir));
-    link.impairments = chain;
-    (link, triggers)
 }
 
 /// TCP flow `i` (`f`), sending `app_bytes` (`None`: bulk) from `src` to `dst`;

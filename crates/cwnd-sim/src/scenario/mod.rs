@@ -11,7 +11,7 @@ pub mod files;
 pub mod generator_build;
 pub mod generator_spec;
 pub mod impairment;
-pub mod link_plan;
+pub mod link;
 pub mod load;
 pub mod plan;
 pub mod sctp_build;

@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use super::error::ScenarioError;
 use super::generator_spec::GeneratorPlan;
 use super::impairment::StagePlan;
-use super::link_plan::LinkPlan;
+use super::link::LinkPlan;
 use super::sctp_plan::SctpPlan;
 use super::spec::Scenario;
 use super::tcp_options::TcpOptions;

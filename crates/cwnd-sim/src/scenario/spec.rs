@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 pub use super::cc_spec::CcSpec;
 pub use super::generator_spec::{GeneratorKind, GeneratorSpec, WebSpec};
 pub use super::impairment::ImpairmentSpec;
+pub use super::link::{LinkSpec, QueueSpec, RedSpec, DEFAULT_QUEUE_PACKETS};
 pub use super::sctp_spec::{Endpoint, SctpSpec, TransportSpec};
 pub use super::tcp_profile::TcpProfile;
 pub use super::tcp_spec::{RepeatedTimeoutSpec, ScenarioTcpSpec, TcpRtoSpec, TcpSpec};
@@ -61,36 +62,6 @@ pub struct Scenario {
 #[serde(deny_unknown_fields)]
 pub struct NodeSpec {
     pub name: String,
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct LinkSpec {
-    #[serde(default)]
-    pub name: Option<String>,
-    /// The two end nodes; "forward" is from the first to the second.
-    #[serde(deserialize_with = "two_nodes")]
-    pub between: [String; 2],
-    pub bandwidth: Rate,
-    pub delay: Duration,
-    #[serde(default)]
-    pub queue: QueueSpec,
-    /// Link-layer bytes added to every packet (e.g. "14B" for Ethernet framing).
-    #[serde(default)]
-    pub overhead: Size,
-    #[serde(default)]
-    pub impairments: Vec<ImpairmentSpec>,
-}
-
-/// `between`: exactly two node names. A fixed-size array is not enough: the TOML
-/// reader stops after the second element and drops the rest, so `["a", "b", "-5ms"]`
-/// would be read as a link a–b.
-fn two_nodes<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[String; 2], D::Error> {
-    let names = Vec::<String>::deserialize(d)?;
-    let found = names.len();
-    <[String; 2]>::try_from(names).map_err(|_| {
-        serde::de::Error::invalid_length(found, &"a list of two node names, e.g. [\"a\", \"b\"]")
-    })
 }
 
 /// One 802.11 collision domain (DCF): 802.11b or 802.11a/g, by its rate.
@@ -194,71 +165,6 @@ fn ifq_packets() -> u32 {
 fn msdu_lifetime() -> DurationOrOff {
     DurationOrOff(Some(DEFAULT_MSDU_LIFETIME))
 }
-
-/// Output queue: its limit, `{ packets = 100 }` or `{ bytes = "64KB" }` (default 100
-/// packets), and optionally RED in front of it (`red = { min_th = 5, ... }`).
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct QueueSpec {
-    #[serde(default)]
-    pub packets: Option<u32>,
-    #[serde(default)]
-    pub bytes: Option<Size>,
-    #[serde(default)]
-    pub red: Option<RedSpec>,
-}
-
-impl Default for QueueSpec {
-    fn default() -> Self {
-        QueueSpec {
-            packets: Some(DEFAULT_QUEUE_PACKETS),
-            bytes: None,
-            red: None,
-        }
-    }
-}
-
-/// Random Early Detection (see `net::red` for the equations); thresholds in packets.
-/// Defaults are Floyd's recommendations.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct RedSpec {
-    pub min_th: f64,
-    pub max_th: f64,
-    pub max_p: f64,
-    pub w_q: f64,
-    pub gentle: bool,
-    pub mean_packet: Size,
-}
-
-impl Default for RedSpec {
-    fn default() -> Self {
-        let d = crate::net::red::RedParams::default();
-        RedSpec {
-            min_th: d.min_th,
-            max_th: d.max_th,
-            max_p: d.max_p,
-            w_q: d.w_q,
-            gentle: d.gentle,
-            mean_packet: Size(d.mean_packet as u64),
-        }
-    }
-}
-
-impl RedSpec {
-    pub fn params(&self) -> crate::net::red::RedParams {
-        crate::net::red::RedParams {
-            min_th: self.min_th,
-            max_th: self.max_th,
-            max_p: self.max_p,
-            w_q: self.w_q,
-            gentle: self.gentle,
-            mean_packet: self.mean_packet.0 as u32,
-        }
-    }
-}
-
-pub const DEFAULT_QUEUE_PACKETS: u32 = 100;
 
 /// Forces the next hop at node `at` towards `to` through neighbour `via`.
 #[derive(Clone, Debug, Deserialize, Serialize)]

@@ -15,7 +15,7 @@ use super::checks::{known_node, listed_once, probability, FlowIds};
 use super::error::ScenarioError;
 use super::generator_spec::GeneratorPlan;
 use super::impairment::{self, StageSpec};
-use super::link_plan::LinkPlan;
+use super::link::{self, LinkPlan};
 use super::plan::{CellPlan, WirelessPlan};
 use super::sctp_plan::SctpConfigs;
 use super::shown::quoted;
@@ -138,10 +138,7 @@ impl Scenario {
 
     /// The name of link `i`: its own, or `<a>-<b>`.
     pub fn link_name(&self, i: usize) -> String {
-        let l = &self.links[i];
-        l.name
-            .clone()
-            .unwrap_or_else(|| format!("{}-{}", l.between[0], l.between[1]))
+        self.links[i].link_name()
     }
 
     /// Checks everything the types cannot, into the typed parts of the plan.
@@ -158,7 +155,13 @@ impl Scenario {
             (0..self.flows.len()).map(|i| self.flow_name(i)).collect(),
             self.flow_ids(),
         );
-        let links = self.check_links(&nodes, &flows)?;
+        if self.links.is_empty() && self.wireless.is_empty() && self.wimax.is_empty() {
+            return Err(ScenarioError::new(
+                "links",
+                "a scenario needs at least one link, wireless channel or wimax cell",
+            ));
+        }
+        let links = link::check(&self.links, &nodes, &flows)?;
         let wireless = self.check_wireless(&nodes, &flows)?;
         let cells = self.check_wimax(&nodes)?;
         for (i, r) in self.routes.iter().enumerate() {
