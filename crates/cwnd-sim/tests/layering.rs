@@ -232,3 +232,63 @@ fn the_medium_check_sees_a_medium_named() {
         [(1, "LinkDirection"), (3, "pop_arrived")]
     );
 }
+
+/// The messages of kernel code that says a case cannot happen (`unreachable!`,
+/// `panic!`, `.expect(`) and names the scenario format's checks as the reason, with
+/// their line numbers, outside comments and before the test module.
+fn trusted_checks(text: &str) -> Vec<usize> {
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim() == "#[cfg(test)]" {
+            break;
+        }
+        let code = line.split("//").next().unwrap();
+        let asserts = ["unreachable!(", "panic!(", ".expect("]
+            .iter()
+            .any(|m| code.contains(m));
+        let lower = code.to_lowercase();
+        let trusts = ["scenario", "validat", "checked"]
+            .iter()
+            .any(|w| lower.contains(w));
+        if asserts && trusts {
+            found.push(n + 1);
+        }
+    }
+    found
+}
+
+/// Issue 28: the kernel trusts no check of the scenario format. Where a check makes a
+/// combination impossible, a kernel type cannot hold it (`net::wifi::channel::
+/// PhyErrors`: frame errors from the SNR with an 802.11b PHY only), so no kernel code
+/// needs to say that a case cannot happen because the scenario was checked.
+#[test]
+fn the_kernel_trusts_no_scenario_check() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.retain(|f| !f.starts_with(src.join("scenario")));
+    files.sort();
+    let mut trusted = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for line in trusted_checks(&text) {
+            let at = file.strip_prefix(&src).unwrap().display();
+            trusted.push(format!("{at}:{line}"));
+        }
+    }
+    assert!(
+        trusted.is_empty(),
+        "kernel code trusts the scenario check:\n{}",
+        trusted.join("\n")
+    );
+}
+
+#[test]
+fn the_trust_check_sees_a_trusted_check() {
+    let text = "let x = 1; // unreachable!(\"checked\")\n\
+                Modulation::Ofdm { .. } => {\n\
+                unreachable!(\"the scenario check allows the SNR model with 802.11b only\")\n\
+                let q = queue.pop().expect(\"validated non-empty\");\n\
+                #[cfg(test)]\nmod tests { fn t() { load(t).expect(\"scenario\"); } }";
+    assert_eq!(trusted_checks(text), [3, 4]);
+}

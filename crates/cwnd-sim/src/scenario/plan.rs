@@ -475,7 +475,7 @@ mod tests {
         assert_eq!(w.stations, vec![2, 0]);
         assert_eq!(w.config.queue_limit, 20);
         assert_eq!(w.config.rts_threshold, Some(500));
-        let FrameErrors::Snr(radio) = w.config.errors else {
+        let FrameErrors::Snr(radio) = w.config.phy.errors() else {
             panic!("frame errors from the SNR");
         };
         // 20 dBm = 10^(20/10) mW = 100 mW = 0.1 W; 2400 MHz = 2.4e9 Hz.

@@ -20,13 +20,13 @@ use super::plan::{CellPlan, WirelessPlan};
 use super::sctp_plan::SctpConfigs;
 use super::shown::quoted;
 use super::spec::{
-    AppSpec, CcSpec, PathLossSpec, PreambleSpec, RecoverySpec, Scenario, SctpSpec, TcpProfile,
-    TcpSpec, TransportSpec, WirelessSpec,
+    AppSpec, CcSpec, PathLossSpec, PreambleSpec, RadioSpec, RecoverySpec, Scenario, SctpSpec,
+    TcpProfile, TcpSpec, TransportSpec, WirelessSpec,
 };
 use super::tcp_options::TcpOptions;
 use super::trace::{self, TracePlan};
 use super::udp_spec::SourcePlan;
-use crate::net::wifi::channel::{ChannelConfig, FrameErrors};
+use crate::net::wifi::channel::{ChannelConfig, FrameErrors, PhyErrors};
 use crate::net::wifi::frame_errors::DsssRate;
 use crate::net::wifi::ofdm::OfdmRate;
 use crate::net::wifi::propagation::{PathLoss, RadioLink};
@@ -305,13 +305,17 @@ impl Scenario {
                 ));
             }
             probability(&at("per"), w.per)?;
+            let errors = match &w.radio {
+                None => FrameErrors::Fixed(w.per),
+                Some(r) => FrameErrors::Snr(radio_link(r)),
+            };
+            let phy = PhyErrors::new(phy, errors).ok_or_else(|| {
+                ScenarioError::new(
+                    at("radio"),
+                    "frame errors from the SNR are modelled for 802.11b rates only; use `per` with an 802.11a/g rate",
+                )
+            })?;
             if let Some(r) = &w.radio {
-                if phy.standard() != "802.11b" {
-                    return Err(ScenarioError::new(
-                        at("radio"),
-                        "frame errors from the SNR are modelled for 802.11b rates only; use `per` with an 802.11a/g rate",
-                    ));
-                }
                 if w.per != 0.0 {
                     return Err(ScenarioError::new(
                         at("per"),
@@ -370,28 +374,12 @@ impl Scenario {
                 }
                 stages.push(plan);
             }
-            let errors = match &w.radio {
-                None => FrameErrors::Fixed(w.per),
-                Some(r) => FrameErrors::Snr(RadioLink {
-                    path_loss: match r.path_loss {
-                        PathLossSpec::FreeSpace => PathLoss::FreeSpace,
-                        PathLossSpec::TwoRayGround => PathLoss::TwoRayGround,
-                    },
-                    distance_m: r.distance_m,
-                    tx_power_w: 10f64.powf(r.tx_power_dbm / 10.0) / 1000.0,
-                    frequency_hz: r.frequency_mhz * 1e6,
-                    antenna_height_m: r.antenna_height_m,
-                    system_loss: 1.0,
-                    noise_figure_db: r.noise_figure_db,
-                }),
-            };
             channels.push(WirelessPlan {
                 name: self.wireless_name(i),
                 stations: w.stations.iter().map(|s| nodes[s] as NodeId).collect(),
                 config: ChannelConfig {
                     phy,
                     queue_limit: w.queue_packets as usize,
-                    errors,
                     rts_threshold: w.rts_threshold.map(|s| s.0.min(u32::MAX as u64) as u32),
                     msdu_lifetime: w.msdu_lifetime.0,
                 },
@@ -617,6 +605,22 @@ pub(super) fn tcp_controller(
 /// stations take time growing as the cube of their number to set up (`net::routing`'s
 /// search per destination over every pair), about 2 s for 1 000 stations.
 pub const MAX_STATIONS: usize = 1000;
+
+/// The radio link between the stations of a channel, as `radio` gives it.
+fn radio_link(r: &RadioSpec) -> RadioLink {
+    RadioLink {
+        path_loss: match r.path_loss {
+            PathLossSpec::FreeSpace => PathLoss::FreeSpace,
+            PathLossSpec::TwoRayGround => PathLoss::TwoRayGround,
+        },
+        distance_m: r.distance_m,
+        tx_power_w: 10f64.powf(r.tx_power_dbm / 10.0) / 1000.0,
+        frequency_hz: r.frequency_mhz * 1e6,
+        antenna_height_m: r.antenna_height_m,
+        system_loss: 1.0,
+        noise_figure_db: r.noise_figure_db,
+    }
+}
 
 /// The PHY of a `[[wireless]]` entry: 802.11b if `rate` is one of its rates,
 /// 802.11a/g if it is an OFDM rate; `basic_rate` (default 1 or 6 Mb/s, the lowest
