@@ -6,14 +6,13 @@
 //! (`links[0].impairments[1].forward`), so adding a component elsewhere leaves
 //! every other draw unchanged.
 
-use super::impairment;
 use super::link;
 use super::plan::{FlowPlan, Plan, TransportPlan};
 use super::spec::RepeatedTimeoutSpec;
 use super::tcp_options::TcpOptions;
 use super::validate::TcpPlan;
+use super::wifi;
 use crate::net::medium::AnyMedium;
-use crate::net::wifi::channel::WifiChannel;
 use crate::net::wimax::cell::WimaxCell;
 use crate::packet::{NodeId, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION};
 use crate::rng;
@@ -58,8 +57,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
     }
 
     for (c, w) in plan.wireless.iter().enumerate() {
-        let (chain, channel_triggers) =
-            impairment::chain(seed, &w.stages, &format!("wireless[{c}]"), None);
+        let (channel, channel_triggers) = wifi::build(seed, c, w);
         for (flow, segment, stage) in channel_triggers {
             triggers.push(Trigger {
                 flow,
@@ -68,14 +66,6 @@ pub fn build(plan: &Plan, seed: u64) -> World {
                 stage,
             });
         }
-        let mut channel = WifiChannel::new(
-            w.name.clone(),
-            w.stations.clone(),
-            w.config,
-            rng::stream(seed, &format!("wireless[{c}].contention")),
-            rng::stream(seed, &format!("wireless[{c}].errors")),
-        );
-        channel.impairments = chain;
         media.push(AnyMedium::Wifi(Box::new(channel)));
     }
     // 802.16 cells: each subscriber reaches the base station and back in one hop.

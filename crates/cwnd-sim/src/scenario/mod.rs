@@ -27,6 +27,7 @@ pub mod udp_build;
 pub mod udp_spec;
 pub mod validate;
 mod warnings;
+pub mod wifi;
 pub mod wimax_spec;
 
 pub use build::build;

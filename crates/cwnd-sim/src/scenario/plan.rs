@@ -18,7 +18,6 @@ use std::collections::HashMap;
 
 use super::error::ScenarioError;
 use super::generator_spec::GeneratorPlan;
-use super::impairment::StagePlan;
 use super::link::LinkPlan;
 use super::sctp_plan::SctpPlan;
 use super::spec::Scenario;
@@ -26,9 +25,9 @@ use super::tcp_options::TcpOptions;
 use super::trace::TracePlan;
 use super::udp_spec::SourcePlan;
 use super::validate::{CheckedFlow, CheckedTransport, TcpPlan};
+use super::wifi::WirelessPlan;
 use crate::net::medium::Hop;
 use crate::net::routing::RoutingTable;
-use crate::net::wifi::channel::ChannelConfig;
 use crate::net::wimax::cell::CellParams;
 use crate::packet::NodeId;
 use crate::time::SimTime;
@@ -54,16 +53,6 @@ pub struct Plan {
     pub(super) generators: Vec<GeneratorPlan>,
     pub(super) topology: Topology,
     pub(super) trace: TracePlan,
-}
-
-/// A wireless channel: its name, stations, configuration (PHY with its rates
-/// and preamble, queue, frame errors, RTS threshold, MSDU lifetime) and stages.
-#[derive(Clone, Debug, PartialEq)]
-pub struct WirelessPlan {
-    pub name: String,
-    pub stations: Vec<NodeId>,
-    pub config: ChannelConfig,
-    pub stages: Vec<StagePlan>,
 }
 
 /// An 802.16 cell: its name, base station, subscriber stations and parameters

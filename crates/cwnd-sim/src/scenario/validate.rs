@@ -11,26 +11,20 @@ use std::collections::{HashMap, HashSet};
 
 use super::budget::Parts;
 use super::budget_traffic::FlowKind;
-use super::checks::{known_node, listed_once, probability, FlowIds};
+use super::checks::{known_node, listed_once, FlowIds};
 use super::error::ScenarioError;
 use super::generator_spec::GeneratorPlan;
-use super::impairment::{self, StageSpec};
 use super::link::{self, LinkPlan};
-use super::plan::{CellPlan, WirelessPlan};
+use super::plan::CellPlan;
 use super::sctp_plan::SctpConfigs;
 use super::shown::quoted;
 use super::spec::{
-    AppSpec, CcSpec, PathLossSpec, PreambleSpec, RadioSpec, RecoverySpec, Scenario, SctpSpec,
-    TcpProfile, TcpSpec, TransportSpec, WirelessSpec,
+    AppSpec, CcSpec, RecoverySpec, Scenario, SctpSpec, TcpProfile, TcpSpec, TransportSpec,
 };
 use super::tcp_options::TcpOptions;
 use super::trace::{self, TracePlan};
 use super::udp_spec::SourcePlan;
-use crate::net::wifi::channel::{ChannelConfig, FrameErrors, PhyErrors};
-use crate::net::wifi::frame_errors::DsssRate;
-use crate::net::wifi::ofdm::OfdmRate;
-use crate::net::wifi::propagation::{PathLoss, RadioLink};
-use crate::net::wifi::timing::Phy;
+use super::wifi::{self, WirelessPlan};
 use crate::packet::{FlowId, NodeId};
 use crate::time::SimTime;
 use crate::transport::tcp::cc::CcConfig;
@@ -112,14 +106,6 @@ impl Scenario {
         names
     }
 
-    /// The name of wireless channel `i`: its own, or `wireless<i>`.
-    pub fn wireless_name(&self, i: usize) -> String {
-        self.wireless[i]
-            .name
-            .clone()
-            .unwrap_or_else(|| format!("wireless{i}"))
-    }
-
     /// The name of 802.16 cell `i`: its own, or `wimax<i>`.
     pub fn wimax_name(&self, i: usize) -> String {
         self.wimax[i]
@@ -162,7 +148,7 @@ impl Scenario {
             ));
         }
         let links = link::check(&self.links, &nodes, &flows)?;
-        let wireless = self.check_wireless(&nodes, &flows)?;
+        let wireless = wifi::check(&self.wireless, &nodes, &flows)?;
         let cells = self.check_wimax(&nodes)?;
         for (i, r) in self.routes.iter().enumerate() {
             for (field, name) in [("at", &r.at), ("to", &r.to), ("via", &r.via)] {
@@ -269,124 +255,6 @@ impl Scenario {
             .enumerate()
             .map(|(i, n)| (n, i))
             .collect())
-    }
-
-    fn check_wireless(
-        &self,
-        nodes: &HashMap<String, usize>,
-        flows: &FlowIds,
-    ) -> Result<Vec<WirelessPlan>, ScenarioError> {
-        let mut channels = Vec::with_capacity(self.wireless.len());
-        for (i, w) in self.wireless.iter().enumerate() {
-            let at = |f: &str| format!("wireless[{i}].{f}");
-            if w.stations.len() < 2 {
-                return Err(ScenarioError::new(
-                    at("stations"),
-                    "a channel needs at least two stations",
-                ));
-            }
-            if w.stations.len() > MAX_STATIONS {
-                return Err(ScenarioError::new(
-                    at("stations"),
-                    format!(
-                        "{} stations; a channel has at most {MAX_STATIONS}: every ordered \
-                         pair of stations is a route, and setting up routes takes time that \
-                         grows as the cube of the stations",
-                        w.stations.len()
-                    ),
-                ));
-            }
-            listed_once(&at("stations"), &w.stations)?;
-            let phy = wireless_phy(w).map_err(|(field, msg)| ScenarioError::new(at(field), msg))?;
-            if w.queue_packets == 0 {
-                return Err(ScenarioError::new(
-                    at("queue_packets"),
-                    "must be at least 1",
-                ));
-            }
-            probability(&at("per"), w.per)?;
-            let errors = match &w.radio {
-                None => FrameErrors::Fixed(w.per),
-                Some(r) => FrameErrors::Snr(radio_link(r)),
-            };
-            let phy = PhyErrors::new(phy, errors).ok_or_else(|| {
-                ScenarioError::new(
-                    at("radio"),
-                    "frame errors from the SNR are modelled for 802.11b rates only; use `per` with an 802.11a/g rate",
-                )
-            })?;
-            if let Some(r) = &w.radio {
-                if w.per != 0.0 {
-                    return Err(ScenarioError::new(
-                        at("per"),
-                        "give either `per` or `radio` (frame errors from the SNR), not both",
-                    ));
-                }
-                for (field, value, lo, hi) in [
-                    ("distance_m", r.distance_m, 0.1, 100_000.0),
-                    ("tx_power_dbm", r.tx_power_dbm, -30.0, 40.0),
-                    ("frequency_mhz", r.frequency_mhz, 100.0, 10_000.0),
-                    ("antenna_height_m", r.antenna_height_m, 0.01, 1000.0),
-                    ("noise_figure_db", r.noise_figure_db, 0.0, 30.0),
-                ] {
-                    if !(lo..=hi).contains(&value) {
-                        return Err(ScenarioError::new(
-                            at(&format!("radio.{field}")),
-                            format!("{value} is outside the allowed range [{lo}, {hi}]"),
-                        ));
-                    }
-                }
-            }
-            if w.rts_threshold.is_some_and(|t| t.0 > 2347) {
-                return Err(ScenarioError::new(
-                    at("rts_threshold"),
-                    "is at most 2347 B (802.11 dot11RTSThreshold); leave it out for no RTS/CTS",
-                ));
-            }
-            if w.msdu_lifetime.0 == Some(SimTime::ZERO) {
-                return Err(ScenarioError::new(
-                    at("msdu_lifetime"),
-                    "must be longer than 0 s (every frame would be discarded); use \"off\" for no lifetime",
-                ));
-            }
-            let mut stages = Vec::with_capacity(w.impairments.len());
-            for (j, imp) in w.impairments.iter().enumerate() {
-                let path = format!("wireless[{i}].impairments[{j}]");
-                let plan = impairment::check(&path, imp, flows)?;
-                let stage = &plan.stage;
-                if *stage == (StageSpec::Outage { hold: true }) {
-                    return Err(ScenarioError::new(
-                        format!("{path}.mode"),
-                        "\"hold\" applies to links; on the air the MAC retries and drops frames (use \"drop\")",
-                    ));
-                }
-                if matches!(
-                    stage,
-                    StageSpec::Reorder(_) | StageSpec::DelayStep { .. } | StageSpec::Arq(_)
-                ) {
-                    return Err(ScenarioError::new(
-                        format!("{path}.kind"),
-                        format!(
-                            "\"{}\" delays packets; on the air only loss stages apply (bernoulli, gilbert_elliott, drop_list, outage)",
-                            imp.kind
-                        ),
-                    ));
-                }
-                stages.push(plan);
-            }
-            channels.push(WirelessPlan {
-                name: self.wireless_name(i),
-                stations: w.stations.iter().map(|s| nodes[s] as NodeId).collect(),
-                config: ChannelConfig {
-                    phy,
-                    queue_limit: w.queue_packets as usize,
-                    rts_threshold: w.rts_threshold.map(|s| s.0.min(u32::MAX as u64) as u32),
-                    msdu_lifetime: w.msdu_lifetime.0,
-                },
-                stages,
-            });
-        }
-        Ok(channels)
     }
 
     fn check_wimax(&self, nodes: &HashMap<String, usize>) -> Result<Vec<CellPlan>, ScenarioError> {
@@ -599,72 +467,6 @@ pub(super) fn tcp_controller(
         recovery,
         options,
     })
-}
-
-/// The most stations of an 802.11 channel: the routes between every ordered pair of
-/// stations take time growing as the cube of their number to set up (`net::routing`'s
-/// search per destination over every pair), about 2 s for 1 000 stations.
-pub const MAX_STATIONS: usize = 1000;
-
-/// The radio link between the stations of a channel, as `radio` gives it.
-fn radio_link(r: &RadioSpec) -> RadioLink {
-    RadioLink {
-        path_loss: match r.path_loss {
-            PathLossSpec::FreeSpace => PathLoss::FreeSpace,
-            PathLossSpec::TwoRayGround => PathLoss::TwoRayGround,
-        },
-        distance_m: r.distance_m,
-        tx_power_w: 10f64.powf(r.tx_power_dbm / 10.0) / 1000.0,
-        frequency_hz: r.frequency_mhz * 1e6,
-        antenna_height_m: r.antenna_height_m,
-        system_loss: 1.0,
-        noise_figure_db: r.noise_figure_db,
-    }
-}
-
-/// The PHY of a `[[wireless]]` entry: 802.11b if `rate` is one of its rates,
-/// 802.11a/g if it is an OFDM rate; `basic_rate` (default 1 or 6 Mb/s, the lowest
-/// rate of each) must be a rate of the same PHY. Errors: (field, message).
-fn wireless_phy(w: &WirelessSpec) -> Result<Phy, (&'static str, String)> {
-    const DSSS: &str = "1, 2, 5.5 or 11 Mbps";
-    const OFDM: &str = "6, 9, 12, 18, 24, 36, 48 or 54 Mbps";
-    let rate = w.rate.0;
-    let basic = |default: u64| w.basic_rate.map_or(default, |r| r.0);
-    if let Some(data) = DsssRate::from_bps(rate) {
-        let basic_bps = basic(1_000_000);
-        let control = DsssRate::from_bps(basic_bps).ok_or_else(|| {
-            let msg = format!("{basic_bps} bit/s is not an 802.11b rate, as `rate` is; use {DSSS}");
-            ("basic_rate", msg)
-        })?;
-        let phy = Phy::dsss(data, control);
-        if w.preamble == PreambleSpec::Long {
-            return Ok(phy);
-        }
-        for (field, bps) in [("rate", rate), ("basic_rate", basic_bps)] {
-            if bps == 1_000_000 {
-                let msg = "1 Mb/s frames need the long preamble; use 2, 5.5 or 11 Mbps with preamble = \"short\"";
-                return Err((field, msg.into()));
-            }
-        }
-        return Ok(phy.with_short_preamble());
-    }
-    if let Some(data) = OfdmRate::from_bps(rate) {
-        let basic_bps = basic(6_000_000);
-        let control = OfdmRate::from_bps(basic_bps).ok_or_else(|| {
-            let msg =
-                format!("{basic_bps} bit/s is not an 802.11a/g rate, as `rate` is; use {OFDM}");
-            ("basic_rate", msg)
-        })?;
-        if w.preamble == PreambleSpec::Short {
-            let msg = "802.11a/g has one preamble (20 µs); \"short\" is 802.11b's (use an 802.11b rate or leave `preamble` out)";
-            return Err(("preamble", msg.into()));
-        }
-        return Ok(Phy::ofdm(data, control));
-    }
-    Err((
-        "rate",
-        format!("{rate} bit/s is not an 802.11 rate; use {DSSS} (802.11b) or {OFDM} (802.11a/g)"),
-    ))
 }
 
 #[cfg(test)]
