@@ -36,10 +36,10 @@ use std::collections::{HashMap, VecDeque};
 
 use super::impairment::{Direction, StagePlan, StageSpec, StageWindow};
 use super::link::LinkPlan;
-use super::plan::CellPlan;
 use super::spec::Scenario;
 use super::tcp_options::TcpOptions;
 use super::udp_spec::{SourceKind, SourcePlan};
+use super::wimax::CellPlan;
 use crate::net::impair::AppliesTo;
 use crate::net::wimax::mcs::Mcs;
 use crate::transport::tcp::cc::CcConfig;

@@ -12,8 +12,8 @@ use super::spec::RepeatedTimeoutSpec;
 use super::tcp_options::TcpOptions;
 use super::validate::TcpPlan;
 use super::wifi;
+use super::wimax;
 use crate::net::medium::AnyMedium;
-use crate::net::wimax::cell::WimaxCell;
 use crate::packet::{NodeId, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION};
 use crate::rng;
 use crate::trace::pcap::Captures;
@@ -68,16 +68,9 @@ pub fn build(plan: &Plan, seed: u64) -> World {
         }
         media.push(AnyMedium::Wifi(Box::new(channel)));
     }
-    // 802.16 cells: each subscriber reaches the base station and back in one hop.
+
     for (c, cell) in plan.cells.iter().enumerate() {
-        media.push(AnyMedium::Wimax(Box::new(WimaxCell::new(
-            cell.name.clone(),
-            cell.base_station,
-            cell.subscribers.clone(),
-            cell.params,
-            rng::stream(seed, &format!("wimax[{c}].fading")),
-            rng::stream(seed, &format!("wimax[{c}].errors")),
-        ))));
+        media.push(AnyMedium::Wimax(Box::new(wimax::build(seed, c, cell))));
     }
 
     let mut flows = Vec::with_capacity(plan.flows.len());

@@ -28,7 +28,7 @@ pub mod udp_spec;
 pub mod validate;
 mod warnings;
 pub mod wifi;
-pub mod wimax_spec;
+pub mod wimax;
 
 pub use build::build;
 pub use error::ScenarioError;

@@ -26,9 +26,9 @@ use super::trace::TracePlan;
 use super::udp_spec::SourcePlan;
 use super::validate::{CheckedFlow, CheckedTransport, TcpPlan};
 use super::wifi::WirelessPlan;
+use super::wimax::CellPlan;
 use crate::net::medium::Hop;
 use crate::net::routing::RoutingTable;
-use crate::net::wimax::cell::CellParams;
 use crate::packet::NodeId;
 use crate::time::SimTime;
 
@@ -53,16 +53,6 @@ pub struct Plan {
     pub(super) generators: Vec<GeneratorPlan>,
     pub(super) topology: Topology,
     pub(super) trace: TracePlan,
-}
-
-/// An 802.16 cell: its name, base station, subscriber stations and parameters
-/// (`wimax_spec.rs`).
-#[derive(Clone, Debug)]
-pub struct CellPlan {
-    pub name: String,
-    pub base_station: NodeId,
-    pub subscribers: Vec<NodeId>,
-    pub params: CellParams,
 }
 
 /// A flow: its name, when its application runs, and its transport's plan.

@@ -16,7 +16,7 @@ pub use super::tcp_spec::{RepeatedTimeoutSpec, ScenarioTcpSpec, TcpRtoSpec, TcpS
 pub use super::trace::TraceSpec;
 pub use super::udp_spec::SourceSpec;
 pub use super::wifi::WirelessSpec;
-pub use super::wimax_spec::WimaxSpec;
+pub use super::wimax::WimaxSpec;
 use crate::units::{Duration, Size};
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

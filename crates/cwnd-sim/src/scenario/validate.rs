@@ -11,11 +11,10 @@ use std::collections::{HashMap, HashSet};
 
 use super::budget::Parts;
 use super::budget_traffic::FlowKind;
-use super::checks::{known_node, listed_once, FlowIds};
+use super::checks::{known_node, FlowIds};
 use super::error::ScenarioError;
 use super::generator_spec::GeneratorPlan;
 use super::link::{self, LinkPlan};
-use super::plan::CellPlan;
 use super::sctp_plan::SctpConfigs;
 use super::shown::quoted;
 use super::spec::{
@@ -25,7 +24,8 @@ use super::tcp_options::TcpOptions;
 use super::trace::{self, TracePlan};
 use super::udp_spec::SourcePlan;
 use super::wifi::{self, WirelessPlan};
-use crate::packet::{FlowId, NodeId};
+use super::wimax::{self, CellPlan};
+use crate::packet::FlowId;
 use crate::time::SimTime;
 use crate::transport::tcp::cc::CcConfig;
 use crate::transport::tcp::recovery::Recovery;
@@ -106,14 +106,6 @@ impl Scenario {
         names
     }
 
-    /// The name of 802.16 cell `i`: its own, or `wimax<i>`.
-    pub fn wimax_name(&self, i: usize) -> String {
-        self.wimax[i]
-            .name
-            .clone()
-            .unwrap_or_else(|| format!("wimax{i}"))
-    }
-
     /// The name of flow `i`: its own, or `flow<i>`.
     pub fn flow_name(&self, i: usize) -> String {
         self.flows[i]
@@ -149,7 +141,7 @@ impl Scenario {
         }
         let links = link::check(&self.links, &nodes, &flows)?;
         let wireless = wifi::check(&self.wireless, &nodes, &flows)?;
-        let cells = self.check_wimax(&nodes)?;
+        let cells = wimax::check(&self.wimax, &nodes)?;
         for (i, r) in self.routes.iter().enumerate() {
             for (field, name) in [("at", &r.at), ("to", &r.to), ("via", &r.via)] {
                 known_node(&nodes, &format!("routes[{i}].{field}"), name)?;
@@ -255,35 +247,6 @@ impl Scenario {
             .enumerate()
             .map(|(i, n)| (n, i))
             .collect())
-    }
-
-    fn check_wimax(&self, nodes: &HashMap<String, usize>) -> Result<Vec<CellPlan>, ScenarioError> {
-        let mut cells = Vec::with_capacity(self.wimax.len());
-        for (i, w) in self.wimax.iter().enumerate() {
-            let at = |f: &str| format!("wimax[{i}].{f}");
-            if w.subscribers.is_empty() {
-                return Err(ScenarioError::new(
-                    at("subscribers"),
-                    "a cell needs at least one subscriber station",
-                ));
-            }
-            for (k, s) in w.subscribers.iter().enumerate() {
-                if *s == w.base_station {
-                    return Err(ScenarioError::new(
-                        at(&format!("subscribers[{k}]")),
-                        format!("{} is the base station", quoted(s)),
-                    ));
-                }
-            }
-            listed_once(&at("subscribers"), &w.subscribers)?;
-            cells.push(CellPlan {
-                name: self.wimax_name(i),
-                base_station: nodes[&w.base_station] as NodeId,
-                subscribers: w.subscribers.iter().map(|s| nodes[s] as NodeId).collect(),
-                params: w.resolve(&format!("wimax[{i}]"))?,
-            });
-        }
-        Ok(cells)
     }
 
     /// Flow ids in scenario order: TCP flows are numbered first, in order, then
