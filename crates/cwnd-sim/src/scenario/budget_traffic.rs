@@ -37,7 +37,7 @@ use std::collections::{HashMap, VecDeque};
 use super::impairment::{Direction, StagePlan, StageSpec, StageWindow};
 use super::link::LinkPlan;
 use super::spec::Scenario;
-use super::tcp_options::TcpOptions;
+use super::tcp::TcpOptions;
 use super::udp_spec::{SourceKind, SourcePlan};
 use super::wimax::CellPlan;
 use crate::net::impair::AppliesTo;

@@ -2,9 +2,9 @@
 //! (rate from its target load, `traffic::arrival_rate`) on its own named random
 //! streams, and the template its connections are built from.
 
-use super::build::tcp_agents;
 use super::generator_spec::GeneratorModel;
 use super::plan::Plan;
+use super::tcp::tcp_agents;
 use crate::rng;
 use crate::traffic::{arrival_rate, FtpGenerator, Generator, WebGenerator};
 use crate::world::{ConnectionTemplate, TrafficGenerator};

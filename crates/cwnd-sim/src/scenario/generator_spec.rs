@@ -19,7 +19,7 @@ use super::cc_spec::CcSpec;
 use super::checks::known_node;
 use super::error::ScenarioError;
 use super::spec::{RecoverySpec, TcpSpec};
-use super::validate::{tcp_controller, TcpPlan};
+use super::tcp::{self, TcpPlan};
 use crate::packet::NodeId;
 use crate::time::SimTime;
 use crate::traffic::sizes::HybridSizes;
@@ -311,7 +311,7 @@ impl super::spec::Scenario {
             }
             out.push(GeneratorPlan {
                 name: self.generator_name(g),
-                tcp: tcp_controller(
+                tcp: tcp::check(
                     &format!("generators[{g}]"),
                     &s.cc,
                     s.recovery,

@@ -21,10 +21,10 @@ use super::generator_spec::GeneratorPlan;
 use super::link::LinkPlan;
 use super::sctp_plan::SctpPlan;
 use super::spec::Scenario;
-use super::tcp_options::TcpOptions;
+use super::tcp::{TcpOptions, TcpPlan};
 use super::trace::TracePlan;
 use super::udp_spec::SourcePlan;
-use super::validate::{CheckedFlow, CheckedTransport, TcpPlan};
+use super::validate::{CheckedFlow, CheckedTransport};
 use super::wifi::WirelessPlan;
 use super::wimax::CellPlan;
 use crate::net::medium::Hop;
@@ -508,6 +508,11 @@ mod tests {
             ),
             ("udp_build.rs", code(include_str!("udp_build.rs"))),
             ("sctp_build.rs", code(include_str!("sctp_build.rs"))),
+            ("tcp/build.rs", code(include_str!("tcp/build.rs"))),
+            (
+                "impairment/build.rs",
+                code(include_str!("impairment/build.rs")),
+            ),
         ];
         for (file, code) in builders {
             assert_eq!(spec_read(code), None, "{file} reads the spec");

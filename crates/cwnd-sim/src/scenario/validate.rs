@@ -17,18 +17,14 @@ use super::generator_spec::GeneratorPlan;
 use super::link::{self, LinkPlan};
 use super::sctp_plan::SctpConfigs;
 use super::shown::quoted;
-use super::spec::{
-    AppSpec, CcSpec, RecoverySpec, Scenario, SctpSpec, TcpProfile, TcpSpec, TransportSpec,
-};
-use super::tcp_options::TcpOptions;
+use super::spec::{AppSpec, Scenario, SctpSpec, TransportSpec};
+use super::tcp::{self, TcpPlan};
 use super::trace::{self, TracePlan};
 use super::udp_spec::SourcePlan;
 use super::wifi::{self, WirelessPlan};
 use super::wimax::{self, CellPlan};
 use crate::packet::FlowId;
 use crate::time::SimTime;
-use crate::transport::tcp::cc::CcConfig;
-use crate::transport::tcp::recovery::Recovery;
 
 /// What checking a scenario yields beside "it is valid": the parts it parsed
 /// from untyped tables, in typed form, so that nothing is parsed twice.
@@ -358,78 +354,8 @@ impl Scenario {
             ));
         }
         let profile = self.tcp.profile;
-        tcp_controller(&format!("flows[{i}]"), &f.cc, f.recovery, &f.tcp, profile)
+        tcp::check(&format!("flows[{i}]"), &f.cc, f.recovery, &f.tcp, profile)
     }
-}
-
-/// What checking a TCP sender (a flow, or a generator's connections) yields: its
-/// controller, its loss recovery and its options.
-#[derive(Clone, Debug)]
-pub struct TcpPlan {
-    pub cc: CcConfig,
-    pub recovery: Recovery,
-    pub options: TcpOptions,
-}
-
-/// The controller, recovery and TCP options of a TCP sender under `path` (a flow,
-/// or a generator's connections), its options over `profile` when it names none.
-/// The loss recovery defaults to `CcConfig::default_recovery`, or SACK recovery
-/// with SACK on.
-pub(super) fn tcp_controller(
-    path: &str,
-    cc: &CcSpec,
-    recovery: Option<RecoverySpec>,
-    tcp: &TcpSpec,
-    profile: Option<TcpProfile>,
-) -> Result<TcpPlan, ScenarioError> {
-    let at = |field: &str| format!("{path}.{field}");
-    let profile = tcp.profile.or(profile).unwrap_or_default();
-    let mut params = profile.cc_params(&cc.name);
-    params.extend(cc.params.clone());
-    let controller = CcConfig::from_params(&cc.name, &params).map_err(|(field, message)| {
-        let field_path = if field.is_empty() {
-            at("cc")
-        } else {
-            at(&format!("cc.{field}"))
-        };
-        ScenarioError::new(field_path, message)
-    })?;
-    let mut options = TcpOptions::resolve(path, tcp, Some(profile))?;
-    if recovery == Some(RecoverySpec::Sack) && !options.sack {
-        return Err(ScenarioError::new(
-            at("recovery"),
-            "\"sack\" needs SACK blocks; set tcp.sack = true",
-        ));
-    }
-    // The profile's RACK goes with a recovery the flow chose without SACK's (as
-    // its D-SACK goes with `sack = false`); RACK the flow asks for is checked.
-    if options.rack && recovery.is_some_and(|r| r != RecoverySpec::Sack) {
-        if tcp
-            .rack
-            .filter(|&v| Some(v) != profile.table().rack)
-            .is_none()
-        {
-            options.rack = false;
-        } else {
-            return Err(ScenarioError::new(
-                format!("{path}.tcp.rack"),
-                "RACK-TLP detects losses for SACK recovery; set recovery = \"sack\" or leave it unset",
-            ));
-        }
-    }
-    let recovery = match recovery {
-        Some(RecoverySpec::Tahoe) => Recovery::Tahoe,
-        Some(RecoverySpec::Reno) => Recovery::Reno,
-        Some(RecoverySpec::Newreno) => Recovery::NewReno,
-        Some(RecoverySpec::Sack) => Recovery::Sack,
-        None if options.sack => Recovery::Sack,
-        None => controller.default_recovery(),
-    };
-    Ok(TcpPlan {
-        cc: controller,
-        recovery,
-        options,
-    })
 }
 
 #[cfg(test)]

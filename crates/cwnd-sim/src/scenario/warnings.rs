@@ -6,7 +6,7 @@
 use super::impairment::{StagePlan, StageWindow};
 use super::plan::{Plan, TransportPlan};
 use super::spec::TcpProfile;
-use super::validate::TcpPlan;
+use super::tcp::TcpPlan;
 use crate::packet::FlowId;
 use crate::time::SimTime;
 use crate::transport::tcp::cc::CcConfig;

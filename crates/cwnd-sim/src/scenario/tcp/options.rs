@@ -1,5 +1,5 @@
 //! A TCP flow's options checked into a typed plan: its `tcp` table over its profile
-//! (`tcp_profile.rs`) over RFC's values, resolved once, every error naming the
+//! (`profile.rs`) over RFC's values, resolved once, every error naming the
 //! field. The plan (`TcpOptions`) is what the builder turns into a sender and a
 //! receiver; `TcpOptions::table` writes it back as the canonical `tcp` table.
 //!
@@ -7,11 +7,11 @@
 //! flow turned off is dropped with it (`profile = "linux"` with `sack = false` has no
 //! D-SACK either), while the same dependency written in the flow is an error.
 
-use super::checks::check_rto;
-use super::error::ScenarioError;
-use super::tcp_profile::TcpProfile;
-use super::tcp_spec::{RepeatedTimeoutSpec, TcpRtoSpec, TcpSpec};
+use super::profile::TcpProfile;
+use super::spec::{RepeatedTimeoutSpec, TcpRtoSpec, TcpSpec};
 use crate::packet::TCP_TIMESTAMP_OPTION;
+use crate::scenario::checks::check_rto;
+use crate::scenario::error::ScenarioError;
 use crate::time::SimTime;
 use crate::transport::tcp::cc_sample::CcSample;
 use crate::transport::tcp::rto::RtoConfig;

@@ -1,6 +1,6 @@
 //! A TCP flow's `tcp` table as written: every field optional, so that a field the
 //! scenario sets can be told from one it leaves to its profile (`tcp.profile`,
-//! `tcp_profile.rs`). `tcp_options.rs` resolves it into the checked, typed plan.
+//! `profile.rs`). `options.rs` resolves it into the checked, typed plan.
 //!
 //! In a plan's canonical spec every field is written out (the resolved value), so
 //! that the canonical spec loads into the same options whatever the default
@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::tcp_profile::TcpProfile;
+use super::profile::TcpProfile;
 use crate::transport::tcp::cc_sample::CcSample;
 use crate::transport::tcp::rto::{RtoRule, RttSample};
 use crate::units::{Duration, Size};
