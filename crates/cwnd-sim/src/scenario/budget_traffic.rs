@@ -38,7 +38,7 @@ use super::impairment::{Direction, StagePlan, StageSpec, StageWindow};
 use super::link::LinkPlan;
 use super::spec::Scenario;
 use super::tcp::TcpOptions;
-use super::udp_spec::{SourceKind, SourcePlan};
+use super::udp::{SourceKind, SourcePlan};
 use super::wimax::CellPlan;
 use crate::net::impair::AppliesTo;
 use crate::net::wimax::mcs::Mcs;

@@ -8,7 +8,9 @@
 
 use super::link;
 use super::plan::{Plan, TransportPlan};
+use super::sctp;
 use super::tcp;
+use super::udp;
 use super::wifi;
 use super::wimax;
 use crate::net::medium::AnyMedium;
@@ -82,13 +84,13 @@ pub fn build(plan: &Plan, seed: u64) -> World {
                 *app_bytes,
                 (*src, *dst),
             )),
-            TransportPlan::Sctp(sctp) => {
-                associations.push(super::sctp_build::sctp_flow(seed, i, f, sctp))
+            TransportPlan::Sctp(plan) => {
+                associations.push(sctp::flow(seed, i, (&f.name, f.start, f.stop), plan))
             }
-            TransportPlan::Udp { source, src, dst } => udp.push(super::udp_build::udp_flow(
+            TransportPlan::Udp { source, src, dst } => udp.push(udp::flow(
                 seed,
                 i,
-                f,
+                (&f.name, f.start, f.stop),
                 source,
                 (*src, *dst),
                 (plan.end, trace.recorder.throughput_bin),

@@ -17,14 +17,14 @@
 use std::collections::HashMap;
 
 use super::error::ScenarioError;
+use super::flows::{CheckedFlow, CheckedTransport};
 use super::generator_spec::GeneratorPlan;
 use super::link::LinkPlan;
-use super::sctp_plan::SctpPlan;
+use super::sctp::SctpPlan;
 use super::spec::Scenario;
 use super::tcp::{TcpOptions, TcpPlan};
 use super::trace::TracePlan;
-use super::udp_spec::SourcePlan;
-use super::validate::{CheckedFlow, CheckedTransport};
+use super::udp::SourcePlan;
 use super::wifi::WirelessPlan;
 use super::wimax::CellPlan;
 use crate::net::medium::Hop;
@@ -412,7 +412,8 @@ mod tests {
         let sources = [
             include_str!("build.rs"),
             include_str!("validate.rs"),
-            include_str!("sctp_build.rs"),
+            include_str!("flows.rs"),
+            include_str!("sctp/build.rs"),
             include_str!("../net/wifi/frame_errors.rs"),
         ];
         for source in sources {
@@ -506,8 +507,8 @@ mod tests {
                 "generator_build.rs",
                 code(include_str!("generator_build.rs")),
             ),
-            ("udp_build.rs", code(include_str!("udp_build.rs"))),
-            ("sctp_build.rs", code(include_str!("sctp_build.rs"))),
+            ("udp/build.rs", code(include_str!("udp/build.rs"))),
+            ("sctp/build.rs", code(include_str!("sctp/build.rs"))),
             ("tcp/build.rs", code(include_str!("tcp/build.rs"))),
             (
                 "impairment/build.rs",

@@ -7,13 +7,14 @@
 use serde::{Deserialize, Serialize};
 
 pub use super::cc_spec::CcSpec;
+pub use super::flows::{Endpoint, TransportSpec};
 pub use super::generator_spec::{GeneratorKind, GeneratorSpec, WebSpec};
 pub use super::impairment::ImpairmentSpec;
 pub use super::link::{LinkSpec, QueueSpec, RedSpec, DEFAULT_QUEUE_PACKETS};
-pub use super::sctp_spec::{Endpoint, SctpSpec, TransportSpec};
+pub use super::sctp::SctpSpec;
 pub use super::tcp::{RepeatedTimeoutSpec, ScenarioTcpSpec, TcpProfile, TcpRtoSpec, TcpSpec};
 pub use super::trace::TraceSpec;
-pub use super::udp_spec::SourceSpec;
+pub use super::udp::SourceSpec;
 pub use super::wifi::WirelessSpec;
 pub use super::wimax::WimaxSpec;
 use crate::units::{Duration, Size};
@@ -102,7 +103,7 @@ pub struct FlowSpec {
     pub tcp: TcpSpec,
     #[serde(default)]
     pub sctp: SctpSpec,
-    /// A UDP flow's traffic source (`udp_spec`).
+    /// A UDP flow's traffic source (`udp/`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<SourceSpec>,
 }

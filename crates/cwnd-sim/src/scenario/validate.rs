@@ -10,20 +10,16 @@
 use std::collections::{HashMap, HashSet};
 
 use super::budget::Parts;
-use super::budget_traffic::FlowKind;
 use super::checks::{known_node, FlowIds};
 use super::error::ScenarioError;
+use super::flows::CheckedFlow;
 use super::generator_spec::GeneratorPlan;
 use super::link::{self, LinkPlan};
-use super::sctp_plan::SctpConfigs;
 use super::shown::quoted;
-use super::spec::{AppSpec, Scenario, SctpSpec, TransportSpec};
-use super::tcp::{self, TcpPlan};
+use super::spec::Scenario;
 use super::trace::{self, TracePlan};
-use super::udp_spec::SourcePlan;
 use super::wifi::{self, WirelessPlan};
 use super::wimax::{self, CellPlan};
-use crate::packet::FlowId;
 use crate::time::SimTime;
 
 /// What checking a scenario yields beside "it is valid": the parts it parsed
@@ -46,42 +42,6 @@ pub(super) struct Checked {
     pub generators: Vec<GeneratorPlan>,
 }
 
-/// A flow, checked: its name, when its application runs (its stop never after the
-/// end of the run) and its transport's checked parts; its route is checked, and
-/// its nodes resolved, with the topology (`plan.rs`).
-pub(super) struct CheckedFlow {
-    pub name: String,
-    pub start: SimTime,
-    pub stop: Option<SimTime>,
-    pub transport: CheckedTransport,
-}
-
-/// A flow's checked transport: TCP's controller, loss recovery and the bytes its
-/// application sends, SCTP's agents, or UDP's source.
-pub(super) enum CheckedTransport {
-    Tcp {
-        tcp: TcpPlan,
-        app_bytes: Option<u64>,
-    },
-    Sctp(SctpConfigs),
-    Udp(SourcePlan),
-}
-
-impl CheckedTransport {
-    /// What the memory estimate needs of it (`budget_traffic`).
-    fn kind(&self) -> FlowKind<'_> {
-        match self {
-            CheckedTransport::Tcp { tcp, app_bytes } => FlowKind::Tcp {
-                options: &tcp.options,
-                cc: &tcp.cc,
-                app_bytes: *app_bytes,
-            },
-            CheckedTransport::Sctp(_) => FlowKind::Sctp,
-            CheckedTransport::Udp(source) => FlowKind::Udp(source),
-        }
-    }
-}
-
 impl Scenario {
     /// Node names in id order: the explicit list, then link ends in order of appearance.
     /// (A set of the names seen keeps this linear: 200 000 hosts are 200 000 lookups.)
@@ -100,14 +60,6 @@ impl Scenario {
             }
         }
         names
-    }
-
-    /// The name of flow `i`: its own, or `flow<i>`.
-    pub fn flow_name(&self, i: usize) -> String {
-        self.flows[i]
-            .name
-            .clone()
-            .unwrap_or_else(|| format!("flow{i}"))
     }
 
     /// The name of link `i`: its own, or `<a>-<b>`.
@@ -243,118 +195,6 @@ impl Scenario {
             .enumerate()
             .map(|(i, n)| (n, i))
             .collect())
-    }
-
-    /// Flow ids in scenario order: TCP flows are numbered first, in order, then
-    /// SCTP associations, then UDP flows (the world keeps them in three tables).
-    pub fn flow_ids(&self) -> Vec<FlowId> {
-        let count = |t| self.flows.iter().filter(|f| f.transport == t).count();
-        let (tcp, sctp) = (count(TransportSpec::Tcp), count(TransportSpec::Sctp));
-        let (mut next_tcp, mut next_sctp, mut next_udp) = (0, tcp, tcp + sctp);
-        self.flows
-            .iter()
-            .map(|f| {
-                let next = match f.transport {
-                    TransportSpec::Tcp => &mut next_tcp,
-                    TransportSpec::Sctp => &mut next_sctp,
-                    TransportSpec::Udp => &mut next_udp,
-                };
-                *next += 1;
-                (*next - 1) as FlowId
-            })
-            .collect()
-    }
-
-    fn check_flows(
-        &self,
-        nodes: &HashMap<String, usize>,
-    ) -> Result<Vec<CheckedFlow>, ScenarioError> {
-        if self.flows.is_empty() && self.generators.is_empty() {
-            return Err(ScenarioError::new(
-                "flows",
-                "a scenario needs at least one flow or generator",
-            ));
-        }
-        let mut names = HashMap::new();
-        let mut checked = Vec::with_capacity(self.flows.len());
-        for (i, f) in self.flows.iter().enumerate() {
-            let at = |field: &str| format!("flows[{i}].{field}");
-            self.check_endpoints(i, nodes)?;
-            if let Some(prev) = names.insert(self.flow_name(i), i) {
-                return Err(ScenarioError::new(
-                    at("name"),
-                    format!(
-                        "\"{}\" is also the name of flows[{prev}]; flow names must be unique",
-                        self.flow_name(i)
-                    ),
-                ));
-            }
-            if f.start.0 >= self.duration.0 {
-                return Err(ScenarioError::new(
-                    at("start"),
-                    format!(
-                        "{} is not before the end of the run ({})",
-                        f.start.0, self.duration.0
-                    ),
-                ));
-            }
-            if let Some(stop) = f.stop {
-                if stop.0 <= f.start.0 {
-                    return Err(ScenarioError::new(
-                        at("stop"),
-                        format!("{} is not after the flow's start ({})", stop.0, f.start.0),
-                    ));
-                }
-            }
-            if let AppSpec::Transfer { bytes, segments } = &f.app {
-                match (bytes, segments) {
-                    (Some(b), None) if b.0 > 0 => {}
-                    (None, Some(s)) if *s > 0 => {}
-                    (Some(_), None) => {
-                        return Err(ScenarioError::new(at("app.bytes"), "must be positive"))
-                    }
-                    (None, Some(_)) => {
-                        return Err(ScenarioError::new(at("app.segments"), "must be positive"))
-                    }
-                    _ => {
-                        return Err(ScenarioError::new(
-                            at("app"),
-                            "a transfer needs exactly one of `bytes` or `segments`",
-                        ))
-                    }
-                }
-            }
-            self.refuse_source(i)?;
-            let transport = match f.transport {
-                TransportSpec::Sctp => CheckedTransport::Sctp(self.check_sctp_flow(i)?),
-                TransportSpec::Tcp => {
-                    let tcp = self.check_tcp_flow(i)?;
-                    let app_bytes = f.app.bytes(u64::from(tcp.options.payload_mss()));
-                    CheckedTransport::Tcp { tcp, app_bytes }
-                }
-                TransportSpec::Udp => CheckedTransport::Udp(self.check_udp_flow(i)?),
-            };
-            checked.push(CheckedFlow {
-                name: self.flow_name(i),
-                start: f.start.0,
-                stop: f.stop.map(|s| s.0.min(self.duration.0)),
-                transport,
-            });
-        }
-        Ok(checked)
-    }
-
-    /// Congestion control and TCP options of TCP flow `i`; no SCTP options.
-    fn check_tcp_flow(&self, i: usize) -> Result<TcpPlan, ScenarioError> {
-        let f = &self.flows[i];
-        if f.sctp != SctpSpec::default() {
-            return Err(ScenarioError::new(
-                format!("flows[{i}].sctp"),
-                "SCTP options on a TCP flow; set transport = \"sctp\" or remove them",
-            ));
-        }
-        let profile = self.tcp.profile;
-        tcp::check(&format!("flows[{i}]"), &f.cc, f.recovery, &f.tcp, profile)
     }
 }
 
