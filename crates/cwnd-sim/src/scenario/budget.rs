@@ -33,7 +33,7 @@ use std::collections::HashMap;
 
 use super::budget_traffic::{traffic, FlowKind, FlowTraffic};
 use super::error::ScenarioError;
-use super::generator_spec::GeneratorPlan;
+use super::generator::GeneratorPlan;
 use super::link::LinkPlan;
 use super::spec::Scenario;
 use super::wimax::CellPlan;

@@ -6,6 +6,7 @@
 //! (`links[0].impairments[1].forward`), so adding a component elsewhere leaves
 //! every other draw unchanged.
 
+use super::generator;
 use super::link;
 use super::plan::{Plan, TransportPlan};
 use super::sctp;
@@ -111,7 +112,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
         flows,
         associations,
         udp,
-        generators: super::generator_build::generators(plan, seed),
+        generators: generator::build(&plan.generators, seed),
         recorder: Recorder::new(&trace.recorder, tcp_flows),
         triggers,
         captures: Captures::new(node_count, &trace.pcap),

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 
 use super::error::ScenarioError;
 use super::flows::{CheckedFlow, CheckedTransport};
-use super::generator_spec::GeneratorPlan;
+use super::generator::GeneratorPlan;
 use super::link::LinkPlan;
 use super::sctp::SctpPlan;
 use super::spec::Scenario;
@@ -504,8 +504,8 @@ mod tests {
         let builders = [
             ("build.rs", code(include_str!("build.rs"))),
             (
-                "generator_build.rs",
-                code(include_str!("generator_build.rs")),
+                "generator/build.rs",
+                code(include_str!("generator/build.rs")),
             ),
             ("udp/build.rs", code(include_str!("udp/build.rs"))),
             ("sctp/build.rs", code(include_str!("sctp/build.rs"))),

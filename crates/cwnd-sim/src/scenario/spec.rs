@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 pub use super::cc_spec::CcSpec;
 pub use super::flows::{Endpoint, TransportSpec};
-pub use super::generator_spec::{GeneratorKind, GeneratorSpec, WebSpec};
+pub use super::generator::{GeneratorKind, GeneratorSpec, WebSpec};
 pub use super::impairment::ImpairmentSpec;
 pub use super::link::{LinkSpec, QueueSpec, RedSpec, DEFAULT_QUEUE_PACKETS};
 pub use super::sctp::SctpSpec;

@@ -13,7 +13,7 @@ use super::budget::Parts;
 use super::checks::{known_node, FlowIds};
 use super::error::ScenarioError;
 use super::flows::CheckedFlow;
-use super::generator_spec::GeneratorPlan;
+use super::generator::GeneratorPlan;
 use super::link::{self, LinkPlan};
 use super::shown::quoted;
 use super::spec::Scenario;
