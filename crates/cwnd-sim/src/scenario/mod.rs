@@ -18,6 +18,7 @@ pub mod sctp;
 mod shown;
 pub mod spec;
 pub mod tcp;
+pub mod topology;
 pub mod trace;
 pub mod udp;
 pub mod validate;

@@ -13,6 +13,7 @@ pub use super::impairment::ImpairmentSpec;
 pub use super::link::{LinkSpec, QueueSpec, RedSpec, DEFAULT_QUEUE_PACKETS};
 pub use super::sctp::SctpSpec;
 pub use super::tcp::{RepeatedTimeoutSpec, ScenarioTcpSpec, TcpProfile, TcpRtoSpec, TcpSpec};
+pub use super::topology::{NodeSpec, RouteSpec};
 pub use super::trace::TraceSpec;
 pub use super::udp::SourceSpec;
 pub use super::wifi::WirelessSpec;
@@ -56,21 +57,6 @@ pub struct Scenario {
     /// estimates to hold more (see `budget`).
     #[serde(default)]
     pub memory_budget: Option<Size>,
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct NodeSpec {
-    pub name: String,
-}
-
-/// Forces the next hop at node `at` towards `to` through neighbour `via`.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct RouteSpec {
-    pub at: String,
-    pub to: String,
-    pub via: String,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

@@ -7,10 +7,8 @@
 //! cannot express (ranges, references between sections); `plan.rs` adds
 //! reachability.
 
-use std::collections::{HashMap, HashSet};
-
 use super::budget::Parts;
-use super::checks::{known_node, FlowIds};
+use super::checks::FlowIds;
 use super::error::ScenarioError;
 use super::flows::CheckedFlow;
 use super::generator::GeneratorPlan;
@@ -43,25 +41,6 @@ pub(super) struct Checked {
 }
 
 impl Scenario {
-    /// Node names in id order: the explicit list, then link ends in order of appearance.
-    /// (A set of the names seen keeps this linear: 200 000 hosts are 200 000 lookups.)
-    pub fn node_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.nodes.iter().map(|n| n.name.clone()).collect();
-        let mut seen: HashSet<&str> = self.nodes.iter().map(|n| n.name.as_str()).collect();
-        let ends = self.links.iter().flat_map(|l| l.between.iter());
-        let stations = self.wireless.iter().flat_map(|w| w.stations.iter());
-        let cells = self
-            .wimax
-            .iter()
-            .flat_map(|w| std::iter::once(&w.base_station).chain(&w.subscribers));
-        for name in ends.chain(stations).chain(cells) {
-            if seen.insert(name) {
-                names.push(name.clone());
-            }
-        }
-        names
-    }
-
     /// The name of link `i`: its own, or `<a>-<b>`.
     pub fn link_name(&self, i: usize) -> String {
         self.links[i].link_name()
@@ -90,11 +69,7 @@ impl Scenario {
         let links = link::check(&self.links, &nodes, &flows)?;
         let wireless = wifi::check(&self.wireless, &nodes, &flows)?;
         let cells = wimax::check(&self.wimax, &nodes)?;
-        for (i, r) in self.routes.iter().enumerate() {
-            for (field, name) in [("at", &r.at), ("to", &r.to), ("via", &r.via)] {
-                known_node(&nodes, &format!("routes[{i}].{field}"), name)?;
-            }
-        }
+        self.check_routes(&nodes)?;
         let flows = self.check_flows(&nodes)?;
         let generators = self.check_generators(&nodes)?;
         let trace = trace::check(&self.trace, &nodes)?;
@@ -168,33 +143,6 @@ impl Scenario {
             ));
         }
         Ok(())
-    }
-
-    fn check_nodes(&self) -> Result<HashMap<String, usize>, ScenarioError> {
-        let mut seen = HashMap::new();
-        for (i, n) in self.nodes.iter().enumerate() {
-            if n.name.is_empty() {
-                return Err(ScenarioError::new(
-                    format!("nodes[{i}].name"),
-                    "must not be empty",
-                ));
-            }
-            if seen.insert(n.name.clone(), i).is_some() {
-                return Err(ScenarioError::new(
-                    format!("nodes[{i}].name"),
-                    format!(
-                        "\"{}\" is declared twice; node names must be unique",
-                        n.name
-                    ),
-                ));
-            }
-        }
-        Ok(self
-            .node_names()
-            .into_iter()
-            .enumerate()
-            .map(|(i, n)| (n, i))
-            .collect())
     }
 }
 
