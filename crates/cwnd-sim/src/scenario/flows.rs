@@ -10,7 +10,7 @@ use std::fmt;
 use serde::de::{self, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::budget_traffic::FlowKind;
+use super::budget::FlowKind;
 use super::cc_spec::CcSpec;
 use super::checks::{known_node, NodeIds};
 use super::error::ScenarioError;
@@ -112,7 +112,7 @@ pub(super) enum CheckedTransport {
 }
 
 impl CheckedTransport {
-    /// What the memory estimate needs of it (`budget_traffic`).
+    /// What the memory estimate needs of it (`budget/traffic.rs`).
     pub(super) fn kind(&self) -> FlowKind<'_> {
         match self {
             CheckedTransport::Tcp { tcp, app_bytes } => FlowKind::Tcp {

@@ -2,7 +2,6 @@
 //! the world from a plan.
 
 pub mod budget;
-mod budget_traffic;
 pub mod build;
 pub mod cc_spec;
 pub mod checks;

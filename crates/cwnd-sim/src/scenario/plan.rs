@@ -83,9 +83,9 @@ pub enum TransportPlan {
 }
 
 impl TransportPlan {
-    /// What the memory estimate needs of it (`budget_traffic`).
-    fn kind(&self) -> super::budget_traffic::FlowKind<'_> {
-        use super::budget_traffic::FlowKind;
+    /// What the memory estimate needs of it (`budget/traffic.rs`).
+    fn kind(&self) -> super::budget::FlowKind<'_> {
+        use super::budget::FlowKind;
         match self {
             TransportPlan::Tcp { tcp, app_bytes, .. } => FlowKind::Tcp {
                 options: &tcp.options,
@@ -154,9 +154,9 @@ impl Plan {
 
     /// What each flow sends over the run, as the memory estimate sees it.
     #[cfg(test)]
-    pub(super) fn traffic(&self) -> Vec<super::budget_traffic::FlowTraffic> {
+    pub(super) fn traffic(&self) -> Vec<super::budget::FlowTraffic> {
         let parts = self.parts();
-        super::budget_traffic::traffic(&self.spec, parts.links, parts.cells, &parts.flows)
+        super::budget::traffic(&self.spec, parts.links, parts.cells, &parts.flows)
     }
 
     /// The canonical spec the plan was checked from.
