@@ -17,7 +17,7 @@ use super::wimax;
 use crate::net::medium::AnyMedium;
 use crate::trace::pcap::Captures;
 use crate::trace::Recorder;
-use crate::world::{LinkInfo, Trigger, World, WorldParts};
+use crate::world::{Flow, LinkInfo, SctpFlow, Trigger, UdpFlow, World, WorldParts};
 
 /// Builds the world for one run of `plan` with `seed`. Everything that could be
 /// wrong was found when the plan was made, so this cannot fail.
@@ -26,14 +26,39 @@ pub fn build(plan: &Plan, seed: u64) -> World {
     let trace = &plan.trace;
     let node_count = topology.node_names.len();
 
-    // The media table in the order `Topology` numbers hops: link directions, then
-    // 802.11 channels, then 802.16 cells.
+    let (media, link_info, triggers) = media(plan, seed);
+    let (flows, associations, udp) = flows(plan, seed);
+    let tcp_flows = flows.len();
+    World::new(WorldParts {
+        name: plan.name.clone(),
+        seed,
+        end: plan.end,
+        node_names: topology.node_names.clone(),
+        media,
+        link_info,
+        routes: topology.routes.clone(),
+        hops: topology.hops.clone(),
+        flows,
+        associations,
+        udp,
+        generators: generator::build(&plan.generators, seed),
+        recorder: Recorder::new(&trace.recorder, tcp_flows),
+        triggers,
+        captures: Captures::new(node_count, &trace.pcap),
+        memory_budget: plan.memory_budget,
+    })
+}
+
+/// The media table in the order `Topology` numbers hops (link directions, then
+/// 802.11 channels, then 802.16 cells), each link direction's name, and the stages
+/// a flow's segment starts.
+fn media(plan: &Plan, seed: u64) -> (Vec<AnyMedium>, Vec<LinkInfo>, Vec<Trigger>) {
     let mut media =
         Vec::with_capacity(2 * plan.links.len() + plan.wireless.len() + plan.cells.len());
     let mut link_info = Vec::with_capacity(2 * plan.links.len());
     let mut triggers = Vec::new();
     for (i, l) in plan.links.iter().enumerate() {
-        for direction in link::build(seed, i, l, trace.queues) {
+        for direction in link::build(seed, i, l, plan.trace.queues) {
             for (flow, segment, stage) in direction.triggers {
                 triggers.push(Trigger {
                     flow,
@@ -67,6 +92,11 @@ pub fn build(plan: &Plan, seed: u64) -> World {
         media.push(AnyMedium::Wimax(Box::new(wimax::build(seed, c, cell))));
     }
 
+    (media, link_info, triggers)
+}
+
+/// The flows of each transport, in scenario order within each.
+fn flows(plan: &Plan, seed: u64) -> (Vec<Flow>, Vec<SctpFlow>, Vec<UdpFlow>) {
     let mut flows = Vec::with_capacity(plan.flows.len());
     let mut associations = Vec::new();
     let mut udp = Vec::new();
@@ -94,28 +124,10 @@ pub fn build(plan: &Plan, seed: u64) -> World {
                 (&f.name, f.start, f.stop),
                 source,
                 (*src, *dst),
-                (plan.end, trace.recorder.throughput_bin),
+                (plan.end, plan.trace.recorder.throughput_bin),
             )),
         }
     }
 
-    let tcp_flows = flows.len();
-    World::new(WorldParts {
-        name: plan.name.clone(),
-        seed,
-        end: plan.end,
-        node_names: topology.node_names.clone(),
-        media,
-        link_info,
-        routes: topology.routes.clone(),
-        hops: topology.hops.clone(),
-        flows,
-        associations,
-        udp,
-        generators: generator::build(&plan.generators, seed),
-        recorder: Recorder::new(&trace.recorder, tcp_flows),
-        triggers,
-        captures: Captures::new(node_count, &trace.pcap),
-        memory_budget: plan.memory_budget,
-    })
+    (flows, associations, udp)
 }

@@ -164,7 +164,15 @@ impl SctpSpec {
                 "must be positive",
             ));
         }
-        let rr = &self.rr;
+        self.rr.check(&at)
+    }
+}
+
+impl RrSpec {
+    /// The percentile rule's parameters are fractions; recovery and the adaptive
+    /// threshold act on what detection finds.
+    fn check(&self, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+        let rr = self;
         for (field, v) in [("rr.pef", rr.pef), ("rr.pef_step", rr.pef_step)] {
             if !(0.0..=1.0).contains(&v) {
                 return Err(ScenarioError::new(

@@ -11,6 +11,7 @@
 mod build;
 mod options;
 mod profile;
+mod ranges;
 mod spec;
 
 pub use build::{flow, tcp_agents};

@@ -10,12 +10,11 @@
 use super::profile::TcpProfile;
 use super::spec::{RepeatedTimeoutSpec, TcpRtoSpec, TcpSpec};
 use crate::packet::TCP_TIMESTAMP_OPTION;
-use crate::scenario::checks::check_rto;
 use crate::scenario::error::ScenarioError;
 use crate::time::SimTime;
 use crate::transport::tcp::cc_sample::CcSample;
 use crate::transport::tcp::rto::RtoConfig;
-use crate::transport::tcp::socket_options::{self, SOCK_MIN_RCVBUF, SOCK_MIN_SNDBUF};
+use crate::transport::tcp::socket_options;
 use crate::units::{Duration, Size};
 
 /// `tcp.mss` when no one sets it: a 1500-byte MTU's.
@@ -187,18 +186,25 @@ impl TcpOptions {
             handshake: flag(m.handshake),
         };
         o.check(m.rwnd, &at)?;
-        let mss = o.payload_mss();
-        o.initial_window = m
+        o.resolve_windows(&m);
+        o.check_window(&at)?;
+        Ok(o)
+    }
+
+    /// The initial window (RFC 3390's unless set) and the advertised window: `rwnd`,
+    /// else from `rcvbuf`, else the profile's, else `DEFAULT_RWND`; from `m`, the
+    /// table over its profile.
+    fn resolve_windows(&mut self, m: &TcpSpec) {
+        let mss = self.payload_mss();
+        self.initial_window = m
             .initial_window
             .unwrap_or_else(|| rfc3390_initial_window(mss));
-        o.receive_window = match (m.rwnd, o.rcvbuf, profile.window_segments()) {
+        self.receive_window = match (m.rwnd, self.rcvbuf, self.profile.window_segments()) {
             (Some(w), _, _) => w.0,
-            (None, Some(b), _) => socket_options::receive_window(b.0, o.advertised_mss()),
+            (None, Some(b), _) => socket_options::receive_window(b.0, self.advertised_mss()),
             (None, None, Some(n)) => n * u64::from(mss),
             (None, None, None) => DEFAULT_RWND,
         };
-        o.check_window(&at)?;
-        Ok(o)
     }
 
     /// The MSS the receiver announces and the sender starts from: the one asked
@@ -264,153 +270,6 @@ impl TcpOptions {
             },
             handshake: Some(self.handshake),
         }
-    }
-
-    /// Ranges and the options that need another one; `rwnd` as written (the
-    /// options keep only the window it gives).
-    fn check(&self, rwnd: Option<Size>, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
-        // Any larger MSS is clamped to the MTU (`advertised_mss`).
-        if self.mss == 0 {
-            return Err(ScenarioError::new(at("mss"), "must be positive"));
-        }
-        for (field, value) in [
-            ("abc_limit", self.abc_limit),
-            ("dupthresh", self.dupthresh),
-            ("delayed_ack_every", self.delayed_ack_every),
-        ] {
-            if value == 0 {
-                let what = if field == "abc_limit" { " segment" } else { "" };
-                return Err(ScenarioError::new(
-                    at(field),
-                    format!("must be at least 1{what}"),
-                ));
-            }
-        }
-        self.check_socket_options(rwnd, at)?;
-        let needs = [
-            (
-                "dsack_undo",
-                self.dsack_undo && !(self.sack && self.dsack),
-                "needs D-SACK reports; set tcp.sack = true and tcp.dsack = true",
-            ),
-            (
-                "adapt_dupthresh",
-                self.adapt_dupthresh && !(self.sack && self.dsack),
-                "learns from D-SACK reports; set tcp.sack = true and tcp.dsack = true",
-            ),
-            (
-                "eifel",
-                self.eifel && !self.timestamps,
-                "Eifel detection needs echoed timestamps; set tcp.timestamps = true",
-            ),
-            (
-                "dsack",
-                self.dsack && !self.sack,
-                "D-SACK needs tcp.sack = true",
-            ),
-            (
-                "rack",
-                self.rack && !self.sack,
-                "RACK-TLP needs SACK blocks (RFC 8985 §4); set tcp.sack = true",
-            ),
-            (
-                "quickack",
-                self.quickack && !self.delayed_ack,
-                "quick-ACK mode is how a delayed-ACK receiver stops delaying; set \
-                 tcp.delayed_ack = true",
-            ),
-        ];
-        if let Some((field, _, message)) = needs.iter().find(|n| n.1) {
-            return Err(ScenarioError::new(at(field), *message));
-        }
-        for (field, v) in [("pef", self.pef), ("pef_step", self.pef_step)] {
-            if !(0.0..=1.0).contains(&v) {
-                return Err(ScenarioError::new(
-                    at(field),
-                    format!("{v} is outside [0, 1]"),
-                ));
-            }
-        }
-        check_rto(&at("rto"), &self.rto)
-    }
-
-    /// The MTU, buffers and writes.
-    fn check_socket_options(
-        &self,
-        rwnd: Option<Size>,
-        at: &dyn Fn(&str) -> String,
-    ) -> Result<(), ScenarioError> {
-        if !(88..=65_535).contains(&self.mtu) {
-            return Err(ScenarioError::new(
-                at("mtu"),
-                format!(
-                    "{} B is outside 88 B ..= 65535 B (below 88 B Linux no longer follows \
-                     the MTU: tcp_sync_mss keeps at least 48 B of segment)",
-                    self.mtu
-                ),
-            ));
-        }
-        if rwnd.is_some() && self.rcvbuf.is_some() {
-            return Err(ScenarioError::new(
-                at("rcvbuf"),
-                "set either tcp.rwnd (the advertised window itself) or tcp.rcvbuf \
-                 (SO_RCVBUF, turned into a window as Linux does), not both",
-            ));
-        }
-        let minimums = [
-            ("sndbuf", self.sndbuf, SOCK_MIN_SNDBUF, "SOCK_MIN_SNDBUF"),
-            ("rcvbuf", self.rcvbuf, SOCK_MIN_RCVBUF, "SOCK_MIN_RCVBUF"),
-        ];
-        for (field, value, floor, name) in minimums {
-            if let Some(v) = value.filter(|v| 2 * v.0 < floor) {
-                return Err(ScenarioError::new(
-                    at(field),
-                    format!(
-                        "{} B is below {} B, the smallest Linux honours (it doubles the \
-                         value and raises the result to {name} = {floor} B)",
-                        v.0,
-                        floor / 2
-                    ),
-                ));
-            }
-        }
-        match (self.write_size, self.sndbuf) {
-            (Some(w), _) if w.0 == 0 => {
-                Err(ScenarioError::new(at("write_size"), "must be positive"))
-            }
-            (Some(_), None) => Err(ScenarioError::new(
-                at("write_size"),
-                "needs tcp.sndbuf: an application writing in a loop into an unlimited \
-                 buffer never blocks, so its writes never show",
-            )),
-            _ => Ok(()),
-        }
-    }
-
-    /// The initial and the advertised window, once resolved.
-    fn check_window(&self, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
-        if self.initial_window == 0 {
-            return Err(ScenarioError::new(
-                at("initial_window"),
-                "must be at least 1 segment",
-            ));
-        }
-        let (window, segment) = (self.receive_window, u64::from(self.advertised_mss()));
-        if window >= segment {
-            return Ok(());
-        }
-        // Only a window the flow sets can be this small (the profiles' are not).
-        let (field, given) = match self.rcvbuf {
-            Some(b) => (
-                "rcvbuf",
-                format!("{} B gives a window of {window} B, which is", b.0),
-            ),
-            None => ("rwnd", format!("{window} B is")),
-        };
-        Err(ScenarioError::new(
-            at(field),
-            format!("{given} smaller than one segment ({segment} B)"),
-        ))
     }
 }
 
