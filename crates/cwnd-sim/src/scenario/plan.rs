@@ -137,7 +137,7 @@ impl Plan {
     }
 
     /// The bytes `check` estimates a run of this plan to hold at its peak
-    /// (`budget.rs`), which `memory_budget` bounds.
+    /// (`budget/`), which `memory_budget` bounds.
     pub fn memory_estimate(&self) -> u64 {
         super::budget::estimate_bytes(&self.spec, &self.parts())
     }
