@@ -15,7 +15,7 @@ use super::cc_spec::CcSpec;
 use super::checks::{known_node, NodeIds};
 use super::error::ScenarioError;
 use super::sctp::{self, SctpConfigs, SctpSpec};
-use super::spec::{AppSpec, Scenario};
+use super::spec::{AppSpec, FlowSpec, Scenario};
 use super::tcp::{self, TcpPlan, TcpSpec};
 use super::udp::{self, SourcePlan};
 use crate::packet::FlowId;
@@ -235,85 +235,15 @@ impl Scenario {
     fn check_transport(&self, i: usize) -> Result<CheckedTransport, ScenarioError> {
         let f = &self.flows[i];
         let path = format!("flows[{i}]");
-        // Each arm compares only what its transport refuses: a scenario of 100 000
-        // TCP flows builds no default table it does not need.
-        if f.transport != TransportSpec::Udp && f.source.is_some() {
-            return Err(refused(
-                &path,
-                "source",
-                "a source is for UDP flows; set transport = \"udp\" or remove it",
-            ));
-        }
+        refuse_other_transports(f, &path)?;
         Ok(match f.transport {
-            TransportSpec::Sctp => {
-                refuse(
-                    &path,
-                    [
-                        (
-                            "cc",
-                            f.cc != CcSpec::default(),
-                            "SCTP has its own congestion control (RFC 9260 §7.2); remove `cc`",
-                        ),
-                        (
-                            "recovery",
-                            f.recovery.is_some(),
-                            "SCTP recovers losses as RFC 9260 says; remove `recovery`",
-                        ),
-                        (
-                            "tcp",
-                            f.tcp != TcpSpec::default(),
-                            "TCP options on an SCTP flow; SCTP's go in the `sctp` table",
-                        ),
-                    ],
-                )?;
-                CheckedTransport::Sctp(sctp::check(self, i)?)
-            }
+            TransportSpec::Sctp => CheckedTransport::Sctp(sctp::check(self, i)?),
             TransportSpec::Tcp => {
-                refuse(
-                    &path,
-                    [(
-                        "sctp",
-                        f.sctp != SctpSpec::default(),
-                        "SCTP options on a TCP flow; set transport = \"sctp\" or remove them",
-                    )],
-                )?;
                 let tcp = tcp::check(&path, &f.cc, f.recovery, &f.tcp, self.tcp.profile)?;
                 let app_bytes = f.app.bytes(u64::from(tcp.options.payload_mss()));
                 CheckedTransport::Tcp { tcp, app_bytes }
             }
-            TransportSpec::Udp => {
-                refuse(
-                    &path,
-                    [
-                        (
-                            "cc",
-                            f.cc != CcSpec::default(),
-                            "UDP has no congestion control; remove `cc`",
-                        ),
-                        (
-                            "recovery",
-                            f.recovery.is_some(),
-                            "UDP recovers no loss; remove `recovery`",
-                        ),
-                        (
-                            "tcp",
-                            f.tcp != TcpSpec::default(),
-                            "TCP options on a UDP flow; remove them",
-                        ),
-                        (
-                            "sctp",
-                            f.sctp != SctpSpec::default(),
-                            "SCTP options on a UDP flow; remove them",
-                        ),
-                        (
-                            "app",
-                            f.app != AppSpec::default(),
-                            "a UDP flow sends what its `source` says; remove `app`",
-                        ),
-                    ],
-                )?;
-                CheckedTransport::Udp(udp::check(f.source.as_ref(), i)?)
-            }
+            TransportSpec::Udp => CheckedTransport::Udp(udp::check(f.source.as_ref(), i)?),
         })
     }
 
@@ -362,6 +292,79 @@ impl Scenario {
             }
         }
         Ok(())
+    }
+}
+
+/// The first option of another transport set on flow `f` (at `path`), refused.
+/// Each arm compares only what its transport refuses: a scenario of 100 000 TCP
+/// flows builds no default table it does not need.
+fn refuse_other_transports(f: &FlowSpec, path: &str) -> Result<(), ScenarioError> {
+    if f.transport != TransportSpec::Udp && f.source.is_some() {
+        return Err(refused(
+            path,
+            "source",
+            "a source is for UDP flows; set transport = \"udp\" or remove it",
+        ));
+    }
+    match f.transport {
+        TransportSpec::Sctp => refuse(
+            path,
+            [
+                (
+                    "cc",
+                    f.cc != CcSpec::default(),
+                    "SCTP has its own congestion control (RFC 9260 §7.2); remove `cc`",
+                ),
+                (
+                    "recovery",
+                    f.recovery.is_some(),
+                    "SCTP recovers losses as RFC 9260 says; remove `recovery`",
+                ),
+                (
+                    "tcp",
+                    f.tcp != TcpSpec::default(),
+                    "TCP options on an SCTP flow; SCTP's go in the `sctp` table",
+                ),
+            ],
+        ),
+        TransportSpec::Tcp => refuse(
+            path,
+            [(
+                "sctp",
+                f.sctp != SctpSpec::default(),
+                "SCTP options on a TCP flow; set transport = \"sctp\" or remove them",
+            )],
+        ),
+        TransportSpec::Udp => refuse(
+            path,
+            [
+                (
+                    "cc",
+                    f.cc != CcSpec::default(),
+                    "UDP has no congestion control; remove `cc`",
+                ),
+                (
+                    "recovery",
+                    f.recovery.is_some(),
+                    "UDP recovers no loss; remove `recovery`",
+                ),
+                (
+                    "tcp",
+                    f.tcp != TcpSpec::default(),
+                    "TCP options on a UDP flow; remove them",
+                ),
+                (
+                    "sctp",
+                    f.sctp != SctpSpec::default(),
+                    "SCTP options on a UDP flow; remove them",
+                ),
+                (
+                    "app",
+                    f.app != AppSpec::default(),
+                    "a UDP flow sends what its `source` says; remove `app`",
+                ),
+            ],
+        ),
     }
 }
 

@@ -4,9 +4,10 @@
 //! loss recovery, options) that `build.rs` turns into a flow's agents. A flow and
 //! a generator's connections are both TCP senders checked here.
 //!
-//! A new TCP option is a field of `TcpSpec`, its value per profile, and its
-//! resolution and check in `TcpOptions::resolve` (`options.rs`), handed to the
-//! agents in `build::tcp_agents`.
+//! A new TCP option is one file, `options.rs`: its field in `TcpSpec`, its
+//! resolution in `TcpOptions::resolve`, its line in `over` and `table`, and its
+//! hand-over to the agents in `tcp_agents`; `profile.rs` only if a profile sets
+//! it, `ranges.rs` only if it has a range.
 
 mod build;
 mod options;
@@ -14,10 +15,10 @@ mod profile;
 mod ranges;
 mod spec;
 
-pub use build::{flow, tcp_agents};
-pub use options::{TcpOptions, DEFAULT_MSS, DEFAULT_MTU, DEFAULT_RWND};
+pub use build::flow;
+pub use options::{tcp_agents, TcpOptions, TcpSpec, DEFAULT_MSS, DEFAULT_MTU, DEFAULT_RWND};
 pub use profile::TcpProfile;
-pub use spec::{RepeatedTimeoutSpec, ScenarioTcpSpec, TcpRtoSpec, TcpSpec};
+pub use spec::{RepeatedTimeoutSpec, ScenarioTcpSpec, TcpRtoSpec};
 
 use crate::scenario::cc_spec::CcSpec;
 use crate::scenario::error::ScenarioError;

@@ -1,20 +1,29 @@
-//! A TCP flow's options checked into a typed plan: its `tcp` table over its profile
-//! (`profile.rs`) over RFC's values, resolved once, every error naming the
-//! field. The plan (`TcpOptions`) is what the builder turns into a sender and a
-//! receiver; `TcpOptions::table` writes it back as the canonical `tcp` table.
+//! A TCP option from the table to the agents, all in this file: the flow's `tcp`
+//! table as written (`TcpSpec`, every field optional, so that a field the scenario
+//! sets can be told from one it leaves to its profile), resolved over its profile
+//! (`profile.rs`) over RFC's values into `TcpOptions` once, every error naming the
+//! field (`ranges.rs` checks), handed to the sender's and receiver's configuration
+//! (`tcp_agents`); `TcpOptions::table` writes it back as the canonical `tcp` table,
+//! every field written out so that it loads into the same options whatever the
+//! default profile becomes.
 //!
 //! A field the flow sets always wins. A profile's option that needs another one the
 //! flow turned off is dropped with it (`profile = "linux"` with `sack = false` has no
 //! D-SACK either), while the same dependency written in the flow is an error.
 
+use serde::{Deserialize, Serialize};
+
 use super::profile::TcpProfile;
-use super::spec::{RepeatedTimeoutSpec, TcpRtoSpec, TcpSpec};
-use crate::packet::TCP_TIMESTAMP_OPTION;
+use super::spec::{RepeatedTimeoutSpec, TcpRtoSpec};
+use crate::packet::{TCP_IP_HEADER, TCP_TIMESTAMP_OPTION};
 use crate::scenario::error::ScenarioError;
 use crate::time::SimTime;
 use crate::transport::tcp::cc_sample::CcSample;
+use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig};
+use crate::transport::tcp::recovery::{Recovery, RepeatedTimeout};
 use crate::transport::tcp::rto::RtoConfig;
-use crate::transport::tcp::socket_options;
+use crate::transport::tcp::sender::SenderConfig;
+use crate::transport::tcp::socket_options::{self, kernel_sndbuf};
 use crate::units::{Duration, Size};
 
 /// `tcp.mss` when no one sets it: a 1500-byte MTU's.
@@ -24,6 +33,96 @@ pub const DEFAULT_MTU: u32 = 1500;
 /// The advertised window when neither `tcp.rwnd`, `tcp.rcvbuf` nor the profile set
 /// one: 64 MiB, never limiting.
 pub const DEFAULT_RWND: u64 = 64 << 20;
+
+/// TCP options of a flow (or of a generator's connections). Unset fields take the
+/// profile's value; see docs/tcp.md for each profile's table.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct TcpSpec {
+    /// Where the unset fields come from: "linux", "rfc" or "ns2"; default the
+    /// scenario's `tcp.profile`, else "linux".
+    pub profile: Option<TcpProfile>,
+    /// Maximum segment size (payload bytes) asked for (`TCP_MAXSEG`, iperf -M).
+    /// Default 1460; clamped to `mtu` − 40 as Linux does; with timestamps the
+    /// payload shrinks by 12 B to keep the same MTU.
+    pub mss: Option<Size>,
+    /// Path MTU, bytes (default 1500): the MSS is at most `mtu` − 40
+    /// (`transport/tcp/socket_options.rs`).
+    pub mtu: Option<u32>,
+    /// Initial window in segments ("rfc": RFC 3390's min(4·MSS, max(2·MSS,
+    /// 4380 B)) / MSS, 3 for MSS 1460).
+    pub initial_window: Option<u32>,
+    /// Receive buffer = advertised window (default 64 MiB, never limiting;
+    /// "ns2": 20 segments, ns-2's `window_`).
+    pub rwnd: Option<Size>,
+    /// SO_RCVBUF (iperf -w), turned into the advertised window as Linux does
+    /// (`socket_options.rs`); instead of `rwnd`.
+    pub rcvbuf: Option<Size>,
+    /// SO_SNDBUF (iperf -w): the application's unacknowledged + unsent bytes are
+    /// limited as Linux limits them (`send_buffer.rs`). Default unlimited.
+    pub sndbuf: Option<Size>,
+    /// Bytes the application hands over per write() (iperf -l); needs `sndbuf`.
+    /// Default: everything at once.
+    pub write_size: Option<Size>,
+    /// Nagle's algorithm, Linux's (Minshall's) variant (`nagle.rs`).
+    pub nagle: Option<bool>,
+    pub dupthresh: Option<u32>,
+    /// RFC 3042 limited transmit.
+    pub limited_transmit: Option<bool>,
+    /// Most segments one ACK may add to cwnd in slow start (RFC 3465 "L").
+    pub abc_limit: Option<u32>,
+    /// RFC 7323 timestamps (12 B per segment; RTT from echoed TSval).
+    pub timestamps: Option<bool>,
+    /// Which newly acknowledged segment's age an ACK gives the congestion
+    /// controller as its RTT sample: "newest" (Linux after 2.6.20, the default of
+    /// every profile) or "oldest" (Linux 2.6.20's `rtt_sample`, used by Vegas and
+    /// Veno); `transport/tcp/cc_sample.rs`.
+    pub cc_sample: Option<CcSample>,
+    /// SACK (RFC 2018): the receiver reports out-of-order blocks and the sender
+    /// recovers with RFC 6675 unless `recovery` says otherwise.
+    pub sack: Option<bool>,
+    /// The receiver reports duplicate segments with D-SACK (RFC 2883); the sender
+    /// counts the loss episodes D-SACKs show spurious (RFC 3708).
+    pub dsack: Option<bool>,
+    /// Undo a window reduction when D-SACKs show it was spurious (RFC 3708);
+    /// needs `sack` and `dsack`.
+    pub dsack_undo: Option<bool>,
+    /// RR-TCP's dupthresh adaptation (`transport/tcp/reordering.rs`); needs `sack`
+    /// and `dsack`.
+    pub adapt_dupthresh: Option<bool>,
+    /// Starting percentile of the adaptation (as RR-SCTP's `rr.pef`).
+    pub pef: Option<f64>,
+    /// Step of the percentile's moves (as RR-SCTP's `rr.pef_step`).
+    pub pef_step: Option<f64>,
+    /// Eifel detection and undo (RFC 3522, RFC 4015); needs `timestamps`.
+    pub eifel: Option<bool>,
+    /// F-RTO detection of spurious timeouts and undo (RFC 5682).
+    pub frto: Option<bool>,
+    /// Proportional Rate Reduction (RFC 6937, as Linux's `tcp_cwnd_reduction`) sets
+    /// cwnd during fast recovery instead of window inflation (Reno, NewReno) or
+    /// cwnd = ssthresh (SACK); see `transport/tcp/prr.rs`.
+    pub prr: Option<bool>,
+    /// RACK-TLP loss detection (RFC 8985): losses by time instead of DupThresh,
+    /// tail loss probes instead of timeouts; needs `sack` and `recovery = "sack"`.
+    pub rack: Option<bool>,
+    /// ssthresh when the timer expires again before new data is acknowledged:
+    /// `keep` (RFC 5681 §3.1) or `halve` (ns-2).
+    pub ssthresh_on_repeated_timeout: Option<RepeatedTimeoutSpec>,
+    /// Delayed ACKs at the receiver (RFC 1122/5681).
+    pub delayed_ack: Option<bool>,
+    /// Longest delay of an ACK.
+    pub delayed_ack_timeout: Option<Duration>,
+    /// ACK at least every this many full-sized segments.
+    pub delayed_ack_every: Option<u32>,
+    /// Linux's quick-ACK mode (`transport/tcp/quickack.rs`): with delayed ACKs,
+    /// acknowledge every segment at the start, while the window opens and after
+    /// a retransmission; needs `delayed_ack`.
+    pub quickack: Option<bool>,
+    pub rto: TcpRtoSpec,
+    /// Open the connection with a SYN / SYN-ACK handshake first
+    /// (`transport/tcp/handshake.rs`).
+    pub handshake: Option<bool>,
+}
 
 /// A TCP flow's options, resolved and checked.
 #[derive(Clone, Debug, PartialEq)]
@@ -278,210 +377,62 @@ fn rfc3390_initial_window(mss: u32) -> u32 {
     ((4 * mss).min((2 * mss).max(4380)) / mss).max(1)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::scenario::load;
-    use crate::transport::tcp::cc_sample::CcSample;
-    use crate::transport::tcp::rto::{RtoRule, RttSample};
-
-    /// The options of the one flow of a scenario with `scenario` at its top and
-    /// `tcp` as the flow's table.
-    fn options(scenario: &str, tcp: &str) -> Result<TcpOptions, String> {
-        let text = format!(
-            "duration = \"1s\"\n{scenario}\n[[links]]\nbetween = [\"a\", \"b\"]\n\
-             bandwidth = \"10Mbps\"\ndelay = \"5ms\"\n[[flows]]\nfrom = \"a\"\nto = \"b\"\n\
-             tcp = {{ {tcp} }}\n"
-        );
-        let plan = load(&text, None).map_err(|e| e.to_string())?;
-        Ok(plan.tcp_options(0).expect("a TCP flow").clone())
-    }
-
-    fn ms(n: u64) -> SimTime {
-        SimTime::from_millis(n)
-    }
-
-    #[test]
-    fn linux_is_the_default_profile_with_the_kernels_options() {
-        let o = options("", "").unwrap();
-        assert_eq!(o.profile, TcpProfile::Linux);
-        let on = [
-            o.sack,
-            o.dsack,
-            o.dsack_undo,
-            o.timestamps,
-            o.frto,
-            o.limited_transmit,
-            // PRR always (tcp_cwnd_reduction), RACK-TLP by tcp_recovery = 1.
-            o.prr,
-            o.rack,
-        ];
-        assert_eq!(on, [true; 8]);
-        assert!(!o.eifel && !o.adapt_dupthresh && !o.handshake);
-        // TCP_INIT_CWND = 10; no per-ACK limit in slow start.
-        assert_eq!((o.initial_window, o.abc_limit), (10, 1 << 20));
-        // An ACK for every second segment, after at most TCP_ATO_MIN = HZ/25 = 40 ms.
-        assert!(o.delayed_ack);
-        assert_eq!((o.delayed_ack_every, o.delayed_ack_timeout), (2, ms(40)));
-        // ... with quick ACKs (tcp_incr_quickack, tcp_grow_window's quick |= 1).
-        assert!(o.quickack);
-        // TCP_TIMEOUT_INIT 1 s, TCP_RTO_MIN HZ/5 = 200 ms on the variance term,
-        // TCP_RTO_MAX 120 s.
-        let rto = (o.rto.initial, o.rto.min, o.rto.max, o.rto.rule);
-        assert_eq!(rto, (ms(1000), ms(200), ms(120_000), RtoRule::Linux));
-        // tcp_ack_update_rtt's sample (sequence RTT, SACK RTT, then the echo).
-        assert_eq!(o.rto.sample, RttSample::Linux);
-        // Timestamps take 12 B of the 1460 B segment: 1448 B of payload.
-        assert_eq!((o.advertised_mss(), o.payload_mss()), (1460, 1448));
-        assert_eq!(o.receive_window, 64 << 20);
-    }
-
-    #[test]
-    fn rfc_is_the_standards_track_baseline() {
-        let o = options("tcp.profile = \"rfc\"", "").unwrap();
-        let off = [
-            o.sack,
-            o.dsack,
-            o.timestamps,
-            o.frto,
-            o.limited_transmit,
-            o.delayed_ack,
-        ];
-        assert_eq!(off, [false; 6]);
-        // RFC 3390: min(4·1460, max(2·1460, 4380)) = min(5840, 4380) = 4380 B, 3
-        // segments; with 1000 B segments min(4000, max(2000, 4380)) = 4000 B, 4.
-        assert_eq!(o.initial_window, 3);
-        let small = options("tcp.profile = \"rfc\"", "mss = \"1000B\"").unwrap();
-        assert_eq!(small.initial_window, 4);
-        // RFC 5681 §3.1: at most one SMSS per ACK in slow start.
-        assert_eq!(o.abc_limit, 1);
-        // RFC 6298: initial 1 s, minimum 1 s on the whole RTO, maximum 60 s, G 1 ms.
-        let rto = (o.rto.initial, o.rto.min, o.rto.max, o.rto.granularity);
-        assert_eq!(rto, (ms(1000), ms(1000), ms(60_000), ms(1)));
-        assert_eq!(o.rto.rule, RtoRule::Rfc6298);
-        assert_eq!(o.rto.sample, RttSample::Rfc7323);
-        assert_eq!(o.ssthresh_on_repeated_timeout, RepeatedTimeoutSpec::Keep);
-        assert_eq!(o.payload_mss(), 1460);
-    }
-
-    #[test]
-    fn ns2_is_ns_2_35s_agents() {
-        let o = options("", "profile = \"ns2\"").unwrap();
-        // ns-default.tcl: windowInit_ 2, rtxcur_init_ 3 s, minrto_ 200 ms,
-        // maxrto_ 60 s, tcpTick_ 10 ms; tcp.cc slowdown: ssthresh 2 on a repeat.
-        assert_eq!(o.initial_window, 2);
-        let rto = (o.rto.initial, o.rto.min, o.rto.max, o.rto.granularity);
-        assert_eq!(rto, (ms(3000), ms(200), ms(60_000), ms(10)));
-        assert_eq!(o.rto.rule, RtoRule::Rfc6298);
-        assert_eq!(o.ssthresh_on_repeated_timeout, RepeatedTimeoutSpec::Halve);
-        assert!(!o.sack && !o.timestamps && !o.delayed_ack && !o.limited_transmit);
-        assert_eq!(o.abc_limit, 1);
-        // window_ 20 packets: 20 · 1460 = 29 200 B; of 1000 B segments, 20 000 B.
-        assert_eq!(o.receive_window, 29_200);
-        let small = options("", "profile = \"ns2\", mss = \"1000B\"").unwrap();
-        assert_eq!(small.receive_window, 20_000);
-        let set = options("", "profile = \"ns2\", rwnd = \"45000B\"").unwrap();
-        assert_eq!(set.receive_window, 45_000);
-    }
-
-    #[test]
-    fn a_field_the_flow_sets_wins_over_its_profile() {
-        let o = options("", "initial_window = 4, rto = { min = \"100ms\" }").unwrap();
-        assert_eq!(o.initial_window, 4);
-        // Only `min` is the flow's; the rest of the RTO is still Linux's.
-        let rto = (o.rto.initial, o.rto.min, o.rto.max, o.rto.rule);
-        assert_eq!(rto, (ms(1000), ms(100), ms(120_000), RtoRule::Linux));
-        // The flow's profile wins over the scenario's, which wins over "linux".
-        let ns2 = "tcp.profile = \"ns2\"";
-        assert_eq!(options(ns2, "").unwrap().profile, TcpProfile::Ns2);
-        let rfc = options(ns2, "profile = \"rfc\"").unwrap();
-        assert_eq!((rfc.profile, rfc.initial_window), (TcpProfile::Rfc, 3));
-    }
-
-    #[test]
-    fn the_controllers_sample_is_the_newest_segments_unless_the_flow_asks_for_2_6_20s() {
-        // Every profile keeps the rule cwnd had before the option (Linux after
-        // 2.6.20); "oldest" is 2.6.20's `rtt_sample`, asked for by the flow only.
-        for profile in ["linux", "rfc", "ns2"] {
-            let o = options("", &format!("profile = \"{profile}\"")).unwrap();
-            assert_eq!(o.cc_sample, CcSample::Newest, "{profile}");
-        }
-        let o = options("", "cc_sample = \"oldest\"").unwrap();
-        assert_eq!(o.cc_sample, CcSample::Oldest);
-        assert_eq!(o.table().cc_sample, Some(CcSample::Oldest));
-        // The flow's table is line 10 of the scenario `options` writes.
-        assert_eq!(
-            options("", "cc_sample = \"first\"").unwrap_err(),
-            "flows[0].tcp.cc_sample: unknown variant \"first\", expected \"newest\" or \"oldest\" (line 10)"
-        );
-    }
-
-    #[test]
-    fn turning_sack_off_takes_the_profiles_d_sack_and_rack_with_it() {
-        let o = options("", "sack = false").unwrap();
-        assert!(!o.sack && !o.dsack && !o.dsack_undo);
-        assert!(o.timestamps && o.frto, "the rest of the profile stays");
-        // RACK-TLP needs SACK blocks: it goes with them; PRR does not need them.
-        assert!(!o.rack && o.prr);
-        // So does the profile's value written out (a canonical table, swept).
-        let canonical = "sack = false, dsack = true, dsack_undo = true, rack = true";
-        let o = options("", canonical).unwrap();
-        assert!(!o.sack && !o.dsack && !o.dsack_undo && !o.rack);
-        // Asked for in the flow beyond its profile, the dependency is an error.
-        let rfc = "tcp.profile = \"rfc\"";
-        assert_eq!(
-            options(rfc, "sack = false, dsack = true").unwrap_err(),
-            "flows[0].tcp.dsack: D-SACK needs tcp.sack = true"
-        );
-        let e = options("", "timestamps = false, eifel = true").unwrap_err();
-        assert!(
-            e.starts_with("flows[0].tcp.eifel: Eifel detection needs"),
-            "{e}"
-        );
-        assert_eq!(
-            options("tcp.profile = \"best\"", "").unwrap_err(),
-            "tcp.profile: unknown variant \"best\", expected one of \"linux\", \"rfc\", \"ns2\" (line 2)"
-        );
-    }
-
-    #[test]
-    fn quick_acks_go_with_the_delayed_acks_they_interrupt() {
-        // The profile's quick-ACK mode goes with its delayed ACKs.
-        let o = options("", "delayed_ack = false").unwrap();
-        assert!(!o.delayed_ack && !o.quickack);
-        assert!(!options("", "quickack = false").unwrap().quickack);
-        // "rfc" has neither; asked for alone it is an error naming the field.
-        let rfc = "tcp.profile = \"rfc\"";
-        assert!(!options(rfc, "").unwrap().quickack);
-        assert_eq!(
-            options(rfc, "quickack = true").unwrap_err(),
-            "flows[0].tcp.quickack: quick-ACK mode is how a delayed-ACK receiver stops \
-             delaying; set tcp.delayed_ack = true"
-        );
-        assert!(
-            options(rfc, "quickack = true, delayed_ack = true")
-                .unwrap()
-                .quickack
-        );
-    }
-
-    #[test]
-    fn the_canonical_table_resolves_to_the_same_options_under_any_profile() {
-        for profile in [TcpProfile::Linux, TcpProfile::Rfc, TcpProfile::Ns2] {
-            let spec = TcpSpec {
-                profile: Some(profile),
-                mss: Some(Size(1000)),
-                ..TcpSpec::default()
-            };
-            let o = TcpOptions::resolve("flows[0]", &spec, None).unwrap();
-            for default in [TcpProfile::Linux, TcpProfile::Rfc, TcpProfile::Ns2] {
-                // Even without its profile the table gives the same options.
-                let mut table = o.table();
-                table.profile = None;
-                let again = TcpOptions::resolve("flows[0]", &table, Some(default)).unwrap();
-                let again = TcpOptions { profile, ..again }.table();
-                assert_eq!(again, o.table(), "{profile:?} under {default:?}");
-            }
-        }
-    }
+/// The sender's and receiver's configuration from a flow's (or a generator's) TCP
+/// options, its loss recovery and the bytes its application sends (`None`: bulk).
+pub fn tcp_agents(
+    t: &TcpOptions,
+    recovery: Recovery,
+    app_bytes: Option<u64>,
+) -> (SenderConfig, ReceiverConfig) {
+    // The MSS asked for, clamped to the MTU, less the timestamp option.
+    let mss = t.payload_mss();
+    let sender_cfg = SenderConfig {
+        mss,
+        header: TCP_IP_HEADER
+            + if t.timestamps {
+                TCP_TIMESTAMP_OPTION
+            } else {
+                0
+            },
+        initial_window: t.initial_window,
+        dupthresh: t.dupthresh,
+        limited_transmit: t.limited_transmit,
+        abc_limit: t.abc_limit,
+        recovery,
+        repeated_timeout: match t.ssthresh_on_repeated_timeout {
+            RepeatedTimeoutSpec::Keep => RepeatedTimeout::Keep,
+            RepeatedTimeoutSpec::Halve => RepeatedTimeout::Halve,
+        },
+        timestamps: t.timestamps,
+        cc_sample: t.cc_sample,
+        sack: t.sack,
+        dsack_undo: t.dsack_undo,
+        eifel: t.eifel,
+        frto: t.frto,
+        adapt_dupthresh: t.adapt_dupthresh.then_some((t.pef, t.pef_step)),
+        rack: t.rack,
+        rto: t.rto,
+        app_bytes,
+        write_size: t.write_size.map(|w| w.0),
+        sndbuf: t.sndbuf.map(|b| kernel_sndbuf(b.0)),
+        nagle: t.nagle,
+        prr: t.prr,
+    };
+    let receiver_cfg = ReceiverConfig {
+        buffer: t.receive_window,
+        delayed_ack: t.delayed_ack.then_some(DelayedAck {
+            timeout: t.delayed_ack_timeout,
+            every: t.delayed_ack_every,
+        }),
+        quickack: t.quickack,
+        mss,
+        sack: t.sack,
+        dsack: t.dsack,
+        timestamps: t.timestamps,
+    };
+    (sender_cfg, receiver_cfg)
 }
+
+#[cfg(test)]
+#[path = "options_tests.rs"]
+mod tests;

@@ -32,7 +32,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::spec::{RepeatedTimeoutSpec, TcpRtoSpec, TcpSpec};
+use super::options::TcpSpec;
+use super::spec::{RepeatedTimeoutSpec, TcpRtoSpec};
 use crate::time::SimTime;
 use crate::transport::tcp::rto::{RtoRule, RttSample};
 use crate::units::Duration;
