@@ -8,7 +8,7 @@ use cwnd_sim::net::medium::{Medium, SendOutcome};
 use cwnd_sim::net::wimax::cell::WimaxCell;
 use cwnd_sim::packet::{Packet, Payload, TcpData};
 use cwnd_sim::rng::stream;
-use cwnd_sim::scenario::wimax_spec::WimaxSpec;
+use cwnd_sim::scenario::wimax::WimaxSpec;
 use cwnd_sim::time::SimTime;
 
 fn over_wimax(preset: &str, seconds: u32) -> String {

@@ -6,32 +6,18 @@
 //! (`links[0].impairments[1].forward`), so adding a component elsewhere leaves
 //! every other draw unchanged.
 
-use super::impairment_spec::{DelaySpec, PvSpec, ReorderSpec, StageSpec};
-use super::link_plan::LinkPlan;
-use super::plan::{FlowPlan, Plan, StagePlan, StageWindow, TransportPlan};
-use super::spec::{Direction, RepeatedTimeoutSpec};
-use super::tcp_options::TcpOptions;
-use super::validate::TcpPlan;
-use crate::net::impair::{
-    ArqDelay, BernoulliLoss, DelayDistribution, DelayStep, DropList, GilbertElliott, Impairment,
-    ImpairmentChain, ImpairmentStage, Outage, Reorder, Schedule, Window,
-};
-use crate::net::link::LinkDirection;
+use super::generator;
+use super::link;
+use super::plan::{Plan, TransportPlan};
+use super::sctp;
+use super::tcp;
+use super::udp;
+use super::wifi;
+use super::wimax;
 use crate::net::medium::AnyMedium;
-use crate::net::red::Red;
-use crate::net::wifi::channel::WifiChannel;
-use crate::net::wimax::cell::WimaxCell;
-use crate::packet::{FlowId, NodeId, TCP_IP_HEADER, TCP_TIMESTAMP_OPTION};
-use crate::rng;
 use crate::trace::pcap::Captures;
 use crate::trace::Recorder;
-use crate::transport::tcp::ecn::EcnConfig;
-use crate::transport::tcp::handshake::Handshake;
-use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig, TcpReceiver};
-use crate::transport::tcp::recovery::{Recovery, RepeatedTimeout};
-use crate::transport::tcp::sender::{SenderConfig, TcpSender};
-use crate::transport::tcp::socket_options::kernel_sndbuf;
-use crate::world::{Flow, LinkInfo, Trigger, World, WorldParts};
+use crate::world::{Flow, LinkInfo, SctpFlow, Trigger, UdpFlow, World, WorldParts};
 
 /// Builds the world for one run of `plan` with `seed`. Everything that could be
 /// wrong was found when the plan was made, so this cannot fail.
@@ -40,94 +26,8 @@ pub fn build(plan: &Plan, seed: u64) -> World {
     let trace = &plan.trace;
     let node_count = topology.node_names.len();
 
-    // The media table in the order `Topology` numbers hops: link directions, then
-    // 802.11 channels, then 802.16 cells.
-    let mut media =
-        Vec::with_capacity(2 * plan.links.len() + plan.wireless.len() + plan.cells.len());
-    let mut link_info = Vec::with_capacity(2 * plan.links.len());
-    let mut triggers = Vec::new();
-    for (i, l) in plan.links.iter().enumerate() {
-        let [a, b] = l.ends;
-        for (dir, from, to) in [(Direction::Forward, a, b), (Direction::Reverse, b, a)] {
-            let (link, link_triggers) = link_direction(seed, i, l, trace.queues, dir, from, to);
-            for (flow, segment, stage) in link_triggers {
-                triggers.push(Trigger {
-                    flow,
-                    segment,
-                    medium: media.len(),
-                    stage,
-                });
-            }
-            media.push(AnyMedium::Link(link));
-            link_info.push(LinkInfo {
-                name: l.name.clone(),
-                direction: if dir == Direction::Forward {
-                    "forward"
-                } else {
-                    "reverse"
-                },
-            });
-        }
-    }
-
-    for (c, w) in plan.wireless.iter().enumerate() {
-        let (chain, channel_triggers) =
-            build_stages(seed, &w.stages, &format!("wireless[{c}]"), None);
-        for (flow, segment, stage) in channel_triggers {
-            triggers.push(Trigger {
-                flow,
-                segment,
-                medium: media.len(),
-                stage,
-            });
-        }
-        let mut channel = WifiChannel::new(
-            w.name.clone(),
-            w.stations.clone(),
-            w.config,
-            rng::stream(seed, &format!("wireless[{c}].contention")),
-            rng::stream(seed, &format!("wireless[{c}].errors")),
-        );
-        channel.impairments = chain;
-        media.push(AnyMedium::Wifi(Box::new(channel)));
-    }
-    // 802.16 cells: each subscriber reaches the base station and back in one hop.
-    for (c, cell) in plan.cells.iter().enumerate() {
-        media.push(AnyMedium::Wimax(Box::new(WimaxCell::new(
-            cell.name.clone(),
-            cell.base_station,
-            cell.subscribers.clone(),
-            cell.params,
-            rng::stream(seed, &format!("wimax[{c}].fading")),
-            rng::stream(seed, &format!("wimax[{c}].errors")),
-        ))));
-    }
-
-    let mut flows = Vec::with_capacity(plan.flows.len());
-    let mut associations = Vec::new();
-    let mut udp = Vec::new();
-    for (i, f) in plan.flows.iter().enumerate() {
-        match &f.transport {
-            TransportPlan::Tcp {
-                tcp,
-                app_bytes,
-                src,
-                dst,
-            } => flows.push(tcp_flow(seed, i, f, tcp, *app_bytes, (*src, *dst))),
-            TransportPlan::Sctp(sctp) => {
-                associations.push(super::sctp_build::sctp_flow(seed, i, f, sctp))
-            }
-            TransportPlan::Udp { source, src, dst } => udp.push(super::udp_build::udp_flow(
-                seed,
-                i,
-                f,
-                source,
-                (*src, *dst),
-                (plan.end, trace.recorder.throughput_bin),
-            )),
-        }
-    }
-
+    let (media, link_info, triggers) = media(plan, seed);
+    let (flows, associations, udp) = flows(plan, seed);
     let tcp_flows = flows.len();
     World::new(WorldParts {
         name: plan.name.clone(),
@@ -141,7 +41,7 @@ pub fn build(plan: &Plan, seed: u64) -> World {
         flows,
         associations,
         udp,
-        generators: super::generator_build::generators(plan, seed),
+        generators: generator::build(&plan.generators, seed),
         recorder: Recorder::new(&trace.recorder, tcp_flows),
         triggers,
         captures: Captures::new(node_count, &trace.pcap),
@@ -149,222 +49,85 @@ pub fn build(plan: &Plan, seed: u64) -> World {
     })
 }
 
-/// Direction `dir` (from `from` to `to`) of link `i`. RED draws from
-/// `links[i].queue.red.<direction>`.
-fn link_direction(
-    seed: u64,
-    i: usize,
-    l: &LinkPlan,
-    trace_queue: bool,
-    dir: Direction,
-    from: NodeId,
-    to: NodeId,
-) -> (LinkDirection, Vec<(FlowId, u64, usize)>) {
-    let mut link = LinkDirection::new(from, to, l.params, trace_queue);
-    let prefix = format!("links[{i}]");
-    if let Some(red) = l.red {
-        let dir_name = if dir == Direction::Forward {
-            "forward"
-        } else {
-            "reverse"
-        };
-        let stream = rng::stream(seed, &format!("{prefix}.queue.red.{dir_name}"));
-        link = link.with_red(Red::new(red, l.params.rate_bps, stream));
-    }
-    let (chain, triggers) = build_stages(seed, &l.stages, &prefix, Some(dir));
-    link.impairments = chain;
-    (link, triggers)
-}
-
-/// The impairment chain of a link direction (`dir`) or of a wireless channel
-/// (`None`: no direction), and its triggers as (flow, segment, stage index).
-/// Random streams are named `<prefix>.impairments[<j>][.<direction>]`.
-fn build_stages(
-    seed: u64,
-    stages: &[StagePlan],
-    prefix: &str,
-    dir: Option<Direction>,
-) -> (ImpairmentChain, Vec<(FlowId, u64, usize)>) {
-    let mut chain = ImpairmentChain::default();
+/// The media table in the order `Topology` numbers hops (link directions, then
+/// 802.11 channels, then 802.16 cells), each link direction's name, and the stages
+/// a flow's segment starts.
+fn media(plan: &Plan, seed: u64) -> (Vec<AnyMedium>, Vec<LinkInfo>, Vec<Trigger>) {
+    let mut media =
+        Vec::with_capacity(2 * plan.links.len() + plan.wireless.len() + plan.cells.len());
+    let mut link_info = Vec::with_capacity(2 * plan.links.len());
     let mut triggers = Vec::new();
-    let dir_name = match dir {
-        Some(Direction::Forward) => ".forward",
-        Some(Direction::Reverse) => ".reverse",
-        _ => "",
-    };
-    for (j, plan) in stages.iter().enumerate() {
-        if dir.is_some_and(|d| plan.direction != Direction::Both && plan.direction != d) {
-            continue;
+    for (i, l) in plan.links.iter().enumerate() {
+        for direction in link::build(seed, i, l, plan.trace.queues) {
+            for (flow, segment, stage) in direction.triggers {
+                triggers.push(Trigger {
+                    flow,
+                    segment,
+                    medium: media.len(),
+                    stage,
+                });
+            }
+            media.push(AnyMedium::Link(direction.link));
+            link_info.push(LinkInfo {
+                name: l.name.clone(),
+                direction: direction.name,
+            });
         }
-        let stream = rng::stream(seed, &format!("{prefix}.impairments[{j}]{dir_name}"));
-        let stage: Box<dyn ImpairmentStage> = match &plan.stage {
-            StageSpec::Bernoulli { schedule } => Box::new(BernoulliLoss::scheduled(
-                Schedule::new(schedule.iter().map(|&(t, p)| (t.0, p)).collect()),
-                stream,
-            )),
-            StageSpec::DropList { packets, flow } => {
-                Box::new(DropList::new(*flow, packets.clone()))
-            }
-            &StageSpec::GilbertElliott {
-                p_gb,
-                p_bg,
-                loss_good,
-                loss_bad,
-            } => Box::new(GilbertElliott::new(p_gb, p_bg, loss_good, loss_bad, stream)),
-            &StageSpec::Outage { hold } => Box::new(Outage { hold }),
-            StageSpec::Reorder(ReorderSpec::Random { r, delay }) => Box::new(Reorder::Random {
-                r: *r,
-                delay: distribution(delay),
-                rng: stream,
-            }),
-            &StageSpec::Reorder(ReorderSpec::Exact { packet, positions }) => {
-                Box::new(Reorder::Exact {
-                    packet,
-                    positions,
-                    seen: Default::default(),
-                })
-            }
-            StageSpec::DelayStep { extra } => Box::new(DelayStep { extra: extra.0 }),
-            StageSpec::Arq(a) => Box::new(ArqDelay {
-                pv: match &a.pv {
-                    PvSpec::Constant(pv) => Schedule::constant(*pv),
-                    PvSpec::Schedule(s) => {
-                        Schedule::new(s.iter().map(|&(t, pv)| (t.0, pv)).collect())
-                    }
-                },
-                delay: distribution(&a.delay),
-                in_order: a.in_order,
-                residual_loss: a.residual_loss,
-                rng: stream,
-            }),
-        };
-        let window = match plan.window {
-            StageWindow::Always => Window::Always,
-            StageWindow::Between(start, end) => Window::Between(start, end),
-            StageWindow::OnTrigger {
+    }
+
+    for (c, w) in plan.wireless.iter().enumerate() {
+        let (channel, channel_triggers) = wifi::build(seed, c, w);
+        for (flow, segment, stage) in channel_triggers {
+            triggers.push(Trigger {
                 flow,
                 segment,
-                duration,
-            } => {
-                triggers.push((flow, segment, chain.len()));
-                Window::OnTrigger { duration }
+                medium: media.len(),
+                stage,
+            });
+        }
+        media.push(AnyMedium::Wifi(Box::new(channel)));
+    }
+
+    for (c, cell) in plan.cells.iter().enumerate() {
+        media.push(AnyMedium::Wimax(Box::new(wimax::build(seed, c, cell))));
+    }
+
+    (media, link_info, triggers)
+}
+
+/// The flows of each transport, in scenario order within each.
+fn flows(plan: &Plan, seed: u64) -> (Vec<Flow>, Vec<SctpFlow>, Vec<UdpFlow>) {
+    let mut flows = Vec::with_capacity(plan.flows.len());
+    let mut associations = Vec::new();
+    let mut udp = Vec::new();
+    for (i, f) in plan.flows.iter().enumerate() {
+        match &f.transport {
+            TransportPlan::Tcp {
+                tcp,
+                app_bytes,
+                src,
+                dst,
+            } => flows.push(tcp::flow(
+                seed,
+                i,
+                (&f.name, f.start, f.stop),
+                tcp,
+                *app_bytes,
+                (*src, *dst),
+            )),
+            TransportPlan::Sctp(plan) => {
+                associations.push(sctp::flow(seed, i, (&f.name, f.start, f.stop), plan))
             }
-        };
-        chain.push(Impairment {
-            applies_to: plan.applies_to,
-            window,
-            stage,
-        });
+            TransportPlan::Udp { source, src, dst } => udp.push(udp::flow(
+                seed,
+                i,
+                (&f.name, f.start, f.stop),
+                source,
+                (*src, *dst),
+                (plan.end, plan.trace.recorder.throughput_bin),
+            )),
+        }
     }
-    (chain, triggers)
-}
 
-fn distribution(d: &DelaySpec) -> DelayDistribution {
-    match d {
-        DelaySpec::Constant(c) => DelayDistribution::Constant(c.value.0),
-        DelaySpec::Uniform(u) => DelayDistribution::Uniform {
-            min: u.min.0,
-            max: u.max.0,
-        },
-        DelaySpec::Normal(n) => DelayDistribution::Normal {
-            mean: n.mean.0,
-            sd: n.sd.0,
-        },
-        DelaySpec::Exponential(e) => DelayDistribution::Exponential { mean: e.mean.0 },
-        DelaySpec::Empirical(e) => DelayDistribution::empirical(
-            e.values.iter().map(|v| v.0).collect(),
-            e.weights.as_deref(),
-        ),
-    }
-}
-
-/// TCP flow `i` (`f`), sending `app_bytes` (`None`: bulk) from `src` to `dst`;
-/// its controller draws from `flows[i].cc`.
-fn tcp_flow(
-    seed: u64,
-    i: usize,
-    f: &FlowPlan,
-    tcp: &TcpPlan,
-    app_bytes: Option<u64>,
-    (src, dst): (NodeId, NodeId),
-) -> Flow {
-    let t = &tcp.options;
-    let (sender_cfg, receiver_cfg) = tcp_agents(t, tcp.recovery, app_bytes);
-    let rng = rng::stream(seed, &format!("flows[{i}].cc"));
-    let cc = &tcp.cc;
-    let controller = cc.build(rng);
-    let flow = Flow::new(
-        f.name.clone(),
-        cc.name().to_string(),
-        src,
-        dst,
-        TcpSender::new(sender_cfg, controller),
-        TcpReceiver::new(receiver_cfg),
-        f.start,
-        f.stop,
-        t.timestamps,
-    );
-    if t.handshake {
-        flow.with_handshake(Handshake::new(t.rto))
-    } else {
-        flow
-    }
-}
-
-/// The sender's and receiver's configuration from a flow's (or a generator's) TCP
-/// options, its loss recovery and the bytes its application sends (`None`: bulk).
-pub(super) fn tcp_agents(
-    t: &TcpOptions,
-    recovery: Recovery,
-    app_bytes: Option<u64>,
-) -> (SenderConfig, ReceiverConfig) {
-    // The MSS asked for, clamped to the MTU, less the timestamp option.
-    let mss = t.payload_mss();
-    let sender_cfg = SenderConfig {
-        mss,
-        header: TCP_IP_HEADER
-            + if t.timestamps {
-                TCP_TIMESTAMP_OPTION
-            } else {
-                0
-            },
-        initial_window: t.initial_window,
-        dupthresh: t.dupthresh,
-        limited_transmit: t.limited_transmit,
-        abc_limit: t.abc_limit,
-        recovery,
-        repeated_timeout: match t.ssthresh_on_repeated_timeout {
-            RepeatedTimeoutSpec::Keep => RepeatedTimeout::Keep,
-            RepeatedTimeoutSpec::Halve => RepeatedTimeout::Halve,
-        },
-        timestamps: t.timestamps,
-        cc_sample: t.cc_sample,
-        sack: t.sack,
-        dsack_undo: t.dsack_undo,
-        eifel: t.eifel,
-        frto: t.frto,
-        adapt_dupthresh: t.adapt_dupthresh.then_some((t.pef, t.pef_step)),
-        rack: t.rack,
-        rto: t.rto,
-        app_bytes,
-        write_size: t.write_size.map(|w| w.0),
-        sndbuf: t.sndbuf.map(|b| kernel_sndbuf(b.0)),
-        nagle: t.nagle,
-        prr: t.prr,
-        ecn: EcnConfig::default(),
-    };
-    let receiver_cfg = ReceiverConfig {
-        buffer: t.receive_window,
-        delayed_ack: t.delayed_ack.then_some(DelayedAck {
-            timeout: t.delayed_ack_timeout,
-            every: t.delayed_ack_every,
-        }),
-        quickack: t.quickack,
-        mss,
-        sack: t.sack,
-        dsack: t.dsack,
-        timestamps: t.timestamps,
-        ecn: EcnConfig::default(),
-    };
-    (sender_cfg, receiver_cfg)
+    (flows, associations, udp)
 }

@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
+use super::error::ScenarioError;
 use super::plan::Plan;
 use super::spec::Scenario;
-use super::validate::ScenarioError;
 use crate::params::in_scenario_words;
 
 /// Loads the scenario `text`, TOML or JSON (a text starting with `{`), reading the

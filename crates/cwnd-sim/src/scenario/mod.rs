@@ -2,34 +2,31 @@
 //! the world from a plan.
 
 pub mod budget;
-mod budget_traffic;
 pub mod build;
 pub mod cc_spec;
+pub mod checks;
+pub mod error;
 pub mod files;
-pub mod generator_build;
-pub mod generator_spec;
-pub mod impairment_spec;
-pub mod link_plan;
+mod flows;
+pub mod generator;
+pub mod impairment;
+pub mod link;
 pub mod load;
-pub mod loss_trace;
 pub mod plan;
-pub mod sctp_build;
-pub mod sctp_plan;
-pub mod sctp_spec;
+pub mod sctp;
 mod shown;
 pub mod spec;
-pub mod tcp_options;
-pub mod tcp_profile;
-pub mod tcp_spec;
-pub mod trace_plan;
-pub mod udp_build;
-pub mod udp_spec;
+pub mod tcp;
+pub mod topology;
+pub mod trace;
+pub mod udp;
 pub mod validate;
 mod warnings;
-pub mod wimax_spec;
+pub mod wifi;
+pub mod wimax;
 
 pub use build::build;
+pub use error::ScenarioError;
 pub use load::{load, run_toml};
 pub use plan::Plan;
 pub use spec::Scenario;
-pub use validate::ScenarioError;

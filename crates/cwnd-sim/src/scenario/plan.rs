@@ -14,23 +14,19 @@
 //! (field paths are the scenario's), and its hash does not move when the kernel's
 //! types change shape.
 
-use std::collections::HashMap;
-
-use super::generator_spec::GeneratorPlan;
-use super::impairment_spec::StageSpec;
-use super::link_plan::LinkPlan;
-use super::sctp_plan::SctpPlan;
-use super::spec::{Direction, Scenario};
-use super::tcp_options::TcpOptions;
-use super::trace_plan::TracePlan;
-use super::udp_spec::SourcePlan;
-use super::validate::{CheckedFlow, CheckedTransport, ScenarioError, TcpPlan};
-use crate::net::impair::AppliesTo;
-use crate::net::medium::Hop;
-use crate::net::routing::RoutingTable;
-use crate::net::wifi::channel::ChannelConfig;
-use crate::net::wimax::cell::CellParams;
-use crate::packet::{FlowId, NodeId};
+use super::error::ScenarioError;
+use super::flows::{CheckedFlow, CheckedTransport};
+use super::generator::GeneratorPlan;
+use super::link::LinkPlan;
+use super::sctp::SctpPlan;
+use super::spec::Scenario;
+use super::tcp::{TcpOptions, TcpPlan};
+use super::topology::Topology;
+use super::trace::TracePlan;
+use super::udp::SourcePlan;
+use super::wifi::WirelessPlan;
+use super::wimax::CellPlan;
+use crate::packet::NodeId;
 use crate::time::SimTime;
 
 /// A checked scenario, ready to build with any seed.
@@ -54,50 +50,6 @@ pub struct Plan {
     pub(super) generators: Vec<GeneratorPlan>,
     pub(super) topology: Topology,
     pub(super) trace: TracePlan,
-}
-
-/// One impairment stage of a link or a wireless channel, checked.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StagePlan {
-    /// The link directions it applies to (`Both` on the air, where there are none).
-    pub direction: Direction,
-    pub applies_to: AppliesTo,
-    pub window: StageWindow,
-    pub stage: StageSpec<FlowId>,
-}
-
-/// When a stage is active.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StageWindow {
-    Always,
-    /// From the first time to the second (`SimTime::MAX`: to the end of the run).
-    Between(SimTime, SimTime),
-    /// For `duration` from when flow `flow` first sends data segment `segment`.
-    OnTrigger {
-        flow: FlowId,
-        segment: u64,
-        duration: SimTime,
-    },
-}
-
-/// A wireless channel: its name, stations, configuration (PHY with its rates
-/// and preamble, queue, frame errors, RTS threshold, MSDU lifetime) and stages.
-#[derive(Clone, Debug, PartialEq)]
-pub struct WirelessPlan {
-    pub name: String,
-    pub stations: Vec<NodeId>,
-    pub config: ChannelConfig,
-    pub stages: Vec<StagePlan>,
-}
-
-/// An 802.16 cell: its name, base station, subscriber stations and parameters
-/// (`wimax_spec.rs`).
-#[derive(Clone, Debug)]
-pub struct CellPlan {
-    pub name: String,
-    pub base_station: NodeId,
-    pub subscribers: Vec<NodeId>,
-    pub params: CellParams,
 }
 
 /// A flow: its name, when its application runs, and its transport's plan.
@@ -131,9 +83,9 @@ pub enum TransportPlan {
 }
 
 impl TransportPlan {
-    /// What the memory estimate needs of it (`budget_traffic`).
-    fn kind(&self) -> super::budget_traffic::FlowKind<'_> {
-        use super::budget_traffic::FlowKind;
+    /// What the memory estimate needs of it (`budget/traffic.rs`).
+    fn kind(&self) -> super::budget::FlowKind<'_> {
+        use super::budget::FlowKind;
         match self {
             TransportPlan::Tcp { tcp, app_bytes, .. } => FlowKind::Tcp {
                 options: &tcp.options,
@@ -146,23 +98,6 @@ impl TransportPlan {
     }
 }
 
-/// Nodes, hops and routes: the same for every seed, so computed (and checked)
-/// once.
-#[derive(Clone, Debug)]
-pub struct Topology {
-    pub node_names: Vec<String>,
-    /// Node ids by name (every name the scenario uses: the checks saw to it).
-    pub ids: HashMap<String, NodeId>,
-    /// Route edges (from, to, hop index): every link direction (link `i` gives `2i`
-    /// forward and `2i + 1` reverse), then every ordered pair of stations of each
-    /// wireless channel, then each 802.16 subscriber to its base station and back.
-    /// A hop names its medium by its index in the world's media table, which
-    /// `build` fills in the same order: link directions, channels, cells.
-    pub edges: Vec<(NodeId, NodeId, u32)>,
-    pub hops: Vec<Hop>,
-    pub routes: RoutingTable,
-}
-
 impl Plan {
     /// Checks `spec` (whose files are already read: `load`) into a plan.
     pub(super) fn new(mut spec: Scenario) -> Result<Plan, ScenarioError> {
@@ -170,7 +105,7 @@ impl Plan {
         let topology = Topology::new(&spec)?;
         let mut flows = Vec::with_capacity(spec.flows.len());
         for (i, flow) in checked.flows.into_iter().enumerate() {
-            flows.push(topology.flow(&spec, i, flow)?);
+            flows.push(flow_plan(&topology, &spec, i, flow)?);
         }
         for (g, p) in checked.generators.iter().enumerate() {
             let path = format!("generators[{g}]");
@@ -202,7 +137,7 @@ impl Plan {
     }
 
     /// The bytes `check` estimates a run of this plan to hold at its peak
-    /// (`budget.rs`), which `memory_budget` bounds.
+    /// (`budget/`), which `memory_budget` bounds.
     pub fn memory_estimate(&self) -> u64 {
         super::budget::estimate_bytes(&self.spec, &self.parts())
     }
@@ -219,9 +154,9 @@ impl Plan {
 
     /// What each flow sends over the run, as the memory estimate sees it.
     #[cfg(test)]
-    pub(super) fn traffic(&self) -> Vec<super::budget_traffic::FlowTraffic> {
+    pub(super) fn traffic(&self) -> Vec<super::budget::FlowTraffic> {
         let parts = self.parts();
-        super::budget_traffic::traffic(&self.spec, parts.links, parts.cells, &parts.flows)
+        super::budget::traffic(&self.spec, parts.links, parts.cells, &parts.flows)
     }
 
     /// The canonical spec the plan was checked from.
@@ -257,176 +192,50 @@ impl Scenario {
     }
 }
 
-impl Topology {
-    fn new(spec: &Scenario) -> Result<Topology, ScenarioError> {
-        let node_names = spec.node_names();
-        let ids: HashMap<String, NodeId> = node_names
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (n.clone(), i as NodeId))
-            .collect();
-        let mut edges: Vec<(NodeId, NodeId, u32)> = Vec::new();
-        let mut hops = Vec::new();
-        let mut medium = 0u32;
-        for l in &spec.links {
-            let (a, b) = (ids[l.between[0].as_str()], ids[l.between[1].as_str()]);
-            for (from, to) in [(a, b), (b, a)] {
-                edges.push((from, to, hops.len() as u32));
-                hops.push(Hop { medium, to });
-                medium += 1;
+/// Flow `i`'s plan: its nodes, its route checked (both ways for TCP, whose
+/// ACKs come back; one way for UDP; per address for SCTP).
+fn flow_plan(
+    topology: &Topology,
+    spec: &Scenario,
+    i: usize,
+    flow: CheckedFlow,
+) -> Result<FlowPlan, ScenarioError> {
+    let f = &spec.flows[i];
+    let (src, dst) = (topology.id(f.from.primary()), topology.id(f.to.primary()));
+    let transport = match flow.transport {
+        CheckedTransport::Tcp { tcp, app_bytes } => {
+            topology.check_route(&format!("flows[{i}]"), src, dst, "data")?;
+            topology.check_route(&format!("flows[{i}]"), dst, src, "ACKs")?;
+            TransportPlan::Tcp {
+                tcp: Box::new(tcp),
+                app_bytes,
+                src,
+                dst,
             }
         }
-        for w in &spec.wireless {
-            let stations: Vec<NodeId> = w.stations.iter().map(|s| ids[s.as_str()]).collect();
-            for &a in &stations {
-                for &b in stations.iter().filter(|&&b| b != a) {
-                    edges.push((a, b, hops.len() as u32));
-                    hops.push(Hop { medium, to: b });
-                }
-            }
-            medium += 1;
+        CheckedTransport::Udp(source) => {
+            topology.check_route(&format!("flows[{i}]"), src, dst, "datagrams")?;
+            TransportPlan::Udp { source, src, dst }
         }
-        for w in &spec.wimax {
-            let bs = ids[w.base_station.as_str()];
-            for ss in w.subscribers.iter().map(|s| ids[s.as_str()]) {
-                for (a, b) in [(bs, ss), (ss, bs)] {
-                    edges.push((a, b, hops.len() as u32));
-                    hops.push(Hop { medium, to: b });
-                }
-            }
-            medium += 1;
+        CheckedTransport::Sctp(configs) => {
+            let local: Vec<NodeId> = f.from.addresses().iter().map(|a| topology.id(a)).collect();
+            let paths = topology.sctp_paths(spec, i, &local)?;
+            TransportPlan::Sctp(Box::new(spec.sctp_plan(i, configs, local, paths)))
         }
-        let mut routes = RoutingTable::shortest_paths(node_names.len(), &edges);
-        for (k, r) in spec.routes.iter().enumerate() {
-            let (at, to, via) = (ids[r.at.as_str()], ids[r.to.as_str()], ids[r.via.as_str()]);
-            if !routes.set_route(at, to, via) {
-                return Err(ScenarioError::new(
-                    format!("routes[{k}].via"),
-                    format!("\"{}\" is not a neighbour of \"{}\"", r.via, r.at),
-                ));
-            }
-        }
-        Ok(Topology {
-            node_names,
-            ids,
-            edges,
-            hops,
-            routes,
-        })
-    }
-
-    fn id(&self, name: &str) -> NodeId {
-        self.ids[name]
-    }
-
-    /// The number of hops from `a` to `b`, when routes exist both ways.
-    fn routed(&self, a: NodeId, b: NodeId) -> Option<usize> {
-        let link_to = |e: u32| self.edges[e as usize].1;
-        let forth = self.routes.path(a, b, link_to)?;
-        self.routes.path(b, a, link_to).map(|_| forth.len())
-    }
-
-    /// Flow `i`'s plan: its nodes, its route checked (both ways for TCP, whose
-    /// ACKs come back; one way for UDP; per address for SCTP).
-    fn flow(
-        &self,
-        spec: &Scenario,
-        i: usize,
-        flow: CheckedFlow,
-    ) -> Result<FlowPlan, ScenarioError> {
-        let f = &spec.flows[i];
-        let (src, dst) = (self.id(f.from.primary()), self.id(f.to.primary()));
-        let transport = match flow.transport {
-            CheckedTransport::Tcp { tcp, app_bytes } => {
-                self.check_route(&format!("flows[{i}]"), src, dst, "data")?;
-                self.check_route(&format!("flows[{i}]"), dst, src, "ACKs")?;
-                TransportPlan::Tcp {
-                    tcp: Box::new(tcp),
-                    app_bytes,
-                    src,
-                    dst,
-                }
-            }
-            CheckedTransport::Udp(source) => {
-                self.check_route(&format!("flows[{i}]"), src, dst, "datagrams")?;
-                TransportPlan::Udp { source, src, dst }
-            }
-            CheckedTransport::Sctp(configs) => {
-                let local: Vec<NodeId> = f.from.addresses().iter().map(|a| self.id(a)).collect();
-                let paths = self.sctp_paths(spec, i, &local)?;
-                TransportPlan::Sctp(Box::new(spec.sctp_plan(i, configs, local, paths)))
-            }
-        };
-        Ok(FlowPlan {
-            name: flow.name,
-            start: flow.start,
-            stop: flow.stop,
-            transport,
-        })
-    }
-
-    /// The `what` of `path` (a flow, a generator's connections) can go from `a` to `b`.
-    fn check_route(
-        &self,
-        path: &str,
-        a: NodeId,
-        b: NodeId,
-        what: &str,
-    ) -> Result<(), ScenarioError> {
-        let link_to = |e: u32| self.edges[e as usize].1;
-        if self.routes.path(a, b, link_to).is_some() {
-            return Ok(());
-        }
-        Err(ScenarioError::new(
-            path,
-            format!(
-                "no route for {what} from \"{}\" to \"{}\"; check links and routes",
-                self.node_names[a as usize], self.node_names[b as usize]
-            ),
-        ))
-    }
-
-    /// Paths of SCTP flow `i`: one per address of the receiver (`to`), in the
-    /// order listed; the first is the primary. Each is reached from the sender's
-    /// address with the shortest route to it (ties: the first listed), which in
-    /// the usual multihomed topology (address i of the sender linked to address i
-    /// of the receiver) pairs the addresses up.
-    fn sctp_paths(
-        &self,
-        spec: &Scenario,
-        i: usize,
-        local: &[NodeId],
-    ) -> Result<Vec<(NodeId, NodeId)>, ScenarioError> {
-        let f = &spec.flows[i];
-        let mut paths = Vec::new();
-        for (j, name) in f.to.addresses().iter().enumerate() {
-            let dst = self.id(name);
-            let best = local
-                .iter()
-                .filter_map(|&src| self.routed(src, dst).map(|hops| (hops, src)))
-                .min_by_key(|&(hops, _)| hops);
-            let Some((_, src)) = best else {
-                let field = if f.to.addresses().len() == 1 {
-                    format!("flows[{i}].to")
-                } else {
-                    format!("flows[{i}].to[{j}]")
-                };
-                return Err(ScenarioError::new(
-                    field,
-                    format!("no route both ways between \"{name}\" and any address of the sender; check links and routes"),
-                ));
-            };
-            paths.push((src, dst));
-        }
-        Ok(paths)
-    }
+    };
+    Ok(FlowPlan {
+        name: flow.name,
+        start: flow.start,
+        stop: flow.stop,
+        transport,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::{build, load};
     use crate::net::wifi::channel::FrameErrors;
-    use crate::scenario::impairment_spec::StageSpec;
+    use crate::scenario::impairment::StageSpec;
     use crate::world::World;
 
     #[test]
@@ -457,7 +266,8 @@ mod tests {
         let sources = [
             include_str!("build.rs"),
             include_str!("validate.rs"),
-            include_str!("sctp_build.rs"),
+            include_str!("flows.rs"),
+            include_str!("sctp/build.rs"),
             include_str!("../net/wifi/frame_errors.rs"),
         ];
         for source in sources {
@@ -499,7 +309,7 @@ mod tests {
         assert_eq!(w.stations, vec![2, 0]);
         assert_eq!(w.config.queue_limit, 20);
         assert_eq!(w.config.rts_threshold, Some(500));
-        let FrameErrors::Snr(radio) = w.config.errors else {
+        let FrameErrors::Snr(radio) = w.config.phy.errors() else {
             panic!("frame errors from the SNR");
         };
         // 20 dBm = 10^(20/10) mW = 100 mW = 0.1 W; 2400 MHz = 2.4e9 Hz.
@@ -548,11 +358,16 @@ mod tests {
         let builders = [
             ("build.rs", code(include_str!("build.rs"))),
             (
-                "generator_build.rs",
-                code(include_str!("generator_build.rs")),
+                "generator/build.rs",
+                code(include_str!("generator/build.rs")),
             ),
-            ("udp_build.rs", code(include_str!("udp_build.rs"))),
-            ("sctp_build.rs", code(include_str!("sctp_build.rs"))),
+            ("udp/build.rs", code(include_str!("udp/build.rs"))),
+            ("sctp/build.rs", code(include_str!("sctp/build.rs"))),
+            ("tcp/build.rs", code(include_str!("tcp/build.rs"))),
+            (
+                "impairment/build.rs",
+                code(include_str!("impairment/build.rs")),
+            ),
         ];
         for (file, code) in builders {
             assert_eq!(spec_read(code), None, "{file} reads the spec");

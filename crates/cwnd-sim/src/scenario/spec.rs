@@ -7,17 +7,18 @@
 use serde::{Deserialize, Serialize};
 
 pub use super::cc_spec::CcSpec;
-pub use super::generator_spec::{GeneratorKind, GeneratorSpec, WebSpec};
-pub use super::impairment_spec::ImpairmentSpec;
-pub use super::sctp_spec::{Endpoint, SctpSpec, TransportSpec};
-pub use super::tcp_profile::TcpProfile;
-pub use super::tcp_spec::{RepeatedTimeoutSpec, ScenarioTcpSpec, TcpRtoSpec, TcpSpec};
-pub use super::udp_spec::SourceSpec;
-pub use super::wimax_spec::WimaxSpec;
-use crate::net::wifi::channel::DEFAULT_MSDU_LIFETIME;
-pub use crate::trace::Sampling;
-use crate::trace::TraceConfig;
-use crate::units::{Duration, DurationOrOff, Rate, Size};
+pub use super::flows::{Endpoint, TransportSpec};
+pub use super::generator::{GeneratorKind, GeneratorSpec, WebSpec};
+pub use super::impairment::ImpairmentSpec;
+pub use super::link::{LinkSpec, QueueSpec, RedSpec, DEFAULT_QUEUE_PACKETS};
+pub use super::sctp::SctpSpec;
+pub use super::tcp::{RepeatedTimeoutSpec, ScenarioTcpSpec, TcpProfile, TcpRtoSpec, TcpSpec};
+pub use super::topology::{NodeSpec, RouteSpec};
+pub use super::trace::TraceSpec;
+pub use super::udp::SourceSpec;
+pub use super::wifi::WirelessSpec;
+pub use super::wimax::WimaxSpec;
+use crate::units::{Duration, Size};
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -60,240 +61,6 @@ pub struct Scenario {
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-pub struct NodeSpec {
-    pub name: String,
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct LinkSpec {
-    #[serde(default)]
-    pub name: Option<String>,
-    /// The two end nodes; "forward" is from the first to the second.
-    #[serde(deserialize_with = "two_nodes")]
-    pub between: [String; 2],
-    pub bandwidth: Rate,
-    pub delay: Duration,
-    #[serde(default)]
-    pub queue: QueueSpec,
-    /// Link-layer bytes added to every packet (e.g. "14B" for Ethernet framing).
-    #[serde(default)]
-    pub overhead: Size,
-    #[serde(default)]
-    pub impairments: Vec<ImpairmentSpec>,
-}
-
-/// `between`: exactly two node names. A fixed-size array is not enough: the TOML
-/// reader stops after the second element and drops the rest, so `["a", "b", "-5ms"]`
-/// would be read as a link a–b.
-fn two_nodes<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[String; 2], D::Error> {
-    let names = Vec::<String>::deserialize(d)?;
-    let found = names.len();
-    <[String; 2]>::try_from(names).map_err(|_| {
-        serde::de::Error::invalid_length(found, &"a list of two node names, e.g. [\"a\", \"b\"]")
-    })
-}
-
-/// One 802.11 collision domain (DCF): 802.11b or 802.11a/g, by its rate.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct WirelessSpec {
-    #[serde(default)]
-    pub name: Option<String>,
-    /// The nodes that share the channel (at least two).
-    pub stations: Vec<String>,
-    /// Data rate: 1, 2, 5.5 or 11 Mb/s (802.11b) or 6, 9, 12, 18, 24, 36, 48 or
-    /// 54 Mb/s (802.11a/g).
-    pub rate: Rate,
-    /// Rate of MAC ACKs, RTS and CTS, of the same PHY (default 1 Mb/s for 802.11b,
-    /// 6 Mb/s for 802.11a/g).
-    #[serde(default)]
-    pub basic_rate: Option<Rate>,
-    /// Interface queue of each station, in packets (default 50, as ns-2's IFQ).
-    #[serde(default = "ifq_packets")]
-    pub queue_packets: u32,
-    /// Probability that a data frame is corrupted (each try).
-    #[serde(default)]
-    pub per: f64,
-    /// Frame errors from the SNR between the stations instead of `per`.
-    #[serde(default)]
-    pub radio: Option<RadioSpec>,
-    /// PLCP preamble: "long" (192 µs, default) or "short" (96 µs; not with 1 Mb/s).
-    #[serde(default)]
-    pub preamble: PreambleSpec,
-    /// Frames whose MPDU (IP packet + 36 B) is longer use RTS/CTS; off by default.
-    #[serde(default)]
-    pub rts_threshold: Option<Size>,
-    /// A frame still queued this long after it reached the MAC is discarded
-    /// (dot11MaxTransmitMSDULifetime, default 512 TU = 524.288 ms); "off" for never.
-    #[serde(default = "msdu_lifetime")]
-    pub msdu_lifetime: DurationOrOff,
-    /// Stages applied to the frames sent over the air (`bernoulli`,
-    /// `gilbert_elliott`, `drop_list`, `outage`; a dropped frame is retried by the MAC).
-    #[serde(default)]
-    pub impairments: Vec<ImpairmentSpec>,
-}
-
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum PreambleSpec {
-    #[default]
-    Long,
-    Short,
-}
-
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum PathLossSpec {
-    FreeSpace,
-    #[default]
-    TwoRayGround,
-}
-
-/// The radio between the stations of a channel (defaults: ns-2's WirelessPhy).
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct RadioSpec {
-    /// Distance between any two stations, metres.
-    pub distance_m: f64,
-    #[serde(default)]
-    pub path_loss: PathLossSpec,
-    /// Transmit power, dBm (default 24.5, ns-2's 0.28183815 W).
-    #[serde(default = "ns2_tx_power_dbm")]
-    pub tx_power_dbm: f64,
-    /// Carrier frequency, MHz (default 914, ns-2's).
-    #[serde(default = "ns2_frequency_mhz")]
-    pub frequency_mhz: f64,
-    /// Antenna height of every station, metres (default 1.5).
-    #[serde(default = "ns2_antenna_height_m")]
-    pub antenna_height_m: f64,
-    /// Receiver noise figure, dB (default 7).
-    #[serde(default = "seven")]
-    pub noise_figure_db: f64,
-}
-
-fn ns2_tx_power_dbm() -> f64 {
-    10.0 * (0.281_838_15f64 * 1000.0).log10()
-}
-
-fn ns2_frequency_mhz() -> f64 {
-    914.0
-}
-
-fn ns2_antenna_height_m() -> f64 {
-    1.5
-}
-
-fn seven() -> f64 {
-    7.0
-}
-
-fn ifq_packets() -> u32 {
-    50
-}
-
-fn msdu_lifetime() -> DurationOrOff {
-    DurationOrOff(Some(DEFAULT_MSDU_LIFETIME))
-}
-
-/// Output queue: its limit, `{ packets = 100 }` or `{ bytes = "64KB" }` (default 100
-/// packets), and optionally RED in front of it (`red = { min_th = 5, ... }`).
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct QueueSpec {
-    #[serde(default)]
-    pub packets: Option<u32>,
-    #[serde(default)]
-    pub bytes: Option<Size>,
-    #[serde(default)]
-    pub red: Option<RedSpec>,
-}
-
-impl Default for QueueSpec {
-    fn default() -> Self {
-        QueueSpec {
-            packets: Some(DEFAULT_QUEUE_PACKETS),
-            bytes: None,
-            red: None,
-        }
-    }
-}
-
-/// Random Early Detection (see `net::red` for the equations); thresholds in packets.
-/// Defaults are Floyd's recommendations.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct RedSpec {
-    pub min_th: f64,
-    pub max_th: f64,
-    pub max_p: f64,
-    pub w_q: f64,
-    pub gentle: bool,
-    /// ns-2's `wait_`: no early drop until 1/p_b packets after the last one.
-    pub wait: bool,
-    pub mean_packet: Size,
-}
-
-impl Default for RedSpec {
-    fn default() -> Self {
-        let d = crate::net::red::RedParams::default();
-        RedSpec {
-            min_th: d.min_th,
-            max_th: d.max_th,
-            max_p: d.max_p,
-            w_q: d.w_q,
-            gentle: d.gentle,
-            wait: d.wait,
-            mean_packet: Size(d.mean_packet as u64),
-        }
-    }
-}
-
-impl RedSpec {
-    pub fn params(&self) -> crate::net::red::RedParams {
-        crate::net::red::RedParams {
-            min_th: self.min_th,
-            max_th: self.max_th,
-            max_p: self.max_p,
-            w_q: self.w_q,
-            gentle: self.gentle,
-            wait: self.wait,
-            mean_packet: self.mean_packet.0 as u32,
-        }
-    }
-}
-
-pub const DEFAULT_QUEUE_PACKETS: u32 = 100;
-
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Direction {
-    Forward,
-    Reverse,
-    #[default]
-    Both,
-}
-
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum AppliesToSpec {
-    Data,
-    Acks,
-    #[default]
-    All,
-}
-
-/// Forces the next hop at node `at` towards `to` through neighbour `via`.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct RouteSpec {
-    pub at: String,
-    pub to: String,
-    pub via: String,
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
 pub struct FlowSpec {
     #[serde(default)]
     pub name: Option<String>,
@@ -322,7 +89,7 @@ pub struct FlowSpec {
     pub tcp: TcpSpec,
     #[serde(default)]
     pub sctp: SctpSpec,
-    /// A UDP flow's traffic source (`udp_spec`).
+    /// A UDP flow's traffic source (`udp/`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<SourceSpec>,
 }
@@ -405,53 +172,6 @@ impl RtoSpec {
             rule: self.rule,
             // SCTP takes its own samples (RFC 9260 §6.3.1).
             sample: crate::transport::tcp::rto::RttSample::default(),
-        }
-    }
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct TraceSpec {
-    pub sampling: Sampling,
-    /// Sampling period in `interval` mode.
-    pub interval: Duration,
-    /// Width of the throughput bins.
-    pub throughput_bin: Duration,
-    /// Record queue occupancy of every link direction.
-    pub queues: bool,
-    /// Record every data segment transmission (time, seq, retransmission).
-    pub segments: bool,
-    /// Record each TCP controller's internal numbers (`CongestionControl::info`)
-    /// with every series row.
-    pub cc_metrics: bool,
-    /// Nodes to capture as pcap files: every packet each sends or receives
-    /// (see `trace::pcap` for the header layout).
-    pub pcap: Vec<String>,
-}
-
-impl TraceSpec {
-    /// The settings as the recorder takes them.
-    pub fn config(&self) -> TraceConfig {
-        TraceConfig {
-            sampling: self.sampling,
-            interval: self.interval.0,
-            throughput_bin: self.throughput_bin.0,
-            segments: self.segments,
-            cc_metrics: self.cc_metrics,
-        }
-    }
-}
-
-impl Default for TraceSpec {
-    fn default() -> Self {
-        TraceSpec {
-            sampling: Sampling::Change,
-            interval: Duration(crate::time::SimTime::from_millis(10)),
-            throughput_bin: Duration(crate::time::SimTime::from_millis(100)),
-            queues: false,
-            segments: false,
-            cc_metrics: false,
-            pcap: Vec::new(),
         }
     }
 }

@@ -3,9 +3,10 @@
 //! `cwnd run` and the Python API say so. Each warning names the field, the value
 //! and why it has no effect.
 
-use super::plan::{Plan, StagePlan, StageWindow, TransportPlan};
+use super::impairment::{StagePlan, StageWindow};
+use super::plan::{Plan, TransportPlan};
 use super::spec::TcpProfile;
-use super::validate::TcpPlan;
+use super::tcp::TcpPlan;
 use crate::packet::FlowId;
 use crate::time::SimTime;
 use crate::transport::tcp::cc::CcConfig;

@@ -40,7 +40,7 @@ use std::collections::VecDeque;
 use rand::RngExt;
 
 use super::dcf::{Contention, NextSlot, Retry};
-use super::frame_errors::frame_error_rate;
+use super::frame_errors::{frame_error_rate, DsssRate};
 use super::propagation::RadioLink;
 use super::timing::{Access, Modulation, Phy, MAC_OVERHEAD};
 use crate::net::impair::{ImpairmentChain, PacketMeta, Verdict};
@@ -92,13 +92,85 @@ pub enum FrameErrors {
     Snr(RadioLink),
 }
 
+/// A channel's PHY with its data frames' errors. The SNR model is 802.11b's
+/// (`frame_errors.rs` has the DSSS and CCK error rates only): `new` refuses it on
+/// an 802.11a/g PHY, so no channel holds that combination and every frame's error
+/// rate has an answer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PhyErrors {
+    phy: Phy,
+    errors: DataErrors,
+}
+
+/// Data frame errors resolved against the PHY.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum DataErrors {
+    /// This probability per transmission.
+    Fixed(f64),
+    /// 802.11b's frame error rate at the SNR of `link`, for data at `rate` after a
+    /// PLCP header at `header_rate`.
+    DsssSnr {
+        link: RadioLink,
+        rate: DsssRate,
+        header_rate: DsssRate,
+    },
+}
+
+impl PhyErrors {
+    /// `phy` with its data frames' errors from `errors`; `None` for frame errors
+    /// from the SNR on an 802.11a/g PHY, which has no such model here.
+    pub fn new(phy: Phy, errors: FrameErrors) -> Option<PhyErrors> {
+        let errors = match (errors, phy.modulation) {
+            (FrameErrors::Fixed(per), _) => DataErrors::Fixed(per),
+            (
+                FrameErrors::Snr(link),
+                Modulation::Dsss {
+                    rate, header_rate, ..
+                },
+            ) => DataErrors::DsssSnr {
+                link,
+                rate,
+                header_rate,
+            },
+            (FrameErrors::Snr(_), Modulation::Ofdm { .. }) => return None,
+        };
+        Some(PhyErrors { phy, errors })
+    }
+
+    pub fn phy(&self) -> Phy {
+        self.phy
+    }
+
+    /// Where the data frames' errors come from.
+    pub fn errors(&self) -> FrameErrors {
+        match self.errors {
+            DataErrors::Fixed(per) => FrameErrors::Fixed(per),
+            DataErrors::DsssSnr { link, .. } => FrameErrors::Snr(link),
+        }
+    }
+}
+
+impl DataErrors {
+    /// The probability that a data frame whose MPDU is `mpdu` bytes is corrupted.
+    fn rate(self, mpdu: u32) -> f64 {
+        match self {
+            DataErrors::Fixed(per) => per,
+            DataErrors::DsssSnr {
+                link,
+                rate,
+                header_rate,
+            } => frame_error_rate(rate, header_rate, mpdu, link.snr()),
+        }
+    }
+}
+
 /// How a channel is set up.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ChannelConfig {
-    pub phy: Phy,
+    /// The PHY and its data frames' errors.
+    pub phy: PhyErrors,
     /// Interface queue of each station, packets.
     pub queue_limit: usize,
-    pub errors: FrameErrors,
     /// Frames whose MPDU is longer than this many bytes use RTS/CTS.
     pub rts_threshold: Option<u32>,
     /// Frames older than this when their turn comes are discarded (`None`: never).
@@ -127,7 +199,7 @@ pub struct WifiChannel {
     /// Per station: packets waiting.
     queues: Vec<VecDeque<Queued>>,
     contention: Contention,
-    errors: FrameErrors,
+    errors: DataErrors,
     /// Frames whose MPDU is longer than this many bytes use RTS/CTS.
     rts_threshold: Option<u32>,
     msdu_lifetime: Option<SimTime>,
@@ -160,9 +232,8 @@ impl WifiChannel {
         error_rng: RngStream,
     ) -> Self {
         let ChannelConfig {
-            phy,
+            phy: PhyErrors { phy, errors },
             queue_limit,
-            errors,
             rts_threshold,
             msdu_lifetime,
         } = config;
@@ -236,17 +307,7 @@ impl WifiChannel {
             .impairments
             .apply(&meta(t + self.phy.data_arrival(size, access)))
             == Verdict::Drop;
-        let per = match self.errors {
-            FrameErrors::Fixed(per) => per,
-            FrameErrors::Snr(radio) => match self.phy.modulation {
-                Modulation::Dsss {
-                    rate, header_rate, ..
-                } => frame_error_rate(rate, header_rate, size + MAC_OVERHEAD, radio.snr()),
-                Modulation::Ofdm { .. } => {
-                    unreachable!("the scenario check allows the SNR model with 802.11b only")
-                }
-            },
-        };
+        let per = self.errors.rate(size + MAC_OVERHEAD);
         if lost || (per > 0.0 && self.rng.random::<f64>() < per) {
             self.stats.corrupted += 1;
             let retry = match access {
@@ -435,10 +496,10 @@ mod tests {
         msdu_lifetime: Option<SimTime>,
         queue: usize,
     ) -> WifiChannel {
+        let phy = Phy::dsss(DsssRate::Mbps11, DsssRate::Mbps1);
         let config = ChannelConfig {
-            phy: Phy::dsss(DsssRate::Mbps11, DsssRate::Mbps1),
+            phy: PhyErrors::new(phy, errors).unwrap(),
             queue_limit: queue,
-            errors,
             rts_threshold,
             msdu_lifetime,
         };
@@ -504,6 +565,26 @@ mod tests {
         // At 500 m the SNR is 16 times higher: no frame is lost.
         let near = RadioLink::ns2(PathLoss::TwoRayGround, 500.0);
         assert_eq!(send_all(FrameErrors::Snr(near), None, 5_000).corrupted, 0);
+    }
+
+    #[test]
+    fn the_snr_model_comes_with_an_802_11b_phy_only() {
+        // frame_errors.rs has DSSS and CCK bit error rates, none for OFDM: the pair
+        // cannot be made, so no channel meets it.
+        let radio = RadioLink::ns2(PathLoss::TwoRayGround, 1000.0);
+        let ofdm = Phy::ofdm(
+            super::super::ofdm::OfdmRate::Mbps54,
+            super::super::ofdm::OfdmRate::Mbps6,
+        );
+        assert_eq!(PhyErrors::new(ofdm, FrameErrors::Snr(radio)), None);
+        let fixed = PhyErrors::new(ofdm, FrameErrors::Fixed(0.1)).unwrap();
+        assert_eq!(fixed.errors(), FrameErrors::Fixed(0.1));
+        let dsss = Phy::dsss(DsssRate::Mbps11, DsssRate::Mbps1);
+        let snr = PhyErrors::new(dsss, FrameErrors::Snr(radio)).unwrap();
+        assert_eq!((snr.phy(), snr.errors()), (dsss, FrameErrors::Snr(radio)));
+        // The rate at the SNR of 1000 m for a 1536-byte MPDU at 11 Mb/s after a long
+        // preamble's header: 0.026892 (`frame_errors_follow_the_snr_at_1000_m`).
+        assert!((snr.errors.rate(1536) - 0.026_892).abs() < 1e-5);
     }
 
     #[test]

@@ -1,18 +1,23 @@
 //! From an SCTP flow's plan to an association in the world. Its configuration
 //! and paths (one per address of the receiver, the first the primary) were made
-//! and checked with the plan (`sctp_plan.rs`, `Topology::sctp_paths` in
-//! `plan.rs`); only the heartbeat stream, `flows[i].heartbeat`, depends on the seed.
+//! and checked with the plan (`plan.rs`, `Topology::sctp_paths` in
+//! `topology.rs`); only the heartbeat stream, `flows[i].heartbeat`, depends on the seed.
 
-use super::plan::FlowPlan;
-use super::sctp_plan::SctpPlan;
+use super::SctpPlan;
 use crate::rng;
+use crate::time::SimTime;
 use crate::transport::sctp::association::Association;
 use crate::transport::sctp::receiver::SctpReceiver;
 use crate::transport::sctp::sender::SctpSender;
 use crate::world::SctpFlow;
 
-/// Builds flow `i` (`f`) from its transport's plan.
-pub(super) fn sctp_flow(seed: u64, i: usize, f: &FlowPlan, plan: &SctpPlan) -> SctpFlow {
+/// Builds flow `i` (its name, start and stop) from its transport's plan.
+pub fn flow(
+    seed: u64,
+    i: usize,
+    (name, start, stop): (&str, SimTime, Option<SimTime>),
+    plan: &SctpPlan,
+) -> SctpFlow {
     let configs = &plan.configs;
     let receiver = SctpReceiver::new(configs.receiver.clone());
     let heartbeat_rng = rng::stream(seed, &format!("flows[{i}].heartbeat"));
@@ -28,12 +33,12 @@ pub(super) fn sctp_flow(seed: u64, i: usize, f: &FlowPlan, plan: &SctpPlan) -> S
     let association =
         Association::new(sender, receiver, plan.from.len() as u8, plan.to.len() as u8);
     SctpFlow::new(
-        f.name.clone(),
+        name.to_string(),
         plan.from.clone(),
         plan.to.clone(),
         plan.local.clone(),
         association,
-        f.start,
-        f.stop,
+        start,
+        stop,
     )
 }

@@ -1,14 +1,11 @@
-//! What a scenario says about UDP: `transport = "udp"` and the flow's `source`
-//! (`{ kind = "cbr" | "exponential" | "pareto", ... }`, ns-2's traffic generators,
-//! `transport::udp`), with their checks; docs/scenarios.md lists each field.
+//! A UDP flow's `source` (`{ kind = "cbr" | "exponential" | "pareto", ... }`,
+//! ns-2's traffic generators, `transport::udp`), with its checks;
+//! docs/scenarios.md lists each field.
 
 use serde::{Deserialize, Serialize};
 
-use super::cc_spec::CcSpec;
-use super::sctp_spec::{SctpSpec, TransportSpec};
-use super::spec::{AppSpec, TcpSpec};
-use super::validate::ScenarioError;
 use crate::packet::UDP_IP_HEADER;
+use crate::scenario::error::ScenarioError;
 use crate::time::SimTime;
 use crate::transport::udp::on_off::OnOffLaw;
 use crate::units::{Duration, Rate, Size};
@@ -164,63 +161,6 @@ impl SourceSpec {
             packet_size: size as u32,
             rate_bps: rate,
         })
-    }
-}
-
-impl super::spec::Scenario {
-    /// A TCP or SCTP flow takes no source.
-    pub(super) fn refuse_source(&self, i: usize) -> Result<(), ScenarioError> {
-        let f = &self.flows[i];
-        if f.transport != TransportSpec::Udp && f.source.is_some() {
-            return Err(ScenarioError::new(
-                format!("flows[{i}].source"),
-                "a source is for UDP flows; set transport = \"udp\" or remove it",
-            ));
-        }
-        Ok(())
-    }
-
-    /// UDP flow `i`'s source, checked; the flow takes no TCP or SCTP option.
-    pub(super) fn check_udp_flow(&self, i: usize) -> Result<SourcePlan, ScenarioError> {
-        let f = &self.flows[i];
-        let at = |field: &str| format!("flows[{i}].{field}");
-        let refused = [
-            (
-                "cc",
-                f.cc != CcSpec::default(),
-                "UDP has no congestion control; remove `cc`",
-            ),
-            (
-                "recovery",
-                f.recovery.is_some(),
-                "UDP recovers no loss; remove `recovery`",
-            ),
-            (
-                "tcp",
-                f.tcp != TcpSpec::default(),
-                "TCP options on a UDP flow; remove them",
-            ),
-            (
-                "sctp",
-                f.sctp != SctpSpec::default(),
-                "SCTP options on a UDP flow; remove them",
-            ),
-            (
-                "app",
-                f.app != AppSpec::default(),
-                "a UDP flow sends what its `source` says; remove `app`",
-            ),
-        ];
-        if let Some((field, _, message)) = refused.into_iter().find(|r| r.1) {
-            return Err(ScenarioError::new(at(field), message));
-        }
-        match &f.source {
-            Some(s) => s.check(i),
-            None => Err(ScenarioError::new(
-                at("source"),
-                "a UDP flow needs a source, e.g. source = { kind = \"cbr\", rate = \"2Mbps\", packet_size = \"500B\" }",
-            )),
-        }
     }
 }
 

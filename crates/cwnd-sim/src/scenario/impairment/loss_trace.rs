@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use super::files::ScenarioFile;
+use crate::scenario::files::ScenarioFile;
 use crate::units::{parse_duration, Duration};
 
 /// The steps of the trace `name` (relative to `base` when given), or a message

@@ -2,18 +2,17 @@
 //! (rate from its target load, `traffic::arrival_rate`) on its own named random
 //! streams, and the template its connections are built from.
 
-use super::build::tcp_agents;
-use super::generator_spec::GeneratorModel;
-use super::plan::Plan;
+use super::spec::{GeneratorModel, GeneratorPlan};
 use crate::rng;
+use crate::scenario::tcp::tcp_agents;
 use crate::traffic::{arrival_rate, FtpGenerator, Generator, WebGenerator};
 use crate::world::{ConnectionTemplate, TrafficGenerator};
 
 /// Streams: `generators[g].arrivals` (FTP files, Web sessions), `.sizes`, and for
 /// the Web model `.pages` (pages, objects, think times); each connection's
 /// controller draws from `generators[g].connections[n].cc`.
-pub fn generators(plan: &Plan, seed: u64) -> Vec<TrafficGenerator> {
-    plan.generators
+pub fn build(generators: &[GeneratorPlan], seed: u64) -> Vec<TrafficGenerator> {
+    generators
         .iter()
         .enumerate()
         .map(|(g, p)| {

@@ -2,8 +2,7 @@
 //! flow's start, sending until its stop or the end of the run. The source draws
 //! from the stream `flows[i].source`.
 
-use super::plan::FlowPlan;
-use super::udp_spec::{SourceKind, SourcePlan};
+use super::{SourceKind, SourcePlan};
 use crate::packet::NodeId;
 use crate::rng;
 use crate::time::SimTime;
@@ -13,18 +12,18 @@ use crate::transport::udp::sender::UdpSender;
 use crate::transport::udp::source::Source;
 use crate::world::UdpFlow;
 
-/// Builds UDP flow `i` (`f`) from `src` to `dst` in a run that ends at `end`; its
-/// received rate is binned by `throughput_bin` (`trace.throughput_bin`).
-pub(super) fn udp_flow(
+/// Builds UDP flow `i` (its name, start and stop) from `src` to `dst` in a run
+/// that ends at `end`; its received rate is binned by `throughput_bin`
+/// (`trace.throughput_bin`).
+pub fn flow(
     seed: u64,
     i: usize,
-    f: &FlowPlan,
+    (name, start, stop): (&str, SimTime, Option<SimTime>),
     plan: &SourcePlan,
     (src, dst): (NodeId, NodeId),
     (end, throughput_bin): (SimTime, SimTime),
 ) -> UdpFlow {
-    let start = f.start;
-    let stop = f.stop.unwrap_or(end);
+    let stop = stop.unwrap_or(end);
     let source = match plan.kind {
         SourceKind::Cbr { jitter } => {
             Source::Cbr(Cbr::new(start, plan.packet_size, plan.rate_bps, jitter))
@@ -44,7 +43,7 @@ pub(super) fn udp_flow(
     };
     let stream = rng::stream(seed, &format!("flows[{i}].source"));
     UdpFlow::new(
-        f.name.clone(),
+        name.to_string(),
         plan.name(),
         src,
         dst,

@@ -1,89 +1,13 @@
-//! What a scenario says about SCTP: the addresses of a flow's endpoints (a node name,
-//! or a list of them for a multihomed endpoint), `transport = "sctp"`, and the
-//! `sctp` table of options, with their checks. Defaults follow RFC 9260 §16;
-//! docs/scenarios.md lists each field.
+//! A flow's `sctp` table of options, with their checks. Defaults follow RFC 9260
+//! §16; docs/scenarios.md lists each field. (A flow's addresses, a node or a list
+//! of them for a multihomed endpoint, are the flow's: `spec::Endpoint`.)
 
-use std::collections::HashMap;
-use std::fmt;
+use serde::{Deserialize, Serialize};
 
-use serde::de::{self, SeqAccess, Visitor};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-use super::cc_spec::CcSpec;
-use super::sctp_plan::SctpConfigs;
-use super::spec::{RtoSpec, TcpSpec};
-use super::validate::{known_node, ScenarioError};
+use crate::scenario::error::ScenarioError;
+use crate::scenario::spec::RtoSpec;
 use crate::time::SimTime;
 use crate::units::{Duration, Size};
-
-/// The address(es) of one end of a flow: `"h1"` or `["s1_0", "s1_1"]`. Each address
-/// is a node; for SCTP the first of `to` is the primary destination.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Endpoint(pub Vec<String>);
-
-impl Endpoint {
-    pub fn one(name: &str) -> Self {
-        Endpoint(vec![name.to_string()])
-    }
-
-    /// The first address (the only one of a TCP endpoint).
-    pub fn primary(&self) -> &str {
-        self.0.first().map_or("", String::as_str)
-    }
-
-    pub fn addresses(&self) -> &[String] {
-        &self.0
-    }
-}
-
-struct EndpointVisitor;
-
-impl<'de> Visitor<'de> for EndpointVisitor {
-    type Value = Endpoint;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(
-            f,
-            "a node name, or a list of node names for a multihomed SCTP endpoint"
-        )
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Endpoint, E> {
-        Ok(Endpoint::one(v))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Endpoint, A::Error> {
-        let mut names = Vec::new();
-        while let Some(name) = seq.next_element::<String>()? {
-            names.push(name);
-        }
-        Ok(Endpoint(names))
-    }
-}
-
-impl<'de> Deserialize<'de> for Endpoint {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(EndpointVisitor)
-    }
-}
-
-impl Serialize for Endpoint {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self.0.as_slice() {
-            [one] => s.serialize_str(one),
-            many => many.serialize(s),
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum TransportSpec {
-    #[default]
-    Tcp,
-    Sctp,
-    Udp,
-}
 
 #[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -233,14 +157,22 @@ impl SctpSpec {
                 "must be at least 1",
             ));
         }
-        super::tcp_options::check_rto(&at("rto"), &self.rto.config())?;
+        crate::scenario::checks::check_rto(&at("rto"), &self.rto.config())?;
         if self.heartbeat && self.heartbeat_interval.0 == SimTime::ZERO {
             return Err(ScenarioError::new(
                 at("heartbeat_interval"),
                 "must be positive",
             ));
         }
-        let rr = &self.rr;
+        self.rr.check(&at)
+    }
+}
+
+impl RrSpec {
+    /// The percentile rule's parameters are fractions; recovery and the adaptive
+    /// threshold act on what detection finds.
+    fn check(&self, at: &dyn Fn(&str) -> String) -> Result<(), ScenarioError> {
+        let rr = self;
         for (field, v) in [("rr.pef", rr.pef), ("rr.pef_step", rr.pef_step)] {
             if !(0.0..=1.0).contains(&v) {
                 return Err(ScenarioError::new(
@@ -261,95 +193,6 @@ impl SctpSpec {
             }
         }
         Ok(())
-    }
-}
-
-impl super::spec::Scenario {
-    /// The addresses of flow `i`: known nodes, none twice, the two ends apart, one
-    /// each for TCP.
-    pub(super) fn check_endpoints(
-        &self,
-        i: usize,
-        nodes: &HashMap<String, usize>,
-    ) -> Result<(), ScenarioError> {
-        let f = &self.flows[i];
-        let at = |field: &str| format!("flows[{i}].{field}");
-        for (field, end) in [("from", &f.from), ("to", &f.to)] {
-            let names = end.addresses();
-            if names.is_empty() {
-                return Err(ScenarioError::new(
-                    at(field),
-                    "an empty list; give at least one node",
-                ));
-            }
-            let single = match f.transport {
-                TransportSpec::Tcp => Some("TCP"),
-                TransportSpec::Udp => Some("UDP"),
-                TransportSpec::Sctp => None,
-            };
-            if let Some(name) = single.filter(|_| names.len() > 1) {
-                return Err(ScenarioError::new(
-                    at(field),
-                    format!("a {name} flow has one address; lists of addresses are for SCTP (transport = \"sctp\")"),
-                ));
-            }
-            let mut seen = std::collections::HashSet::with_capacity(names.len());
-            for (k, name) in names.iter().enumerate() {
-                let path = address_path(&at(field), names.len(), k);
-                known_node(nodes, &path, name)?;
-                if !seen.insert(name) {
-                    return Err(ScenarioError::new(
-                        path,
-                        format!("\"{name}\" is listed twice"),
-                    ));
-                }
-            }
-        }
-        for (k, name) in f.to.addresses().iter().enumerate() {
-            if f.from.addresses().contains(name) {
-                return Err(ScenarioError::new(
-                    address_path(&at("to"), f.to.addresses().len(), k),
-                    format!("\"{name}\" is also the source; a flow joins two different nodes"),
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// An SCTP flow takes no TCP options; its own options are checked into the
-    /// agents' configuration.
-    pub(super) fn check_sctp_flow(&self, i: usize) -> Result<SctpConfigs, ScenarioError> {
-        let f = &self.flows[i];
-        let at = |field: &str| format!("flows[{i}].{field}");
-        if f.cc != CcSpec::default() {
-            return Err(ScenarioError::new(
-                at("cc"),
-                "SCTP has its own congestion control (RFC 9260 §7.2); remove `cc`",
-            ));
-        }
-        if f.recovery.is_some() {
-            return Err(ScenarioError::new(
-                at("recovery"),
-                "SCTP recovers losses as RFC 9260 says; remove `recovery`",
-            ));
-        }
-        if f.tcp != TcpSpec::default() {
-            return Err(ScenarioError::new(
-                at("tcp"),
-                "TCP options on an SCTP flow; SCTP's go in the `sctp` table",
-            ));
-        }
-        f.sctp.check(i)?;
-        Ok(self.sctp_configs(i))
-    }
-}
-
-/// `flows[0].to` for a single address, `flows[0].to[1]` in a list.
-fn address_path(field: &str, count: usize, k: usize) -> String {
-    if count == 1 {
-        field.to_string()
-    } else {
-        format!("{field}[{k}]")
     }
 }
 

@@ -1,7 +1,7 @@
 //! `tcp.profile`: named sets of TCP options, one line per flow or per scenario.
 //! Each profile is written as the `tcp` table a scenario would write for it; a
 //! field the flow sets wins over its profile (`TcpSpec::over`), and what neither
-//! sets takes RFC's value (`tcp_options.rs`), so "rfc" is the empty table.
+//! sets takes RFC's value (`options.rs`), so "rfc" is the empty table.
 //!
 //! - "linux": the options of a current Linux sender and receiver (net.ipv4
 //!   defaults of Linux 6.x, `tcp_input.c`, `tcp_output.c`, `tcp_timer.c`):
@@ -32,7 +32,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::tcp_spec::{RepeatedTimeoutSpec, TcpRtoSpec, TcpSpec};
+use super::options::TcpSpec;
+use super::spec::{RepeatedTimeoutSpec, TcpRtoSpec};
 use crate::time::SimTime;
 use crate::transport::tcp::rto::{RtoRule, RttSample};
 use crate::units::Duration;

@@ -1,11 +1,11 @@
 //! An SCTP flow checked into a plan: its sender's and receiver's configuration
 //! (RFC 9260 §16 defaults with the `sctp` table's options applied), its
-//! addresses, the paths chosen for them (`Topology::sctp_paths` in `plan.rs`) and
-//! when it runs. `sctp_build` makes the association from the plan alone.
+//! addresses and the paths chosen for them (`Topology::sctp_paths` in `plan.rs`).
+//! `build.rs` makes the association from the plan alone.
 
-use super::sctp_spec::{RetransmitToSpec, SCTP_DATA_OVERHEAD};
-use super::spec::Scenario;
+use super::spec::{RetransmitToSpec, SCTP_DATA_OVERHEAD};
 use crate::packet::NodeId;
+use crate::scenario::spec::Scenario;
 use crate::transport::sctp::config::{RetransmitTo, RrConfig, SenderConfig};
 use crate::transport::sctp::receiver::{DelayedSack, ReceiverConfig};
 
@@ -78,7 +78,7 @@ impl Scenario {
     }
 
     /// The plan of SCTP flow `i` with its configuration and its paths.
-    pub(super) fn sctp_plan(
+    pub fn sctp_plan(
         &self,
         i: usize,
         configs: SctpConfigs,
@@ -98,8 +98,8 @@ impl Scenario {
 
 #[cfg(test)]
 mod tests {
-    use super::super::load;
-    use super::super::plan::TransportPlan;
+    use crate::scenario::load;
+    use crate::scenario::plan::TransportPlan;
     use crate::time::SimTime;
 
     #[test]

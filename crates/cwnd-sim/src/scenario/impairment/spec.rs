@@ -13,9 +13,10 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use super::cc_spec::parse_params;
-use super::shown::{json, quoted};
-use super::spec::{AppliesToSpec, Direction};
+use super::delay::{in_delay, DelaySpec};
+use super::FieldError;
+use crate::params::parse_params;
+use crate::scenario::shown::{json, quoted};
 use crate::units::Duration;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +42,26 @@ pub struct Common {
     pub duration: Option<Duration>,
 }
 
+/// The link directions a stage applies to (`both` on the air, where there are none).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    Forward,
+    Reverse,
+    #[default]
+    Both,
+}
+
+/// The packets a stage applies to: data, ACKs or all.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum AppliesToSpec {
+    Data,
+    Acks,
+    #[default]
+    All,
+}
+
 /// A flow event that switches a stage on: "when flow `flow` sends data segment
 /// number `segment`" (counted from 1 in sequence order: its first transmission).
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -48,100 +69,6 @@ pub struct Common {
 pub struct TriggerSpec {
     pub flow: String,
     pub segment: u64,
-}
-
-/// Extra-delay distribution of the reordering and ARQ stages, written as a table
-/// `{ distribution = "…", <its fields> }` (read by `DelaySpec::parse`).
-#[derive(Clone, Debug, PartialEq)]
-pub enum DelaySpec {
-    Constant(ConstantDelay),
-    Uniform(UniformDelay),
-    Normal(NormalDelay),
-    Exponential(ExponentialDelay),
-    /// A table of delays, drawn with the given weights (equal by default).
-    Empirical(EmpiricalDelay),
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct ConstantDelay {
-    pub value: Duration,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct UniformDelay {
-    pub min: Duration,
-    pub max: Duration,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct NormalDelay {
-    pub mean: Duration,
-    pub sd: Duration,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct ExponentialDelay {
-    pub mean: Duration,
-}
-
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct EmpiricalDelay {
-    pub values: Vec<Duration>,
-    #[serde(default)]
-    pub weights: Option<Vec<f64>>,
-}
-
-const DISTRIBUTIONS: &str = "constant, uniform, normal, exponential, empirical";
-
-impl DelaySpec {
-    /// Reads a delay table. The tag picks the variant and the rest is read as that
-    /// variant's fields, so that an error names the field inside the table
-    /// (`weights[1]`), which serde loses inside an internally tagged enum.
-    pub fn parse(value: &Value) -> Result<DelaySpec, FieldError> {
-        let Value::Object(table) = value else {
-            return Err((
-                String::new(),
-                format!(
-                    "{} is not a delay distribution; use a table such as \
-                     {{ distribution = \"exponential\", mean = \"20ms\" }}",
-                    json(value)
-                ),
-            ));
-        };
-        let mut own = table.clone();
-        let tag = own.remove("distribution");
-        Ok(match tag.as_ref().and_then(Value::as_str) {
-            Some("constant") => DelaySpec::Constant(parse_params(&own)?),
-            Some("uniform") => DelaySpec::Uniform(parse_params(&own)?),
-            Some("normal") => DelaySpec::Normal(parse_params(&own)?),
-            Some("exponential") => DelaySpec::Exponential(parse_params(&own)?),
-            Some("empirical") => DelaySpec::Empirical(parse_params(&own)?),
-            _ => {
-                let given = tag.map_or("missing".to_string(), |t| {
-                    format!("{} is not a distribution", json(&t))
-                });
-                return Err((
-                    "distribution".into(),
-                    format!("{given}; use one of {DISTRIBUTIONS}"),
-                ));
-            }
-        })
-    }
-}
-
-/// A delay table's field error, with `delay` in front of its path.
-fn in_delay((field, message): FieldError) -> FieldError {
-    let path = if field.is_empty() {
-        "delay".to_string()
-    } else {
-        format!("delay.{field}")
-    };
-    (path, message)
 }
 
 /// The kind-specific parameters; `F` names a flow: its name as written, then
@@ -329,9 +256,6 @@ const BERNOULLI_NEEDS: &str = "exactly one of `p`, a non-empty `schedule` or a `
 
 const COMMON: &[&str] = &["direction", "applies_to", "start", "start_on", "duration"];
 
-/// (path relative to the entry, message)
-type FieldError = (String, String);
-
 impl ImpairmentSpec {
     /// Reads the loss trace a `bernoulli` entry names (`p_file`, relative to `base`
     /// when given) and puts its steps in the entry as its `schedule`: the file is
@@ -369,17 +293,8 @@ impl ImpairmentSpec {
             .into_iter()
             .partition(|(k, _)| COMMON.contains(&k.as_str()));
         let common: Common = parse_params(&common)?;
-        let missing = |what: &str| (String::new(), format!("{} needs {what}", self.kind));
         let stage = match self.kind.as_str() {
-            "bernoulli" => {
-                let p: BernoulliParams = parse_params(&own)?;
-                let schedule = match (p.p, p.schedule) {
-                    (Some(p), None) => vec![(Duration::default(), p)],
-                    (None, Some(s)) if !s.is_empty() => s,
-                    _ => return Err(missing(BERNOULLI_NEEDS)),
-                };
-                StageSpec::Bernoulli { schedule }
-            }
+            "bernoulli" => self.bernoulli(&own)?,
             "drop_list" => {
                 let p: DropListParams = parse_params(&own)?;
                 StageSpec::DropList {
@@ -399,40 +314,11 @@ impl ImpairmentSpec {
             "outage" => StageSpec::Outage {
                 hold: parse_params::<OutageParams>(&own)?.mode == OutageMode::Hold,
             },
-            "reorder" => {
-                let p: ReorderParams = parse_params(&own)?;
-                match (p.r, p.delay, p.packet, p.positions) {
-                    (Some(r), Some(delay), None, None) => {
-                        let delay = DelaySpec::parse(&delay).map_err(in_delay)?;
-                        StageSpec::Reorder(ReorderSpec::Random { r, delay })
-                    }
-                    (None, None, Some(packet), Some(positions)) => {
-                        StageSpec::Reorder(ReorderSpec::Exact { packet, positions })
-                    }
-                    _ => {
-                        return Err(missing(
-                            "either `r` and `delay`, or `packet` and `positions`",
-                        ))
-                    }
-                }
-            }
+            "reorder" => self.reorder(&own)?,
             "delay_step" => StageSpec::DelayStep {
                 extra: parse_params::<DelayStepParams>(&own)?.extra,
             },
-            "arq" => {
-                let p: ArqParams = parse_params(&own)?;
-                let pv = match (p.pv, p.pv_schedule) {
-                    (Some(pv), None) => PvSpec::Constant(pv),
-                    (None, Some(s)) => PvSpec::Schedule(s),
-                    _ => return Err(missing("either `pv` or `pv_schedule`")),
-                };
-                StageSpec::Arq(ArqStage {
-                    pv,
-                    delay: DelaySpec::parse(&p.delay).map_err(in_delay)?,
-                    in_order: p.in_order,
-                    residual_loss: p.residual_loss,
-                })
-            }
+            "arq" => self.arq(&own)?,
             other => {
                 return Err((
                     "kind".into(),
@@ -445,6 +331,54 @@ impl ImpairmentSpec {
             }
         };
         Ok((common, stage))
+    }
+
+    /// The entry's kind needs `what`, which it lacks.
+    fn missing(&self, what: &str) -> FieldError {
+        (String::new(), format!("{} needs {what}", self.kind))
+    }
+
+    /// A `bernoulli` entry's own fields: `p` or a `schedule`.
+    fn bernoulli(&self, own: &Map<String, Value>) -> Result<StageSpec, FieldError> {
+        let p: BernoulliParams = parse_params(own)?;
+        let schedule = match (p.p, p.schedule) {
+            (Some(p), None) => vec![(Duration::default(), p)],
+            (None, Some(s)) if !s.is_empty() => s,
+            _ => return Err(self.missing(BERNOULLI_NEEDS)),
+        };
+        Ok(StageSpec::Bernoulli { schedule })
+    }
+
+    /// A `reorder` entry's own fields: random (`r`, `delay`) or exact (`packet`,
+    /// `positions`).
+    fn reorder(&self, own: &Map<String, Value>) -> Result<StageSpec, FieldError> {
+        let p: ReorderParams = parse_params(own)?;
+        Ok(match (p.r, p.delay, p.packet, p.positions) {
+            (Some(r), Some(delay), None, None) => {
+                let delay = DelaySpec::parse(&delay).map_err(in_delay)?;
+                StageSpec::Reorder(ReorderSpec::Random { r, delay })
+            }
+            (None, None, Some(packet), Some(positions)) => {
+                StageSpec::Reorder(ReorderSpec::Exact { packet, positions })
+            }
+            _ => return Err(self.missing("either `r` and `delay`, or `packet` and `positions`")),
+        })
+    }
+
+    /// An `arq` entry's own fields: `pv` or `pv_schedule`, and its `delay` table.
+    fn arq(&self, own: &Map<String, Value>) -> Result<StageSpec, FieldError> {
+        let p: ArqParams = parse_params(own)?;
+        let pv = match (p.pv, p.pv_schedule) {
+            (Some(pv), None) => PvSpec::Constant(pv),
+            (None, Some(s)) => PvSpec::Schedule(s),
+            _ => return Err(self.missing("either `pv` or `pv_schedule`")),
+        };
+        Ok(StageSpec::Arq(ArqStage {
+            pv,
+            delay: DelaySpec::parse(&p.delay).map_err(in_delay)?,
+            in_order: p.in_order,
+            residual_loss: p.residual_loss,
+        }))
     }
 
     /// The probabilities the entry contains, with their paths, for range checks.

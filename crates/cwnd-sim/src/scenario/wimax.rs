@@ -1,17 +1,22 @@
-//! The `[[wimax]]` entries: an 802.16 cell (a base station and its subscribers),
-//! either from a named profile of the `wimax` study (`preset`) with optional
-//! overrides, or described field by field. `resolve` checks the entry and turns it
-//! into the cell's parameters; every error names the field.
+//! The wimax topic: `[[wimax]]` entries, 802.16 cells (a base station and its
+//! subscribers, `net::wimax`), either from a named profile of the `wimax` study
+//! (`preset`) with optional overrides, or described field by field. `resolve` checks
+//! the entry's parameters into the cell's; `check` makes the cell's plan (nodes by
+//! id) and `build` the world's cell. Every error names the field.
 
 use serde::{Deserialize, Serialize};
 
-use super::validate::ScenarioError;
-use crate::net::wimax::cell::{Arq, CellParams};
+use super::checks::{listed_once, NodeIds};
+use super::error::ScenarioError;
+use super::shown::quoted;
+use crate::net::wimax::cell::{Arq, CellParams, WimaxCell};
 use crate::net::wimax::fading::Fading;
 use crate::net::wimax::frame::{FrameLayout, FRAME_DURATIONS_US};
 use crate::net::wimax::mcs::Mcs;
 use crate::net::wimax::ofdm::OfdmPhy;
-use crate::net::wimax::profile::{self, RADIO};
+use crate::net::wimax::profile::{self, Profile, RADIO};
+use crate::packet::NodeId;
+use crate::rng;
 use crate::time::SimTime;
 use crate::units::{Duration, Rate};
 
@@ -104,18 +109,7 @@ impl WimaxSpec {
     /// Checks the entry (at `path`, e.g. `wimax[0]`) and gives the cell's parameters.
     pub fn resolve(&self, path: &str) -> Result<CellParams, ScenarioError> {
         let at = |field: &str| format!("{path}.{field}");
-        let preset = match &self.preset {
-            Some(name) => Some(profile::profile(name).ok_or_else(|| {
-                ScenarioError::new(
-                    at("preset"),
-                    format!(
-                        "\"{name}\" is not a preset; use one of {}",
-                        profile::names()
-                    ),
-                )
-            })?),
-            None => None,
-        };
+        let preset = self.preset(&at)?;
         let snr_db = match (self.snr_db, preset) {
             (Some(s), _) => s,
             (None, Some(p)) => p.snr_db,
@@ -130,26 +124,82 @@ impl WimaxSpec {
             return Err(range_error(at("snr_db"), snr_db, " dB", -20.0, 60.0));
         }
         let fading = match &self.fading {
-            Some(f) => {
-                if !(f.k_factor.is_finite() && f.k_factor >= 0.0) {
-                    return Err(ScenarioError::new(
-                        at("fading.k_factor"),
-                        format!("{} is not a K factor; use a value ≥ 0", f.k_factor),
-                    ));
-                }
-                if !(1..=4).contains(&f.branches) {
-                    return Err(ScenarioError::new(
-                        at("fading.branches"),
-                        format!("{} is outside 1 ..= 4", f.branches),
-                    ));
-                }
-                Some(Fading {
-                    k_factor: f.k_factor,
-                    branches: f.branches,
-                })
-            }
+            Some(f) => Some(f.check(&at)?),
             None => preset.map(|p| p.fading),
         };
+        let (layout, frame) = self.layout(&at)?;
+        let amc_margin_db = self.amc_margin_db.unwrap_or(RADIO.amc_margin_db);
+        if !(0.0..=20.0).contains(&amc_margin_db) {
+            return Err(range_error(
+                at("amc_margin_db"),
+                amc_margin_db,
+                " dB",
+                0.0,
+                20.0,
+            ));
+        }
+        let fixed_mcs = match &self.mcs {
+            None => None,
+            Some(name) => Some(Mcs::from_name(name).ok_or_else(|| {
+                ScenarioError::new(
+                    at("mcs"),
+                    format!(
+                        "\"{name}\" is not a scheme; use one of {}",
+                        Mcs::NAMES.join(", ")
+                    ),
+                )
+            })?),
+        };
+        let cap = |field: &str, given: Option<Rate>, preset_cap: u64| match given {
+            Some(Rate(0)) => Err(ScenarioError::new(
+                at(field),
+                "must be positive, e.g. \"30Mbps\"",
+            )),
+            Some(r) => Ok(Some(r.0)),
+            None => Ok(preset.map(|_| preset_cap)),
+        };
+        let downlink_cap_bps = cap("downlink_cap", self.downlink_cap, RADIO.downlink_cap_bps)?;
+        let uplink_cap_bps = cap("uplink_cap", self.uplink_cap, RADIO.uplink_cap_bps)?;
+        let (queue_packets, arq) = self.link_layer(&at, frame)?;
+        let propagation = match (self.delay, preset) {
+            (Some(d), _) => d.0,
+            (None, Some(_)) => RADIO.propagation,
+            (None, None) => SimTime::ZERO,
+        };
+        Ok(CellParams {
+            layout,
+            snr_db,
+            fading,
+            amc_margin_db,
+            fixed_mcs,
+            downlink_cap_bps,
+            uplink_cap_bps,
+            queue_packets,
+            arq,
+            propagation,
+        })
+    }
+
+    /// The study's profile the entry names, if any.
+    fn preset(&self, at: &dyn Fn(&str) -> String) -> Result<Option<Profile>, ScenarioError> {
+        let Some(name) = &self.preset else {
+            return Ok(None);
+        };
+        let preset = profile::profile(name).ok_or_else(|| {
+            ScenarioError::new(
+                at("preset"),
+                format!(
+                    "\"{name}\" is not a preset; use one of {}",
+                    profile::names()
+                ),
+            )
+        })?;
+        Ok(Some(preset))
+    }
+
+    /// The frame: its OFDM PHY (bandwidth, cyclic prefix), duration and split between
+    /// downlink and uplink, which must leave room for data in both; and its duration.
+    fn layout(&self, at: &dyn Fn(&str) -> String) -> Result<(FrameLayout, SimTime), ScenarioError> {
         let bandwidth_mhz = self
             .bandwidth_mhz
             .unwrap_or(RADIO.bandwidth_khz as f64 / 1e3);
@@ -205,38 +255,16 @@ impl WimaxSpec {
                 ),
             )
         })?;
-        let amc_margin_db = self.amc_margin_db.unwrap_or(RADIO.amc_margin_db);
-        if !(0.0..=20.0).contains(&amc_margin_db) {
-            return Err(range_error(
-                at("amc_margin_db"),
-                amc_margin_db,
-                " dB",
-                0.0,
-                20.0,
-            ));
-        }
-        let fixed_mcs = match &self.mcs {
-            None => None,
-            Some(name) => Some(Mcs::from_name(name).ok_or_else(|| {
-                ScenarioError::new(
-                    at("mcs"),
-                    format!(
-                        "\"{name}\" is not a scheme; use one of {}",
-                        Mcs::NAMES.join(", ")
-                    ),
-                )
-            })?),
-        };
-        let cap = |field: &str, given: Option<Rate>, preset_cap: u64| match given {
-            Some(Rate(0)) => Err(ScenarioError::new(
-                at(field),
-                "must be positive, e.g. \"30Mbps\"",
-            )),
-            Some(r) => Ok(Some(r.0)),
-            None => Ok(preset.map(|_| preset_cap)),
-        };
-        let downlink_cap_bps = cap("downlink_cap", self.downlink_cap, RADIO.downlink_cap_bps)?;
-        let uplink_cap_bps = cap("uplink_cap", self.uplink_cap, RADIO.uplink_cap_bps)?;
+        Ok((layout, frame))
+    }
+
+    /// The queue of each subscriber and direction, and ARQ (a retransmission one
+    /// frame after a failure unless `arq.delay` says otherwise).
+    fn link_layer(
+        &self,
+        at: &dyn Fn(&str) -> String,
+        frame: SimTime,
+    ) -> Result<(usize, Option<Arq>), ScenarioError> {
         let queue_packets = self.queue_packets.unwrap_or(DEFAULT_QUEUE_PACKETS);
         if queue_packets == 0 {
             return Err(ScenarioError::new(
@@ -257,22 +285,81 @@ impl WimaxSpec {
                 delay: a.delay.map_or(frame, |d| d.0),
             }),
         };
-        let propagation = match (self.delay, preset) {
-            (Some(d), _) => d.0,
-            (None, Some(_)) => RADIO.propagation,
-            (None, None) => SimTime::ZERO,
-        };
-        Ok(CellParams {
-            layout,
-            snr_db,
-            fading,
-            amc_margin_db,
-            fixed_mcs,
-            downlink_cap_bps,
-            uplink_cap_bps,
-            queue_packets: queue_packets as usize,
-            arq,
-            propagation,
+        Ok((queue_packets as usize, arq))
+    }
+}
+
+impl FadingSpec {
+    /// The fading at `fading` under the entry (`at`): K ≥ 0, 1 to 4 branches.
+    fn check(&self, at: &dyn Fn(&str) -> String) -> Result<Fading, ScenarioError> {
+        if !(self.k_factor.is_finite() && self.k_factor >= 0.0) {
+            return Err(ScenarioError::new(
+                at("fading.k_factor"),
+                format!("{} is not a K factor; use a value ≥ 0", self.k_factor),
+            ));
+        }
+        if !(1..=4).contains(&self.branches) {
+            return Err(ScenarioError::new(
+                at("fading.branches"),
+                format!("{} is outside 1 ..= 4", self.branches),
+            ));
+        }
+        Ok(Fading {
+            k_factor: self.k_factor,
+            branches: self.branches,
         })
     }
+}
+
+/// An 802.16 cell: its name, base station, subscriber stations and parameters
+/// (`WimaxSpec::resolve`).
+#[derive(Clone, Debug)]
+pub struct CellPlan {
+    pub name: String,
+    pub base_station: NodeId,
+    pub subscribers: Vec<NodeId>,
+    pub params: CellParams,
+}
+
+/// Checks every `[[wimax]]` entry into its cell's plan; node ids from `nodes`.
+pub fn check(cells: &[WimaxSpec], nodes: &NodeIds) -> Result<Vec<CellPlan>, ScenarioError> {
+    let mut plans = Vec::with_capacity(cells.len());
+    for (i, w) in cells.iter().enumerate() {
+        let at = |f: &str| format!("wimax[{i}].{f}");
+        if w.subscribers.is_empty() {
+            return Err(ScenarioError::new(
+                at("subscribers"),
+                "a cell needs at least one subscriber station",
+            ));
+        }
+        for (k, s) in w.subscribers.iter().enumerate() {
+            if *s == w.base_station {
+                return Err(ScenarioError::new(
+                    at(&format!("subscribers[{k}]")),
+                    format!("{} is the base station", quoted(s)),
+                ));
+            }
+        }
+        listed_once(&at("subscribers"), &w.subscribers)?;
+        plans.push(CellPlan {
+            name: w.name.clone().unwrap_or_else(|| format!("wimax{i}")),
+            base_station: nodes[&w.base_station] as NodeId,
+            subscribers: w.subscribers.iter().map(|s| nodes[s] as NodeId).collect(),
+            params: w.resolve(&format!("wimax[{i}]"))?,
+        });
+    }
+    Ok(plans)
+}
+
+/// Cell `c` from its plan: each subscriber reaches the base station and back in one
+/// hop. Streams: `wimax[c].fading`, `.errors`.
+pub fn build(seed: u64, c: usize, cell: &CellPlan) -> WimaxCell {
+    WimaxCell::new(
+        cell.name.clone(),
+        cell.base_station,
+        cell.subscribers.clone(),
+        cell.params,
+        rng::stream(seed, &format!("wimax[{c}].fading")),
+        rng::stream(seed, &format!("wimax[{c}].errors")),
+    )
 }
