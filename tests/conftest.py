@@ -60,15 +60,27 @@ def pytest_configure(config: pytest.Config) -> None:
 QUICK_REPRODUCTION_TIMEOUT = 3600
 
 
+#: Modules whose tests run live mode or `cwnd shell` as root: one group, one worker,
+#: since every such run first removes the namespaces of runs that were killed, which
+#: would take away what another module's test killed on purpose to watch its own
+#: run remove (test_live's stale-namespace test failed so beside test_shell).
+LIVE_MODULES = {"test_live", "test_shell", "test_studies_wimax_live"}
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Groups for `make test`'s parallel workers (pytest-xdist, `--dist loadgroup`): a
-    module's tests stay on one worker, so its module-scoped fixture runs once, and every
+    module's tests stay on one worker, so its module-scoped fixture runs once; every
     test that reads the shared quick reproduction joins one group, so it runs once,
-    with a longer hang detector."""
+    with a longer hang detector; the live modules share one group (`LIVE_MODULES`).
+    First of the hooks, so that xdist's own (which turns the marks into groups) sees
+    the marks; and xdist 3.8 groups nothing on pytest 9.2 (pytest-dev/pytest-xdist
+    #1386), so requirements.lock keeps pytest 9.1.1."""
     for item in items:
         fixtures = getattr(item, "fixturenames", ())
         shared = "quick_run" in fixtures or "quick_report" in fixtures
-        group = "quick_reproduction" if shared else item.module.__name__
+        module = item.module.__name__
+        group = "quick_reproduction" if shared else "live" if module in LIVE_MODULES else module
         item.add_marker(pytest.mark.xdist_group(group))
         if shared:
             item.add_marker(pytest.mark.timeout(QUICK_REPRODUCTION_TIMEOUT))
