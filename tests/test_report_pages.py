@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from browser import chromium, load
-from cwnd.report import _tcp_profile_row, write_index
+from cwnd.report import write_index
 from cwnd.studies import STUDIES
+from cwnd.studies.study import tcp_profiles
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,8 +61,7 @@ def test_a_studys_parameters_name_the_tcp_profiles_its_runs_use() -> None:
     # their papers' options (docs/studies.md).
     expected = {"arq": "ns2", "coexist": "ns2", "outage": "ns2", "reorder": "rfc", "wimax": "rfc"}
     for name, profile in expected.items():
-        row = _tcp_profile_row(STUDIES[name], quick=True)
-        assert row[:2] == ("TCP profile", profile), (name, row)
+        assert tcp_profiles(STUDIES[name].sweeps(True)) == [profile], name
 
 
 @pytest.mark.skipif(chromium() is None, reason="no chromium (apt-get install chromium)")

@@ -27,8 +27,6 @@ from cwnd.live import checks, shell, shell_hosts, shell_output
 from cwnd.live.checks import LiveRefused
 from cwnd.live.network import leftovers
 
-pytestmark = pytest.mark.xdist_group("shell")
-
 CWND = [sys.executable, "-m", "cwnd"]
 can_go_live = checks.has_net_admin() and checks.TUN_DEVICE.exists()
 live = pytest.mark.skipif(

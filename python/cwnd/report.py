@@ -12,7 +12,7 @@ from pathlib import Path
 
 import cwnd
 from cwnd import atomic
-from cwnd.studies.study import Study, StudyReport, Verdict
+from cwnd.studies.study import StudyReport, Verdict
 
 CSS = """
 body { font: 15px/1.45 system-ui, sans-serif; max-width: 1100px; margin: 2em auto;
@@ -74,19 +74,6 @@ def write_index(reports: list[StudyReport], out: Path) -> Path:
     return path
 
 
-def _tcp_profile_row(study: Study, quick: bool) -> tuple[str, str, str]:
-    """The parameter row of the TCP profiles the study's runs use, read from the first
-    point of each of its sweeps as loaded (a profile decides every TCP option the
-    study leaves unset, so it is shown even where the study's own rows are silent)."""
-    profiles: list[str] = []
-    for sweep in study.sweeps(quick):
-        if sweep.points:
-            for name in cwnd.plan(sweep.build(sweep.points[0])).summary()["tcp_profiles"]:
-                profiles += [name] if name not in profiles else []
-    why = "the profile under every TCP option the study does not set (docs/tcp.md, Profiles)"
-    return "TCP profile", ", ".join(profiles) or "-", why
-
-
 def _study_section(report: StudyReport, out: Path) -> list[str]:
     e = html.escape
     s = report.study
@@ -143,7 +130,9 @@ def _study_section(report: StudyReport, out: Path) -> list[str]:
         "<h3>Parameters</h3>",
         "<table><tr><th>parameter</th><th>value</th><th>why</th></tr>",
     ]
-    parameters = [*s.parameters, _tcp_profile_row(s, report.quick)]
+    profiles = ", ".join(report.tcp_profiles) or "-"
+    why = "the profile under every TCP option the study does not set (docs/tcp.md, Profiles)"
+    parameters = [*s.parameters, ("TCP profile", profiles, why)]
     lines += [
         f"<tr><td>{e(name)}</td><td>{e(value)}</td><td>{e(why)}</td></tr>"
         for name, value, why in parameters

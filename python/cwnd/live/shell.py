@@ -64,7 +64,7 @@ def load(path: Path) -> dict[str, Any]:
     completed = shell_hosts.with_a_flow(raw)
     if completed is raw:
         return load_scenario(path)
-    plan: dict[str, Any] = json.loads(_cwnd.load(json.dumps(completed), str(path.resolve().parent)))
+    plan: dict[str, Any] = _cwnd.load(json.dumps(completed), str(path.resolve().parent)).spec
     return plan
 
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from cwnd.atomic import replacing, write_text
 from cwnd.beside import Beside, can_fork, stop_on_sigterm
+from cwnd.scenario import plan as load_plan
 from cwnd.sweep import Failure, Point, SweepResults, sweep
 
 if TYPE_CHECKING:
@@ -264,6 +265,8 @@ class StudyReport:
     seconds: float
     sensitivity: list[SensitivityResult] = field(default_factory=list)
     live: ReportSection | None = None
+    #: The TCP profiles its runs used (`tcp_profiles`).
+    tcp_profiles: list[str] = field(default_factory=list)
 
 
 def not_measurable(reason: str, why: str = "") -> Measured:
@@ -323,6 +326,8 @@ class Swept:
     results: dict[str, SweepResults]
     failures: list[Failure]
     seconds: float
+    #: The TCP profiles its runs use (`tcp_profiles`).
+    tcp_profiles: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -355,7 +360,8 @@ def run_sweeps(
     folder.mkdir(parents=True, exist_ok=True)
     results: dict[str, SweepResults] = {}
     failures: list[Failure] = []
-    for plan in study.sweeps(quick):
+    plans = study.sweeps(quick)
+    for plan in plans:
         r = sweep(
             plan.build,
             points=plan.points,
@@ -371,7 +377,20 @@ def run_sweeps(
         failures += r.failures
         if r.rows:
             r.write(folder / f"{plan.name}.parquet")
-    return Swept(study, folder, quick, results, failures, time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    return Swept(study, folder, quick, results, failures, seconds, tcp_profiles(plans))
+
+
+def tcp_profiles(plans: Sequence[SweepPlan]) -> list[str]:
+    """The TCP profiles a study's runs use, in order of first use, read from the first
+    point of each sweep as loaded: a profile decides every TCP option the study leaves
+    unset, so its report names them even where its parameters are silent."""
+    profiles: list[str] = []
+    for plan in plans:
+        if plan.points:
+            for name in load_plan(plan.build(plan.points[0])).summary()["tcp_profiles"]:
+                profiles += [name] if name not in profiles else []
+    return profiles
 
 
 def post_process(swept: Swept) -> PostProcessed:
@@ -431,6 +450,7 @@ def finish(swept: Swept, done: PostProcessed) -> StudyReport:
         seconds=swept.seconds + done.seconds + time.perf_counter() - started,
         sensitivity=done.sensitivity,
         live=live,
+        tcp_profiles=swept.tcp_profiles,
     )
     write_text(folder / "claims.md", claims_markdown(report))
     return report
