@@ -4,42 +4,47 @@
 
 mod common;
 
-use common::run;
+use common::{run, single_path};
 use cwnd_sim::results::RunResults;
 
-/// One flow h1 → r → h2 on the "rfc" profile (an ACK per segment, no PRR: cwnd =
-/// ssthresh at an echo) with `tcp`: a 1 Gb/s access link without delay, and a
-/// bottleneck of `mbps` Mb/s and `delay_ms` one way whose 1000-packet queue has
-/// `red` in front.
+/// Flows h1 → r → h2 (`common::single_path`, "rfc" profile: an ACK per segment, no
+/// PRR, so cwnd = ssthresh at an echo), each with its line of `flows`: a 1 Gb/s
+/// access link without delay, and a bottleneck of `mbps` Mb/s and `delay_ms` one
+/// way whose 1000-packet queue, traced, has `red` in front.
 fn marking_path(mbps: u32, delay_ms: f64, seconds: u32, red: &str, flows: &[&str]) -> String {
-    let mut s = format!(
-        r#"
-duration = "{seconds}s"
-tcp.profile = "rfc"
-[trace]
-queues = true
-sampling = "interval"
-interval = "100ms"
-[[links]]
-between = ["r", "h2"]
-bandwidth = "{mbps}Mbps"
-delay = "{delay_ms}ms"
-queue = {{ packets = 1000, red = {{ {red} }} }}
-[[links]]
-between = ["h1", "r"]
-bandwidth = "1Gbps"
-delay = "0ms"
-queue = {{ packets = 10000 }}
-"#
-    );
-    for (i, flow) in flows.iter().enumerate() {
-        s += &format!("[[flows]]\nname = \"f{i}\"\nfrom = \"h1\"\nto = \"h2\"\n{flow}\n");
-    }
-    s
+    let more: String = flows[1..]
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            format!(
+                "[[flows]]\nname = \"f{}\"\nfrom = \"h1\"\nto = \"h2\"\n{f}\n",
+                i + 1
+            )
+        })
+        .collect();
+    let bandwidth = format!("{mbps}Mbps");
+    single_path(
+        &bandwidth,
+        delay_ms,
+        1000,
+        seconds,
+        &format!("{}\n{more}", flows[0]),
+        "",
+    )
+    .replace(
+        "queue = { packets = 1000 }",
+        &format!("queue = {{ packets = 1000, red = {{ {red} }} }}"),
+    )
+    .replacen(
+        "[[flows]]",
+        "[trace]\nqueues = true\nsampling = \"interval\"\ninterval = \"100ms\"\n[[flows]]",
+        1,
+    )
 }
 
+/// The bottleneck's direction r → h2.
 fn bottleneck(r: &RunResults) -> &cwnd_sim::results::LinkResult {
-    &r.links[0]
+    &r.links[2]
 }
 
 /// Time-weighted quantile `q` of a queue trace's packet count over [from, to) s.

@@ -102,8 +102,8 @@ fn bad_red_parameters_name_the_field() {
     assert!(cwnd_sim::scenario::load(&step, None).is_ok());
     let bad = dumbbell(", red = { min_th = 0, max_th = 0 }");
     let e = cwnd_sim::scenario::load(&bad, None)
-        .err()
-        .expect("rejected");
+        .map(|_| ())
+        .expect_err("rejected");
     assert_eq!(
         e.to_string(),
         "links[0].queue.red.max_th: 0 must be above 0 and at least min_th (0)"
