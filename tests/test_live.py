@@ -164,6 +164,28 @@ def test_per_namespace_sysctls_and_their_conflicts():
         checks.namespace_sysctls({"flows": flows})
 
 
+def test_tcp_ecn_is_both_namespaces_tcp_ecn():
+    # ip-sysctl.rst: tcp_ecn 0 off, 1 ask and accept, 2 accept (Linux's default, the
+    # "linux" profile's: nothing to set); the option's names and Linux's numbers.
+    checks.check_flow("f", {"cc": "cubic", "tcp": {"ecn": "on"}}, ["cubic"])
+    for asked, value in [("off", 0), ("on", 1), ("accept", 2), (1, 1)]:
+        flows = [{"name": "a", "from": "h1", "to": "h2", "tcp": {"ecn": asked}}]
+        assert checks.namespace_sysctls({"flows": flows}) == {
+            "h1": {"tcp_ecn": value},
+            "h2": {"tcp_ecn": value},
+        }
+    flows = [
+        {"name": "a", "from": "h1", "to": "h2", "tcp": {"ecn": "on"}},
+        {"name": "b", "from": "h1", "to": "h3", "tcp": {"ecn": "off"}},
+    ]
+    message = "flow 'b': tcp.ecn = 'off' conflicts with another flow of host 'h1'"
+    with pytest.raises(LiveRefused, match=re.escape(message)):
+        checks.namespace_sysctls({"flows": flows})
+    # The profile's "accept" is the kernel's default: a loaded plan asks nothing.
+    raw = tomllib.loads(scenario("2s", "10Mbps", "10ms", cc="cubic"))
+    assert "tcp" not in checks.asked(_cwnd.load(json.dumps(raw)).spec)["flows"][0]
+
+
 def test_the_linux_profiles_prr_and_rack_run_live_and_rack_off_is_two_sysctls():
     # The profile's PRR, RACK-TLP and HyStart are the kernel's: nothing is asked for.
     raw = tomllib.loads(scenario("2s", "10Mbps", "10ms", cc="cubic"))

@@ -95,7 +95,18 @@ fn bad_red_parameters_name_the_field() {
         .expect("rejected");
     assert_eq!(
         e.to_string(),
-        "links[0].queue.red.max_th: 15 must be above min_th (20)"
+        "links[0].queue.red.max_th: 15 must be above 0 and at least min_th (20)"
+    );
+    // Equal thresholds are a step (Linux allows them); zero ones are not.
+    let step = dumbbell(", red = { min_th = 20, max_th = 20 }");
+    assert!(cwnd_sim::scenario::load(&step, None).is_ok());
+    let bad = dumbbell(", red = { min_th = 0, max_th = 0 }");
+    let e = cwnd_sim::scenario::load(&bad, None)
+        .map(|_| ())
+        .expect_err("rejected");
+    assert_eq!(
+        e.to_string(),
+        "links[0].queue.red.max_th: 0 must be above 0 and at least min_th (0)"
     );
     let bad = dumbbell(", red = { max_p = 1.5 }");
     let e = cwnd_sim::scenario::run_toml(&bad, 1)

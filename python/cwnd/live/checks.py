@@ -6,7 +6,8 @@ Kernel TCP honours a scenario flow through: `cc` → TCP_CONGESTION (only what
 TCP_MAXSEG, `tcp.rwnd` and `tcp.rcvbuf` → SO_RCVBUF, `tcp.sndbuf` → SO_SNDBUF,
 `tcp.write_size` → the sender's write() size, `tcp.nagle = false` → TCP_NODELAY,
 `tcp.initial_window` → the route's `initcwnd`, and `tcp.timestamps`, `tcp.sack`,
-`tcp.dsack`, `tcp.frto`, `tcp.rack` → the per-namespace sysctls of both hosts;
+`tcp.dsack`, `tcp.frto`, `tcp.rack`, `tcp.ecn` → the per-namespace sysctls of both
+hosts;
 `tcp.delayed_ack = true`, `tcp.quickack = true` and `tcp.prr = true` are what the
 kernel always does, and so is `tcp.dsack_undo` equal to `tcp.dsack`. `tcp.profile` is
 "linux" (the kernel's own options); "rfc" and "ns2" are refused. Any other TCP option
@@ -39,6 +40,9 @@ SYSCTL_OPTIONS = {
     # tcp_early_retrans 3, which tcp_schedule_loss_probe (tcp_output.c) requires.
     "rack": {"tcp_recovery": (0, 1), "tcp_early_retrans": (0, 3)},
 }
+# tcp.ecn → net.ipv4.tcp_ecn (ip-sysctl.rst: 0 off, 1 ask and accept, 2 accept):
+# the option's names and Linux's values.
+ECN_SYSCTL = {"off": 0, "on": 1, "accept": 2, 0: 0, 1: 1, 2: 2}
 SOCKET_OPTIONS = {"mss", "rwnd", "rcvbuf", "sndbuf", "write_size", "nagle", "initial_window"}
 # cwnd's default "newreno" is the kernel's "reno" module: Linux's Reno congestion
 # control with NewReno recovery (RFC 6582, tcp_input.c) when SACK is off.
@@ -190,7 +194,7 @@ def check_flow(name: str, flow: dict[str, Any], cc_list: list[str]) -> None:
             "D-SACK whenever it has D-SACK (tcp_try_undo_dsack); set it equal to tcp.dsack"
         )
     always = {"delayed_ack", "dsack_undo", "profile", "prr", "quickack"}
-    allowed = SOCKET_OPTIONS | set(SYSCTL_OPTIONS) | always
+    allowed = SOCKET_OPTIONS | set(SYSCTL_OPTIONS) | {"ecn"} | always
     if tcp.get("delayed_ack") is False:
         raise LiveRefused(
             f"flow {name!r}: tcp.delayed_ack = false: the kernel always delays ACKs "
@@ -228,17 +232,25 @@ def namespace_sysctls(spec: dict[str, Any]) -> dict[str, dict[str, int]]:
     wanted: dict[str, dict[str, int]] = {}
     for i, flow in enumerate(spec["flows"]):
         name = flow.get("name", f"flow{i}")
-        for key, sysctls in SYSCTL_OPTIONS.items():
-            if key not in flow.get("tcp", {}):
-                continue
-            on = bool(flow["tcp"][key])
-            for sysctl, values in sysctls.items():
-                value = values[on]
-                for node in (flow["from"], flow["to"]):
-                    have = wanted.setdefault(node, {}).setdefault(sysctl, value)
-                    if have != value:
-                        raise LiveRefused(
-                            f"flow {name!r}: tcp.{key} = {on} conflicts with another "
-                            f"flow of host {node!r}: net.ipv4.{sysctl} is one per namespace"
-                        )
+        for key, asked, sysctl, value in _flow_sysctls(flow.get("tcp", {})):
+            for node in (flow["from"], flow["to"]):
+                have = wanted.setdefault(node, {}).setdefault(sysctl, value)
+                if have != value:
+                    raise LiveRefused(
+                        f"flow {name!r}: tcp.{key} = {asked!r} conflicts with another "
+                        f"flow of host {node!r}: net.ipv4.{sysctl} is one per namespace"
+                    )
     return wanted
+
+
+def _flow_sysctls(tcp: dict[str, Any]) -> list[tuple[str, Any, str, int]]:
+    """(option, its value, sysctl, the sysctl's value) for each option of a flow's
+    `tcp` table that a namespace's sysctl carries."""
+    out = []
+    for key, sysctls in SYSCTL_OPTIONS.items():
+        if key in tcp:
+            on = bool(tcp[key])
+            out += [(key, on, sysctl, values[on]) for sysctl, values in sysctls.items()]
+    if "ecn" in tcp:
+        out.append(("ecn", tcp["ecn"], "tcp_ecn", ECN_SYSCTL[tcp["ecn"]]))
+    return out

@@ -31,7 +31,7 @@ use super::impair::{ImpairmentChain, PacketMeta, Verdict};
 use super::medium::{AnyMedium, Loss, Medium, MediumReport, SendOutcome};
 use super::qdisc::{Discipline, DropCause};
 use super::queue::{OutputQueue, QueueLimit};
-use super::red::Red;
+use super::red::{Red, RedVerdict};
 use crate::packet::{FlowId, NodeId, Packet};
 use crate::time::SimTime;
 use crate::timer::LazyTimer;
@@ -52,6 +52,9 @@ pub struct LinkStats {
     pub drops_overflow: u64,
     /// Dropped by the AQM when the transmitter asked for a packet (CoDel).
     pub drops_dequeue: u64,
+    /// ECT packets the AQM marked CE instead of dropping (RED with `ecn`; RFC 3168
+    /// §5): queued, not counted as drops.
+    pub marks: u64,
     pub drops_impairment: u64,
 }
 
@@ -230,13 +233,18 @@ impl LinkDirection {
 
     /// The fast path: the packet is given its start at once.
     #[inline]
-    fn send_scheduled(&mut self, now: SimTime, packet: Packet) -> SendOutcome {
+    fn send_scheduled(&mut self, now: SimTime, mut packet: Packet) -> SendOutcome {
         self.queue.release(now);
+        let mut marked = false;
         if let Some(red) = self.rare.as_mut().and_then(|r| r.red.as_mut()) {
             let idle_since = (self.busy_until <= now).then_some(self.busy_until);
-            if red.on_arrival(now, self.queue.len(), idle_since) {
-                self.stats.count_queue_drop(DropCause::Early);
-                return SendOutcome::DroppedQueue;
+            match red.verdict(now, self.queue.len(), idle_since, packet.ecn()) {
+                RedVerdict::Admit => {}
+                RedVerdict::Mark => marked = packet.mark_ce(),
+                RedVerdict::Drop => {
+                    self.stats.count_queue_drop(DropCause::Early);
+                    return SendOutcome::DroppedQueue;
+                }
             }
         }
         let mut start = now.max(self.busy_until);
@@ -252,6 +260,8 @@ impl LinkDirection {
         } else {
             self.queue.passed(now);
         }
+        // A mark counts once the packet is in: a full queue still drops it.
+        self.stats.marks += u64::from(marked);
         let end = start + self.transmission_time(packet.size);
         self.busy_until = end;
         self.transmitted(start, end, packet)
@@ -574,6 +584,48 @@ mod tests {
             l.send(SimTime::from_millis(8), data(9, 1000)),
             SendOutcome::Accepted
         );
+    }
+
+    #[test]
+    fn red_with_ecn_marks_ect_packets_and_counts_them() {
+        // RED as a step at 2 packets (min_th = max_th = 2, max_p 1, gentle, w_q 1):
+        // at 1 Mb/s, 1000 B take 8 ms, so packets sent at t = 0 find 0, 0, 1, 2 and
+        // 3 waiting (the first is on the wire at once). From 2 on they are in the
+        // gentle region (p_b = 1 + 0, p_a = 1): the fourth, ECT, is marked and
+        // delivered CE; the fifth, Not-ECT, is dropped early.
+        let red = Red::new(
+            crate::net::red::RedParams {
+                min_th: 2.0,
+                max_th: 2.0,
+                max_p: 1.0,
+                w_q: 1.0,
+                ecn: true,
+                ..Default::default()
+            },
+            1_000_000,
+            crate::rng::stream(1, "red"),
+        );
+        let mut l = link(1_000_000, SimTime::ZERO, 0, 10).with_red(red);
+        let ect = |uid| {
+            let mut p = data(uid, 1000);
+            if let crate::packet::Payload::TcpData(d) = &mut p.payload {
+                d.ecn = crate::packet::Ecn::Ect0;
+            }
+            p
+        };
+        for uid in 0..4 {
+            assert_eq!(l.send(SimTime::ZERO, ect(uid)), SendOutcome::Accepted);
+        }
+        assert_eq!(
+            l.send(SimTime::ZERO, data(4, 1000)),
+            SendOutcome::DroppedQueue
+        );
+        assert_eq!((l.stats.marks, l.stats.drops_early), (1, 1));
+        let ecns: Vec<_> = (0..4)
+            .map(|_| l.pop_arrived(SimTime::from_millis(32)).unwrap().ecn())
+            .collect();
+        use crate::packet::Ecn::{Ce, Ect0};
+        assert_eq!(ecns, vec![Ect0, Ect0, Ect0, Ce]);
     }
 
     #[test]

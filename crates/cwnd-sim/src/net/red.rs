@@ -33,13 +33,26 @@
 //! as ns-2's `ptc_`; (2) is ns-2's form of the paper's f(time − q_time), with the
 //! arriving packet's own zero sample included.
 //!
+//! **ECN** (`ecn`; RFC 3168 §5 and §7, ns-2's `setbit_`, Linux `sch_red`'s
+//! `TC_RED_ECN`): an ECN-capable (ECT) packet that the rules above would drop early
+//! — between the thresholds, or in the gentle region — is marked CE and queued
+//! instead, the count restarting as after a drop (ns-2's `drop_early` returns "no
+//! drop" after setting CE; Linux's `RED_PROB_MARK`); a Not-ECT packet is dropped as
+//! before. Forced drops stay drops: the average beyond max_th (2·max_th when gentle)
+//! drops whatever the packet carries, as ns-2's `DTYPE_FORCED` and Linux's
+//! `harddrop` flag do (Linux without `harddrop` marks ECT packets there too:
+//! `RED_HARD_MARK`), and so does the queue's own limit. ns-2.35's `use_mark_p_`
+//! (mark only while p_b < `mark_p_`) is not modelled: every early decision marks, as
+//! ns-2 with `mark_p_` = 1, the setting of DCTCP's ns-2 scripts.
+//!
 //! Defaults follow Floyd's recommendations (1997, "RED: Discussions of Setting
 //! Parameters"): min_th 5, max_th 15 (3·min_th), max_p 0.1, w_q 0.002, gentle on;
-//! mean packet 500 B (ns-2's `mean_pktsize_`). Simplified: thresholds count packets,
-//! not bytes (no byte mode), and RED drops rather than ECN-marks.
+//! mean packet 500 B (ns-2's `mean_pktsize_`); ECN off. Simplified: thresholds count
+//! packets, not bytes (no byte mode).
 
 use rand::RngExt;
 
+use crate::packet::Ecn;
 use crate::rng::RngStream;
 use crate::time::SimTime;
 
@@ -55,6 +68,17 @@ pub struct RedParams {
     pub wait: bool,
     /// Mean packet size used to count idle time in packets (ns-2's `mean_pktsize_`).
     pub mean_packet: u32,
+    /// Mark ECT packets CE instead of dropping them early (ns-2's `setbit_`).
+    pub ecn: bool,
+}
+
+/// What RED does with an arriving packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RedVerdict {
+    Admit,
+    /// Admitted with its ECN field set to CE.
+    Mark,
+    Drop,
 }
 
 impl Default for RedParams {
@@ -67,6 +91,7 @@ impl Default for RedParams {
             gentle: true,
             wait: false,
             mean_packet: 500,
+            ecn: false,
         }
     }
 }
@@ -80,6 +105,8 @@ pub struct Red {
     rng: RngStream,
     /// Arrivals dropped early (not counting forced drops of a full queue).
     pub early_drops: u64,
+    /// ECT arrivals marked CE instead of dropped early.
+    pub marks: u64,
 }
 
 impl Red {
@@ -91,6 +118,7 @@ impl Red {
             count: -1,
             rng,
             early_drops: 0,
+            marks: 0,
         }
     }
 
@@ -99,19 +127,33 @@ impl Red {
         self.avg
     }
 
-    /// An arrival finds `waiting` packets queued; `idle_since` is when the link went
-    /// idle, if it is idle now. Returns true to drop it early.
+    /// An arrival of a Not-ECT packet finds `waiting` packets queued; `idle_since`
+    /// is when the link went idle, if it is idle now. Returns true to drop it early.
+    /// (The dequeue path's DropTail asks this: it marks nothing yet.)
     pub fn on_arrival(
         &mut self,
         now: SimTime,
         waiting: usize,
         idle_since: Option<SimTime>,
     ) -> bool {
+        self.verdict(now, waiting, idle_since, Ecn::NotEct) == RedVerdict::Drop
+    }
+
+    /// An arrival whose ECN field is `ecn` finds `waiting` packets queued;
+    /// `idle_since` is when the link went idle, if it is idle now: admit it, mark it
+    /// (an early drop of an ECT packet with `ecn` on), or drop it.
+    pub fn verdict(
+        &mut self,
+        now: SimTime,
+        waiting: usize,
+        idle_since: Option<SimTime>,
+        ecn: Ecn,
+    ) -> RedVerdict {
         self.update_average(now, waiting, idle_since);
         let p = self.params;
         let p_b = if self.avg < p.min_th {
             self.count = -1;
-            return false;
+            return RedVerdict::Admit;
         } else if self.avg < p.max_th {
             p.max_p * (self.avg - p.min_th) / (p.max_th - p.min_th)
         } else if p.gentle && self.avg < 2.0 * p.max_th {
@@ -120,10 +162,15 @@ impl Red {
             return self.drop();
         };
         self.count += 1;
-        if self.rng.random::<f64>() < self.spread(p_b) {
-            return self.drop();
+        if self.rng.random::<f64>() >= self.spread(p_b) {
+            return RedVerdict::Admit;
         }
-        false
+        if p.ecn && ecn.ecn_capable() {
+            self.count = 0;
+            self.marks += 1;
+            return RedVerdict::Mark;
+        }
+        self.drop()
     }
 
     /// p_a from p_b and the count: (4), or (4′) when waiting.
@@ -137,10 +184,10 @@ impl Red {
         }
     }
 
-    fn drop(&mut self) -> bool {
+    fn drop(&mut self) -> RedVerdict {
         self.count = 0;
         self.early_drops += 1;
-        true
+        RedVerdict::Drop
     }
 
     /// (1), or (2) after an idle period.
@@ -219,6 +266,69 @@ mod tests {
         assert!(!g.on_arrival(SimTime::ZERO, 15, None));
         assert!(g.on_arrival(SimTime::ZERO, 30, None));
         assert_eq!(g.early_drops, 1);
+    }
+
+    #[test]
+    fn with_ecn_an_early_drop_of_an_ect_packet_is_a_mark_and_a_forced_drop_stays() {
+        // A step at K = 5 (DCTCP's marking on RED): min_th = max_th = 5, max_p = 1,
+        // gentle, w_q = 1 (avg = the queue). Queue 4 < min_th: admitted. Queue 5 to
+        // 9 is the gentle region: p_b = 1 + (1 − 1)·(q − 5)/5 = 1, and by (4) p_a =
+        // 1/(1 − count·1) = 1 at count 0, and 1 (count·p_b ≥ 1) after: every ECT
+        // arrival is marked, every Not-ECT one dropped. Queue 10 = 2·max_th is
+        // forced: dropped, ECT or not.
+        let mut r = red(RedParams {
+            min_th: 5.0,
+            max_th: 5.0,
+            max_p: 1.0,
+            w_q: 1.0,
+            ecn: true,
+            ..Default::default()
+        });
+        let t = SimTime::ZERO;
+        assert_eq!(r.verdict(t, 4, None, Ecn::Ect0), RedVerdict::Admit);
+        for q in 5..10 {
+            assert_eq!(r.verdict(t, q, None, Ecn::Ect0), RedVerdict::Mark, "{q}");
+            assert_eq!(r.verdict(t, q, None, Ecn::Ce), RedVerdict::Mark, "{q}");
+            assert_eq!(r.verdict(t, q, None, Ecn::NotEct), RedVerdict::Drop, "{q}");
+        }
+        assert_eq!(r.verdict(t, 10, None, Ecn::Ect0), RedVerdict::Drop);
+        // 5 × 2 marks; 5 early drops of Not-ECT packets and the forced one.
+        assert_eq!((r.marks, r.early_drops), (10, 6));
+        // Without `ecn` the same ECT arrival is dropped.
+        let mut off = red(RedParams {
+            min_th: 5.0,
+            max_th: 5.0,
+            max_p: 1.0,
+            w_q: 1.0,
+            ..Default::default()
+        });
+        assert_eq!(off.verdict(t, 5, None, Ecn::Ect0), RedVerdict::Drop);
+    }
+
+    #[test]
+    fn a_mark_restarts_the_count_as_a_drop_does() {
+        // The same stream, avg held at 10 (p_b = 0.05, as below): marking ECT
+        // arrivals with `ecn` falls on exactly the arrivals that dropping them
+        // without it does, so the count restarts at a mark as at a drop (ns-2's
+        // `drop_early`, Linux `RED_PROB_MARK`).
+        let params = RedParams {
+            w_q: 1.0,
+            ..Default::default()
+        };
+        let mut marking = red(RedParams {
+            ecn: true,
+            ..params
+        });
+        let mut dropping = red(params);
+        let t = SimTime::ZERO;
+        for _ in 0..2_000 {
+            let mark = marking.verdict(t, 10, None, Ecn::Ect0);
+            let drop = dropping.verdict(t, 10, None, Ecn::Ect0);
+            assert_eq!(mark == RedVerdict::Mark, drop == RedVerdict::Drop);
+            assert_ne!(mark, RedVerdict::Drop);
+        }
+        assert_eq!(marking.marks, dropping.early_drops);
+        assert!(marking.marks > 100, "{} marks", marking.marks);
     }
 
     #[test]

@@ -36,7 +36,8 @@ pub fn build(generators: &[GeneratorPlan], seed: u64) -> Vec<TrafficGenerator> {
                 )),
             };
             // The size is set per connection (`world::connections`).
-            let (sender, receiver) = tcp_agents(&p.tcp.options, p.tcp.recovery, None);
+            let (sender, receiver) =
+                tcp_agents(&p.tcp.options, p.tcp.recovery, p.tcp.cc.needs_ecn(), None);
             TrafficGenerator {
                 name: p.name.clone(),
                 cc: p.tcp.cc.name().to_string(),

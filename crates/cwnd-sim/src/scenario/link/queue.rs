@@ -87,6 +87,9 @@ pub struct RedSpec {
     /// ns-2's `wait_`: no early drop until 1/p_b packets after the last one.
     pub wait: bool,
     pub mean_packet: Size,
+    /// Mark ECT packets CE instead of dropping them early (RFC 3168 §5; default
+    /// false).
+    pub ecn: bool,
 }
 
 impl Default for RedSpec {
@@ -100,6 +103,7 @@ impl Default for RedSpec {
             gentle: d.gentle,
             wait: d.wait,
             mean_packet: Size(d.mean_packet as u64),
+            ecn: d.ecn,
         }
     }
 }
@@ -115,6 +119,7 @@ impl RedSpec {
             gentle: self.gentle,
             wait: self.wait,
             mean_packet: self.mean_packet.0 as u32,
+            ecn: self.ecn,
         }
     }
 }
@@ -132,10 +137,15 @@ fn check_red(path: &str, red: &RedSpec) -> Result<(), ScenarioError> {
             format!("{} must be a number of packets ≥ 0", red.min_th),
         );
     }
-    if !(red.max_th > red.min_th && red.max_th.is_finite()) {
+    // Equal thresholds (Linux allows them) make a step: with `gentle` and max_p 1,
+    // every arrival from max_th on is dropped early, or marked (DCTCP's K).
+    if !(red.max_th >= red.min_th && red.max_th > 0.0 && red.max_th.is_finite()) {
         return err(
             "max_th",
-            format!("{} must be above min_th ({})", red.max_th, red.min_th),
+            format!(
+                "{} must be above 0 and at least min_th ({})",
+                red.max_th, red.min_th
+            ),
         );
     }
     if !(red.max_p > 0.0 && red.max_p <= 1.0) {

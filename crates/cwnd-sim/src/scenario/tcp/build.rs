@@ -21,7 +21,7 @@ pub fn flow(
     (src, dst): (NodeId, NodeId),
 ) -> Flow {
     let t = &tcp.options;
-    let (sender_cfg, receiver_cfg) = tcp_agents(t, tcp.recovery, app_bytes);
+    let (sender_cfg, receiver_cfg) = tcp_agents(t, tcp.recovery, tcp.cc.needs_ecn(), app_bytes);
     let rng = rng::stream(seed, &format!("flows[{i}].cc"));
     let cc = &tcp.cc;
     let controller = cc.build(rng);

@@ -19,7 +19,7 @@ use crate::packet::{TCP_IP_HEADER, TCP_TIMESTAMP_OPTION};
 use crate::scenario::error::ScenarioError;
 use crate::time::SimTime;
 use crate::transport::tcp::cc_sample::CcSample;
-use crate::transport::tcp::ecn::EcnConfig;
+use crate::transport::tcp::ecn::{EcnConfig, EcnSetting};
 use crate::transport::tcp::receiver::{DelayedAck, ReceiverConfig};
 use crate::transport::tcp::recovery::{Recovery, RepeatedTimeout};
 use crate::transport::tcp::rto::RtoConfig;
@@ -123,6 +123,11 @@ pub struct TcpSpec {
     /// Open the connection with a SYN / SYN-ACK handshake first
     /// (`transport/tcp/handshake.rs`).
     pub handshake: Option<bool>,
+    /// ECN (RFC 3168), both ends' Linux `net.ipv4.tcp_ecn`: "off" (0, never asks,
+    /// refuses), "on" (1, asks and accepts), "accept" (2, accepts when asked, the
+    /// "linux" profile's); "rfc" and "ns2": "off". A controller that needs ECN
+    /// (DCTCP) asks and accepts whatever this says (`transport/tcp/ecn.rs`).
+    pub ecn: Option<EcnSetting>,
 }
 
 /// A TCP flow's options, resolved and checked.
@@ -163,6 +168,7 @@ pub struct TcpOptions {
     pub quickack: bool,
     pub rto: RtoConfig,
     pub handshake: bool,
+    pub ecn: EcnSetting,
 }
 
 impl TcpSpec {
@@ -210,6 +216,7 @@ impl TcpSpec {
                 sample: r.0.sample.or(r.1.sample),
             },
             handshake: self.handshake.or(base.handshake),
+            ecn: self.ecn.or(base.ecn),
         }
     }
 }
@@ -284,6 +291,7 @@ impl TcpOptions {
                 sample: m.rto.sample.unwrap_or(rto.sample),
             },
             handshake: flag(m.handshake),
+            ecn: m.ecn.unwrap_or_default(),
         };
         o.check(m.rwnd, &at)?;
         o.resolve_windows(&m);
@@ -369,6 +377,7 @@ impl TcpOptions {
                 sample: Some(self.rto.sample),
             },
             handshake: Some(self.handshake),
+            ecn: Some(self.ecn),
         }
     }
 }
@@ -379,12 +388,20 @@ fn rfc3390_initial_window(mss: u32) -> u32 {
 }
 
 /// The sender's and receiver's configuration from a flow's (or a generator's) TCP
-/// options, its loss recovery and the bytes its application sends (`None`: bulk).
+/// options, its loss recovery, whether its controller needs ECN (Linux
+/// `TCP_CONG_NEEDS_ECN`: both ends of a flow run its controller, as in a data
+/// centre where DCTCP is every host's) and the bytes its application sends
+/// (`None`: bulk).
 pub fn tcp_agents(
     t: &TcpOptions,
     recovery: Recovery,
+    needs_ecn: bool,
     app_bytes: Option<u64>,
 ) -> (SenderConfig, ReceiverConfig) {
+    let ecn = EcnConfig {
+        setting: t.ecn,
+        needs_ecn,
+    };
     // The MSS asked for, clamped to the MTU, less the timestamp option.
     let mss = t.payload_mss();
     let sender_cfg = SenderConfig {
@@ -418,7 +435,7 @@ pub fn tcp_agents(
         sndbuf: t.sndbuf.map(|b| kernel_sndbuf(b.0)),
         nagle: t.nagle,
         prr: t.prr,
-        ecn: EcnConfig::default(),
+        ecn,
     };
     let receiver_cfg = ReceiverConfig {
         buffer: t.receive_window,
@@ -431,7 +448,7 @@ pub fn tcp_agents(
         sack: t.sack,
         dsack: t.dsack,
         timestamps: t.timestamps,
-        ecn: EcnConfig::default(),
+        ecn,
     };
     (sender_cfg, receiver_cfg)
 }

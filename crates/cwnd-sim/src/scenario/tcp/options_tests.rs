@@ -204,3 +204,55 @@ fn the_canonical_table_resolves_to_the_same_options_under_any_profile() {
         }
     }
 }
+
+#[test]
+fn ecn_is_accepted_on_linux_off_elsewhere_and_set_by_the_flow() {
+    // Linux's net.ipv4.tcp_ecn = 2 (ip-sysctl.rst): accept, never ask; the
+    // standards track leaves ECN optional (RFC 3168), ns-2's Agent/TCP has
+    // ecn_ = 0.
+    for (profile, setting) in [
+        ("linux", EcnSetting::Accept),
+        ("rfc", EcnSetting::Off),
+        ("ns2", EcnSetting::Off),
+    ] {
+        let o = options("", &format!("profile = \"{profile}\"")).unwrap();
+        assert_eq!(o.ecn, setting, "{profile}");
+    }
+    let o = options("tcp.profile = \"rfc\"", "ecn = \"on\"").unwrap();
+    assert_eq!(o.ecn, EcnSetting::On);
+    assert_eq!(o.table().ecn, Some(EcnSetting::On));
+    // Linux's sysctl values are names too: 0 off, 1 on, 2 accept.
+    for (value, setting) in [
+        (0, EcnSetting::Off),
+        (1, EcnSetting::On),
+        (2, EcnSetting::Accept),
+    ] {
+        let o = options("", &format!("ecn = {value}")).unwrap();
+        assert_eq!(o.ecn, setting, "{value}");
+    }
+    let allowed = "\"off\" (0), \"on\" (1) or \"accept\" (2) (line 10)";
+    for (bad, message) in [
+        ("3", format!("3 is not one of {allowed}")),
+        ("\"yes\"", format!("\"yes\" is not one of {allowed}")),
+        (
+            "true",
+            format!("invalid type: boolean \"true\", expected {allowed}"),
+        ),
+    ] {
+        let e = options("", &format!("ecn = {bad}")).unwrap_err();
+        assert_eq!(e, format!("flows[0].tcp.ecn: {message}"));
+    }
+}
+
+#[test]
+fn both_ends_take_the_setting_and_the_controllers_need_for_ecn() {
+    let o = options("", "ecn = \"on\"").unwrap();
+    for needs_ecn in [false, true] {
+        let (sender, receiver) = tcp_agents(&o, Recovery::Sack, needs_ecn, None);
+        let expected = EcnConfig {
+            setting: EcnSetting::On,
+            needs_ecn,
+        };
+        assert_eq!((sender.ecn, receiver.ecn), (expected, expected));
+    }
+}

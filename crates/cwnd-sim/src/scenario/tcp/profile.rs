@@ -18,6 +18,8 @@
 //!   Linux 3.2), RACK-TLP loss detection (RFC 8985, `tcp_recovery` = 1, the
 //!   default since 4.18), and CUBIC's slow start ended by HyStart
 //!   (`tcp_cubic.c`, `hystart` = 1: `cubic.hystart = "linux"`, `cc_params`).
+//!   `tcp_ecn` = 2 (ip-sysctl.rst's default): ECN accepted when the peer asks,
+//!   never asked for, so two "linux" ends never use it (`ecn = "accept"`).
 //!   Linux mechanisms cwnd has not got yet are listed in docs/tcp.md.
 //! - "rfc": the standards-track defaults (RFC 5681, RFC 6298, RFC 3390): no
 //!   option that an RFC leaves optional; delayed ACKs off although RFC 1122
@@ -35,6 +37,7 @@ use serde_json::{Map, Value};
 use super::options::TcpSpec;
 use super::spec::{RepeatedTimeoutSpec, TcpRtoSpec};
 use crate::time::SimTime;
+use crate::transport::tcp::ecn::EcnSetting;
 use crate::transport::tcp::rto::{RtoRule, RttSample};
 use crate::units::Duration;
 
@@ -71,6 +74,7 @@ impl TcpProfile {
                 delayed_ack: Some(true),
                 delayed_ack_timeout: ms(40),
                 quickack: Some(true),
+                ecn: Some(EcnSetting::Accept),
                 rto: TcpRtoSpec {
                     initial: ms(1000),
                     min: ms(200),

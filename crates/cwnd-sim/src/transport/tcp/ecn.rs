@@ -30,10 +30,15 @@
 //! (`tcp_ecn_create_request` accepts an ECT SYN only for such a controller); here
 //! negotiation follows the two ends' settings alone. A SYN-ACK sent again keeps ECE.
 
+use serde::{Deserialize, Serialize};
+
 use crate::packet::Ecn;
 
-/// A host's ECN setting: Linux's `net.ipv4.tcp_ecn`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// A host's ECN setting: Linux's `net.ipv4.tcp_ecn`, in scenarios (`tcp.ecn`) by
+/// name or by the sysctl's value: "off" or 0, "on" or 1, "accept" or 2; written
+/// back by name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum EcnSetting {
     /// 0: never asks, refuses when asked.
     #[default]
@@ -42,6 +47,41 @@ pub enum EcnSetting {
     Accept,
     /// 1: asks on its SYN, accepts when asked.
     On,
+}
+
+/// What `tcp.ecn` may be, for errors.
+const ECN_SETTINGS: &str = "\"off\" (0), \"on\" (1) or \"accept\" (2)";
+
+impl<'de> Deserialize<'de> for EcnSetting {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Setting;
+        impl serde::de::Visitor<'_> for Setting {
+            type Value = EcnSetting;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(f, "{ECN_SETTINGS}")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<EcnSetting, E> {
+                match v {
+                    "off" => Ok(EcnSetting::Off),
+                    "on" => Ok(EcnSetting::On),
+                    "accept" => Ok(EcnSetting::Accept),
+                    _ => Err(E::custom(format!("\"{v}\" is not one of {ECN_SETTINGS}"))),
+                }
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<EcnSetting, E> {
+                match v {
+                    0 => Ok(EcnSetting::Off),
+                    1 => Ok(EcnSetting::On),
+                    2 => Ok(EcnSetting::Accept),
+                    _ => Err(E::custom(format!("{v} is not one of {ECN_SETTINGS}"))),
+                }
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<EcnSetting, E> {
+                self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
+            }
+        }
+        d.deserialize_any(Setting)
+    }
 }
 
 /// How one end of a connection takes part in ECN.

@@ -357,6 +357,13 @@ impl CcConfig {
             _ => Recovery::NewReno,
         }
     }
+
+    /// The controller needs ECN (Linux's `TCP_CONG_NEEDS_ECN`, which only
+    /// `tcp_dctcp.c` sets): its ends ask for and accept ECN whatever their
+    /// `tcp_ecn`, and echo and mark as DCTCP does (`ecn.rs`, `ecn_echo.rs`).
+    pub fn needs_ecn(&self) -> bool {
+        matches!(self, CcConfig::Dctcp(_))
+    }
 }
 
 /// Parameters of a variant that has none: any key is an error.
@@ -387,6 +394,16 @@ mod tests {
                 KNOWN.join(", ")
             )
         );
+    }
+
+    #[test]
+    fn only_dctcp_needs_ecn() {
+        // Linux sets TCP_CONG_NEEDS_ECN in tcp_dctcp.c's ops alone.
+        let none = Map::new();
+        for name in KNOWN {
+            let cfg = CcConfig::from_params(name, &none).unwrap();
+            assert_eq!(cfg.needs_ecn(), *name == "dctcp", "{name}");
+        }
     }
 
     #[test]
