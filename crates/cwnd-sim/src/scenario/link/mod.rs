@@ -11,12 +11,15 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use queue::{QueueSpec, RedSpec, DEFAULT_QUEUE_PACKETS};
+pub use queue::{DisciplineName, DisciplinePlan, QueueSpec, RedSpec, DEFAULT_QUEUE_PACKETS};
 
 use super::checks::{FlowIds, NodeIds};
 use super::error::ScenarioError;
 use super::impairment::{self, Direction, ImpairmentSpec, StagePlan};
+use crate::net::capacity::Capacity;
 use crate::net::link::{LinkDirection, LinkParams};
+use crate::net::medium::AnyMedium;
+use crate::net::qdisc::{CoDelQueue, Discipline, FqCoDel, FqPie, PieQueue};
 use crate::net::red::{Red, RedParams};
 use crate::packet::{FlowId, NodeId};
 use crate::rng;
@@ -73,6 +76,8 @@ pub struct LinkPlan {
     pub params: LinkParams,
     /// RED in front of each direction's queue (`net::red`), when configured.
     pub red: Option<RedParams>,
+    /// The queue discipline of each direction (`net::qdisc`); `None`: DropTail.
+    pub discipline: Option<DisciplinePlan>,
     /// Impairment stages of both directions (`StagePlan::direction`).
     pub stages: Vec<StagePlan>,
 }
@@ -118,7 +123,7 @@ pub fn check(
                 "must be positive, e.g. \"10Mbps\"",
             ));
         }
-        l.queue.check(&at("queue"))?;
+        let discipline = l.queue.check(&at("queue"))?;
         let stages =
             l.impairments.iter().enumerate().map(|(j, imp)| {
                 impairment::check(&format!("links[{i}].impairments[{j}]"), imp, flows)
@@ -133,16 +138,29 @@ pub fn check(
                 queue: l.queue.limit(),
             },
             red: l.queue.red.as_ref().map(RedSpec::params),
+            discipline,
             stages: stages.collect::<Result<_, _>>()?,
         });
     }
     Ok(plans)
 }
 
-/// One direction of a link, built: the kernel's direction, its name in results
-/// ("forward", "reverse") and its stages' triggers as (flow, segment, stage index).
+/// Writes every parameter of each link's discipline into its spec (`plans`, the
+/// links checked), so that the canonical spec shows the defaults it ran with.
+pub fn write_queue_defaults(links: &mut [LinkSpec], plans: &[LinkPlan]) {
+    for (spec, plan) in links.iter_mut().zip(plans) {
+        if let Some(discipline) = &plan.discipline {
+            spec.queue.write_defaults(discipline);
+        }
+    }
+}
+
+/// One direction of a link, built: the medium that runs it (the kernel's direction
+/// on its fast path, or behind a discipline on its dequeue path), its name in
+/// results ("forward", "reverse") and its stages' triggers as (flow, segment, stage
+/// index).
 pub struct BuiltDirection {
-    pub link: LinkDirection,
+    pub medium: AnyMedium,
     pub name: &'static str,
     pub triggers: Vec<(FlowId, u64, usize)>,
 }
@@ -158,7 +176,8 @@ pub fn build(seed: u64, i: usize, l: &LinkPlan, trace_queue: bool) -> [BuiltDire
 }
 
 /// Direction `dir` (from `from` to `to`) of link `i`. RED draws from
-/// `links[i].queue.red.<direction>`.
+/// `links[i].queue.red.<direction>`, a discipline from `links[i].queue.<direction>`
+/// (FQ's hash key, PIE's drops).
 fn direction(
     seed: u64,
     i: usize,
@@ -181,8 +200,21 @@ fn direction(
     }
     let (chain, triggers) = impairment::chain(seed, &l.stages, &prefix, Some(dir));
     link.impairments = chain;
+    let medium = match l.discipline {
+        None => AnyMedium::Link(link),
+        Some(plan) => {
+            let stream = rng::stream(seed, &format!("{prefix}.queue.{name}"));
+            let discipline = match plan {
+                DisciplinePlan::CoDel(c) => Discipline::CoDel(CoDelQueue::new(c)),
+                DisciplinePlan::FqCoDel(c) => Discipline::FqCoDel(FqCoDel::new(c, stream)),
+                DisciplinePlan::Pie(c) => Discipline::Pie(PieQueue::new(c, stream)),
+                DisciplinePlan::FqPie(c) => Discipline::FqPie(FqPie::new(c, stream)),
+            };
+            link.with_queue(discipline, Capacity::Fixed)
+        }
+    };
     BuiltDirection {
-        link,
+        medium,
         name,
         triggers,
     }
