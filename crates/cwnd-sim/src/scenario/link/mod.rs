@@ -5,12 +5,14 @@
 //! A link's capacity (`bandwidth` today; a trace of it, `capacity = { … }`) is a
 //! field of `LinkSpec` checked into `LinkPlan::params` here.
 
+mod capacity;
 mod queue;
 
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use capacity::CapacitySpec;
 pub use queue::{DisciplineName, DisciplinePlan, QueueSpec, RedSpec, DEFAULT_QUEUE_PACKETS};
 
 use super::checks::{FlowIds, NodeIds};
@@ -19,7 +21,7 @@ use super::impairment::{self, Direction, ImpairmentSpec, StagePlan};
 use crate::net::capacity::Capacity;
 use crate::net::link::{LinkDirection, LinkParams};
 use crate::net::medium::AnyMedium;
-use crate::net::qdisc::{CoDelQueue, Discipline, FqCoDel, FqPie, PieQueue};
+use crate::net::qdisc::{CoDelQueue, Discipline, DropTail, FqCoDel, FqPie, PieQueue};
 use crate::net::red::{Red, RedParams};
 use crate::packet::{FlowId, NodeId};
 use crate::rng;
@@ -38,6 +40,9 @@ pub struct LinkSpec {
     pub delay: Duration,
     #[serde(default)]
     pub queue: QueueSpec,
+    /// A capacity that moves (`capacity.rs`); without it, `bandwidth` both ways.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<CapacitySpec>,
     /// Link-layer bytes added to every packet (e.g. "14B" for Ethernet framing).
     #[serde(default)]
     pub overhead: Size,
@@ -78,6 +83,8 @@ pub struct LinkPlan {
     pub red: Option<RedParams>,
     /// The queue discipline of each direction (`net::qdisc`); `None`: DropTail.
     pub discipline: Option<DisciplinePlan>,
+    /// Each direction's capacity, forward then reverse (`Fixed`: `params.rate_bps`).
+    pub capacity: [Capacity; 2],
     /// Impairment stages of both directions (`StagePlan::direction`).
     pub stages: Vec<StagePlan>,
 }
@@ -124,6 +131,10 @@ pub fn check(
             ));
         }
         let discipline = l.queue.check(&at("queue"))?;
+        let capacity = match &l.capacity {
+            Some(c) => c.check(&at("capacity"))?,
+            None => [Capacity::Fixed, Capacity::Fixed],
+        };
         let stages =
             l.impairments.iter().enumerate().map(|(j, imp)| {
                 impairment::check(&format!("links[{i}].impairments[{j}]"), imp, flows)
@@ -139,6 +150,7 @@ pub fn check(
             },
             red: l.queue.red.as_ref().map(RedSpec::params),
             discipline,
+            capacity,
             stages: stages.collect::<Result<_, _>>()?,
         });
     }
@@ -200,9 +212,18 @@ fn direction(
     }
     let (chain, triggers) = impairment::chain(seed, &l.stages, &prefix, Some(dir));
     link.impairments = chain;
-    let medium = match l.discipline {
-        None => AnyMedium::Link(link),
-        Some(plan) => {
+    let capacity = l.capacity[(dir != Direction::Forward) as usize].clone();
+    let medium = match (l.discipline, capacity) {
+        (None, Capacity::Fixed) => AnyMedium::Link(link),
+        (None, capacity) => {
+            let mut fifo = DropTail::new(l.params.queue);
+            if let Some(red) = l.red {
+                let stream = rng::stream(seed, &format!("{prefix}.queue.red.{name}"));
+                fifo = fifo.with_red(Red::new(red, l.params.rate_bps, stream));
+            }
+            link.with_queue(Discipline::DropTail(fifo), capacity)
+        }
+        (Some(plan), capacity) => {
             let stream = rng::stream(seed, &format!("{prefix}.queue.{name}"));
             let discipline = match plan {
                 DisciplinePlan::CoDel(c) => Discipline::CoDel(CoDelQueue::new(c)),
@@ -210,7 +231,7 @@ fn direction(
                 DisciplinePlan::Pie(c) => Discipline::Pie(PieQueue::new(c, stream)),
                 DisciplinePlan::FqPie(c) => Discipline::FqPie(FqPie::new(c, stream)),
             };
-            link.with_queue(discipline, Capacity::Fixed)
+            link.with_queue(discipline, capacity)
         }
     };
     BuiltDirection {
