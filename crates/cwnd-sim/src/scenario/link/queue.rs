@@ -243,14 +243,10 @@ impl QueueSpec {
                 ),
             ));
         }
-        let plan = self.discipline_plan(name).map_err(|field| {
+        let plan = self.discipline_plan(name).map_err(|(field, bytes)| {
             at(
                 field,
-                format!(
-                    "{} is too large; use at most {} B",
-                    self.shown(field),
-                    u32::MAX
-                ),
+                format!("{bytes} B is too large; use at most {} B", u32::MAX),
             )
         })?;
         let checked = match &plan {
@@ -270,17 +266,6 @@ impl QueueSpec {
         Ok(Some(plan))
     }
 
-    /// The value the scenario gave for `field` (a size), for a message.
-    fn shown(&self, field: &str) -> String {
-        let p = self;
-        let size = match field {
-            "mtu" => p.mtu,
-            "quantum" => p.quantum,
-            _ => None,
-        };
-        size.map(|s| format!("{} B", s.0)).unwrap_or_default()
-    }
-
     /// The limit: `bytes` when given, else `packets`, else the discipline's default
     /// (DropTail's: `DEFAULT_QUEUE_PACKETS`); the check lets at most one through.
     pub fn limit(&self) -> QueueLimit {
@@ -298,17 +283,17 @@ impl QueueSpec {
     }
 
     /// Discipline `name`'s configuration: the parameters given, the rest Linux's
-    /// defaults; `Err(field)` when a size does not fit the kernel's 32 bits.
-    fn discipline_plan(&self, name: DisciplineName) -> Result<DisciplinePlan, &'static str> {
+    /// defaults; `Err((field, bytes))` when a size does not fit the kernel's 32 bits.
+    fn discipline_plan(&self, name: DisciplineName) -> Result<DisciplinePlan, (&'static str, u64)> {
         let p = self;
         let limit = self.limit();
         let time = |given: Option<Duration>, default| given.map_or(default, |d| d.0);
         let bytes32 = |given: Option<Size>, default: u32, field| match given {
             None => Ok(default),
-            Some(s) => u32::try_from(s.0).map_err(|_| field),
+            Some(s) => u32::try_from(s.0).map_err(|_| (field, s.0)),
         };
         let codel = CoDelConfig::default();
-        let pie = |d: PieConfig| -> Result<PieConfig, &'static str> {
+        let pie = |d: PieConfig| -> Result<PieConfig, (&'static str, u64)> {
             Ok(PieConfig {
                 target: time(p.target, d.target),
                 tupdate: time(p.tupdate, d.tupdate),
