@@ -99,21 +99,9 @@ fn trace_of(ms: &[u64]) -> Result<DeliveryTrace, (String, String)> {
 mod tests {
     use crate::scenario::{build, load};
 
-    /// One link a–b, 10 Mb/s, 5 ms, with `capacity = { … }` from `capacity`.
-    fn scenario(capacity: &str) -> String {
-        format!(
-            r#"
-            duration = "1s"
-            [[links]]
-            between = ["a", "b"]
-            bandwidth = "10Mbps"
-            delay = "5ms"
-            capacity = {{ {capacity} }}
-            [[flows]]
-            from = "a"
-            to = "b"
-            "#
-        )
+    /// One link a–b whose capacity table is `capacity = { table }`.
+    fn scenario(table: &str) -> String {
+        super::super::one_link(&format!("capacity = {{ {table} }}"))
     }
 
     fn error_of(capacity: &str) -> String {

@@ -241,6 +241,25 @@ fn direction(
     }
 }
 
+/// One link a–b (10 Mb/s, 5 ms) with `table` (`queue = { … }`, `capacity = { … }`)
+/// and a flow a → b, for the tests of the link's tables.
+#[cfg(test)]
+fn one_link(table: &str) -> String {
+    format!(
+        r#"
+        duration = "1s"
+        [[links]]
+        between = ["a", "b"]
+        bandwidth = "10Mbps"
+        delay = "5ms"
+        {table}
+        [[flows]]
+        from = "a"
+        to = "b"
+        "#
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::load;

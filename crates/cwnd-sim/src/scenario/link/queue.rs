@@ -83,45 +83,37 @@ impl DisciplineName {
     }
 
     /// The parameters it takes, as `QueueSpec`'s fields name them.
-    fn takes(self) -> &'static [&'static str] {
+    fn takes(self) -> Vec<&'static str> {
         match self {
-            DisciplineName::Codel => &["target", "interval", "mtu"],
-            DisciplineName::FqCodel => &[
-                "target",
-                "interval",
-                "mtu",
-                "flows",
-                "quantum",
-                "memory_limit",
-                "drop_batch",
-            ],
-            DisciplineName::Pie => &[
-                "target",
-                "tupdate",
-                "alpha",
-                "beta",
-                "max_burst",
-                "mtu",
-                "bytemode",
-                "dq_rate_estimator",
-                "derandomize",
-            ],
-            DisciplineName::FqPie => &[
-                "target",
-                "tupdate",
-                "alpha",
-                "beta",
-                "max_burst",
-                "mtu",
-                "bytemode",
-                "dq_rate_estimator",
-                "derandomize",
-                "flows",
-                "quantum",
-            ],
+            DisciplineName::Codel => CODEL_PARAMS.to_vec(),
+            DisciplineName::FqCodel => [
+                &CODEL_PARAMS[..],
+                &FQ_PARAMS,
+                &["memory_limit", "drop_batch"],
+            ]
+            .concat(),
+            DisciplineName::Pie => PIE_PARAMS.to_vec(),
+            DisciplineName::FqPie => [&PIE_PARAMS[..], &FQ_PARAMS].concat(),
         }
     }
 }
+
+/// CoDel's parameters (FQ-CoDel gives each queue the same).
+const CODEL_PARAMS: [&str; 3] = ["target", "interval", "mtu"];
+/// PIE's parameters (FQ-PIE gives each queue the same).
+const PIE_PARAMS: [&str; 9] = [
+    "target",
+    "tupdate",
+    "alpha",
+    "beta",
+    "max_burst",
+    "mtu",
+    "bytemode",
+    "dq_rate_estimator",
+    "derandomize",
+];
+/// The flow scheduler's parameters, FQ-CoDel's and FQ-PIE's.
+const FQ_PARAMS: [&str; 2] = ["flows", "quantum"];
 
 impl QueueSpec {
     /// The names of the discipline parameters given.
@@ -478,21 +470,9 @@ mod tests {
     use crate::scenario::load::load;
     use crate::time::SimTime;
 
-    /// One link a–b whose queue table is `queue`.
-    fn scenario(queue: &str) -> String {
-        format!(
-            r#"
-            duration = "1s"
-            [[links]]
-            between = ["a", "b"]
-            bandwidth = "10Mbps"
-            delay = "5ms"
-            queue = {{ {queue} }}
-            [[flows]]
-            from = "a"
-            to = "b"
-            "#
-        )
+    /// One link a–b whose queue table is `queue = { table }`.
+    fn scenario(table: &str) -> String {
+        super::super::one_link(&format!("queue = {{ {table} }}"))
     }
 
     fn plan_of(queue: &str) -> Option<DisciplinePlan> {
