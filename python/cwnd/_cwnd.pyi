@@ -55,6 +55,11 @@ class QueueColumns(TypedDict):
     packets: NDArray[np.uint32]
     bytes: NDArray[np.uint64]
 
+class QueueDelayColumns(TypedDict):
+    link: NDArray[np.uint32]
+    time: NDArray[np.float64]
+    delay: NDArray[np.float64]
+
 class AssociationSeriesColumns(TypedDict):
     association: NDArray[np.uint32]
     time: NDArray[np.float64]
@@ -123,6 +128,7 @@ class RunResults(TypedDict):
     connections: list[Row]
     generators: list[Row]
     queues: QueueColumns
+    queue_delays: QueueDelayColumns
     pcaps: dict[str, bytes]
 
 class RelayFlowCounts(TypedDict):

@@ -373,18 +373,31 @@ def slowest_link_note(ax: Axes, results: RunView) -> bool:
 
 
 def queues(results: RunView, path: Path) -> Path | None:
-    """Occupancy of every output queue that ever held a packet."""
+    """Every output queue that ever held a packet: its occupancy over time (top), and
+    below, on the same time axis, the queue delay of each packet it handed to its
+    transmitter, at its departure (the delay CoDel and PIE act on)."""
     rows = by_flow(results.columns("queues"), results.link_names, index="link")
     busy = [name for name, g in rows.items() if g["packets"].max() > 0]
     if not busy:
         return None
-    with figure(path, f"{results.name}: queues", "time (s)", "packets waiting") as ax:
-        shade(ax, results)
+    delays = by_flow(results.columns("queue_delays"), results.link_names, index="link")
+    with panels(path, 2, size=(6.4, 6.0), sharex=True) as (fig, axes):
+        top, bottom = axes[0, 0], axes[1, 0]
+        fig.suptitle(f"{results.name}: queues")
+        for ax in (top, bottom):
+            shade(ax, results)
         for name, color in zip(busy, colors(len(busy)), strict=True):
             g = rows[name]
-            ax.step(g["time"], g["packets"], where="post", color=color, label=name)
-        ax.set_xlim(0, results.duration)
-        ax.set_ylim(bottom=0)
+            top.step(g["time"], g["packets"], where="post", color=color, label=name)
+            if name in delays:
+                d = delays[name]
+                bottom.plot(d["time"], d["delay"] * 1e3, ".", ms=1.5, color=color)
+        top.set_ylabel("packets waiting")
+        top.set_ylim(bottom=0)
+        bottom.set_ylabel("queue delay (ms)")
+        bottom.set_xlabel("time (s)")
+        bottom.set_xlim(0, results.duration)
+        bottom.set_ylim(bottom=0)
     return path
 
 

@@ -26,6 +26,7 @@ COLUMN_TABLES = (
     "throughput",
     "segments",
     "queues",
+    "queue_delays",
     "cc_metrics",
     "association_series",
     "path_series",
@@ -267,6 +268,12 @@ class Results:
         """Queue occupancy at every change (empty unless `trace.queues = true`)."""
         return self._columns("queues", "link", self.link_names)
 
+    @cached_property
+    def queue_delays(self) -> pd.DataFrame:
+        """Every packet a queue handed to its transmitter: when, and how long it had
+        waited (empty unless `trace.queues = true`)."""
+        return self._columns("queue_delays", "link", self.link_names)
+
     @property
     def pcaps(self) -> dict[str, bytes]:
         """pcap files of the nodes named in `trace.pcap`, by node (file contents)."""
@@ -275,7 +282,7 @@ class Results:
     def write(self, out: str | Path, figures: bool | Collection[str] = True) -> list[Path]:
         """Writes links.csv; summary.csv, series.parquet, throughput.parquet when the
         scenario has flows (generators' connections alone have none of them);
-        channels.csv when it has shared media, segments/queues/cc_metrics when traced,
+        channels.csv when it has shared media, segments/queues/queue_delays/cc_metrics when traced,
         the SCTP tables when there are associations, generators.csv and
         connections.parquet when there are traffic generators, `<node>.pcap` for
         captured nodes; and the PNG figures that have something to show: all of them
@@ -312,6 +319,7 @@ class Results:
             "segments": self.segments,
             "cc_metrics": self.cc_metrics,
             "queues": self.queues,
+            "queue_delays": self.queue_delays,
             "association_series": self.association_series,
             "path_series": self.path_series,
             "chunks": self.chunks,

@@ -126,6 +126,7 @@ fn results_to_dict(py: Python<'_>, r: RunResults) -> PyResult<Bound<'_, PyDict>>
     d.set_item("connections", rows::rows(py, &r.connections)?)?;
     d.set_item("generators", rows::rows(py, &r.generators)?)?;
     d.set_item("queues", columns(py, r.queue_rows())?)?;
+    d.set_item("queue_delays", columns(py, r.queue_delay_rows())?)?;
     let pcaps = PyDict::new(py);
     for (node, bytes) in &r.pcaps {
         pcaps.set_item(node, PyBytes::new(py, bytes))?;

@@ -29,8 +29,8 @@ mod serialize;
 mod udp;
 pub use connections::{ConnectionRecord, GeneratorRecord};
 pub use samples::{
-    AssociationSeriesRow, CcMetricRow, ChunkRow, PathSeriesRow, QueueRow, Rows, SctpEventRow,
-    SegmentRow, SeriesRow, ThroughputRow,
+    AssociationSeriesRow, CcMetricRow, ChunkRow, PathSeriesRow, QueueDelayRow, QueueRow, Rows,
+    SctpEventRow, SegmentRow, SeriesRow, ThroughputRow,
 };
 pub use sctp::{AssociationResult, AssociationSummary, EventResult, PathResult, SpuriousTruth};
 pub use serialize::{AssociationRow, FlowRow, PathRow, RunHeader, UdpRow};

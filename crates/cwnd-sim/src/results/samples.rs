@@ -100,6 +100,17 @@ pub struct QueueRow {
     pub bytes: u64,
 }
 
+/// One packet leaving a traced link direction's queue for its transmitter, and how
+/// long it waited (`queue_delays`, with `trace.queues`).
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct QueueDelayRow {
+    pub link: u32,
+    #[serde(serialize_with = "secs")]
+    pub time: SimTime,
+    #[serde(serialize_with = "secs")]
+    pub delay: SimTime,
+}
+
 /// One sample of an association's state (`association_series`).
 #[derive(Clone, Copy, Debug, Default, Serialize)]
 pub struct AssociationSeriesRow {
@@ -213,6 +224,18 @@ impl LinkResult {
                 time: q.time[i],
                 packets: q.packets[i],
                 bytes: q.bytes[i],
+            })
+        })
+    }
+
+    /// The departures of this link direction's queue trace (none without
+    /// `trace.queues`).
+    fn queue_delay_rows(&self, link: u32) -> impl Iterator<Item = QueueDelayRow> + '_ {
+        self.queue.iter().flat_map(move |q| {
+            (0..q.departure.len()).map(move |i| QueueDelayRow {
+                link,
+                time: q.departure[i],
+                delay: q.sojourn[i],
             })
         })
     }
@@ -336,6 +359,12 @@ impl RunResults {
     pub fn queue_rows(&self) -> Rows<impl Iterator<Item = QueueRow> + '_> {
         let count = |l: &LinkResult| l.queue.as_ref().map_or(0, |q| q.time.len());
         indexed(&self.links, count, LinkResult::queue_rows)
+    }
+
+    /// The `queue_delays` table: every traced link direction's departures.
+    pub fn queue_delay_rows(&self) -> Rows<impl Iterator<Item = QueueDelayRow> + '_> {
+        let count = |l: &LinkResult| l.queue.as_ref().map_or(0, |q| q.departure.len());
+        indexed(&self.links, count, LinkResult::queue_delay_rows)
     }
 
     /// The `association_series` table.

@@ -67,7 +67,7 @@ fn media(plan: &Plan, seed: u64) -> (Vec<AnyMedium>, Vec<LinkInfo>, Vec<Trigger>
                     stage,
                 });
             }
-            media.push(AnyMedium::Link(direction.link));
+            media.push(direction.medium);
             link_info.push(LinkInfo {
                 name: l.name.clone(),
                 direction: direction.name,

@@ -1,4 +1,4 @@
-//! The one way a scenario reads a file it names (today `p_file` loss traces), once,
+//! The one way a scenario reads a file it names (`p_file` loss traces, capacity traces), once,
 //! when it is loaded, under three rules:
 //!
 //! - **regular files only**: a FIFO, a device, a directory, or anything under `/proc`
@@ -137,6 +137,11 @@ impl ScenarioFile {
             "{} line {line}, column {column}: expected {expected}",
             quoted(&self.name)
         )
+    }
+
+    /// Its name as messages show it, quoted.
+    pub fn shown_name(&self) -> String {
+        quoted(&self.name)
     }
 
     /// An error about the whole file: `"FILE": expected …`.

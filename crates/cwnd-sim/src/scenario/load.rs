@@ -48,9 +48,17 @@ impl Scenario {
         Ok(load(text, None)?.spec().clone())
     }
 
-    /// Reads every file the impairment stages name into the stages (`p_file` →
-    /// its steps), so that the spec no longer depends on any file.
+    /// Reads every file the scenario names into it (a capacity's `trace` → its
+    /// `trace_ms`, a stage's `p_file` → its steps), so that the spec no longer
+    /// depends on any file.
     fn inline_files(&mut self, base: Option<&Path>) -> Result<(), ScenarioError> {
+        for (i, l) in self.links.iter_mut().enumerate() {
+            if let Some(capacity) = &mut l.capacity {
+                capacity.inline_trace(base).map_err(|(field, message)| {
+                    ScenarioError::new(format!("links[{i}].capacity.{field}"), message)
+                })?;
+            }
+        }
         let links = self.links.iter_mut().map(|l| &mut l.impairments);
         let air = self.wireless.iter_mut().map(|w| &mut w.impairments);
         let hops = links.enumerate().map(|(i, s)| (format!("links[{i}]"), s));

@@ -113,6 +113,7 @@ impl Plan {
             topology.check_route(&path, p.dst, p.src, "ACKs")?;
         }
         spec.write_tcp_options(&flows, &checked.generators);
+        super::link::write_queue_defaults(&mut spec.links, &checked.links);
         Ok(Plan {
             name: checked.name,
             end: checked.end,

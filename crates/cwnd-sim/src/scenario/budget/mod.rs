@@ -95,6 +95,9 @@ const SEGMENT_ROW: f64 = 21.0 + 25.0;
 /// One queue-trace row: time, packets, bytes (8 + 4 + 8 = 20 B); as columns with the
 /// link (4 + 20 B).
 const QUEUE_ROW: f64 = 20.0 + 24.0;
+/// One departure of the queue trace: time and wait (8 + 8 B); as the
+/// `queue_delays` columns with the link (4 + 8 + 8 B).
+const QUEUE_DEPARTURE: f64 = 16.0 + 20.0;
 /// Queue rows per data packet: two (in, out) where it waits, at its bottleneck,
 /// and for some also at its first hop (a sender's bursts).
 const QUEUE_ROWS_PER_PACKET: f64 = 2.5;
@@ -282,21 +285,26 @@ to = "h2"
     }
 
     #[test]
-    fn queue_traces_count_the_packets_that_wait() {
-        // The flow's 3.0e6 segments, 2.5 rows each, 44 B a row: 330 MB. A CBR of
-        // 2 Mb/s is paced below its share and never waits: no rows; one of 20 Mb/s
+    fn queue_traces_count_the_packets_that_wait_and_every_departure() {
+        // The flow's 3.0e6 segments, 2.5 rows each, 44 B a row: 330 MB; and a
+        // departure (36 B) of each segment and of each of its 1.5e6 ACKs (one per two
+        // segments) from each of the path's 2 queues: 4.5e6 · 2 · 36 B = 324 MB. A CBR
+        // of 2 Mb/s is paced below its share and never waits: no rows, but its
+        // 2e6 · 3600 / 4 000 bits = 1.8e6 datagrams leave 2 queues each; one of 20 Mb/s
         // over the 10 Mb/s bottleneck floods it: 1e7 · 3600 / 4 000 bits = 9e6
-        // datagrams of 500 B, 2.5 rows each.
+        // datagrams of 500 B, 2.5 rows each, and 2 departures each.
         let tcp = costs(&scenario("", "10Mbps", "", "queues = true"));
-        assert!((cost(&tcp, "trace.queues") - 3.0e6 * 2.5 * 44.0).abs() < 1e-3);
+        let expected = 3.0e6 * 2.5 * 44.0 + 4.5e6 * 2.0 * 36.0;
+        assert!((cost(&tcp, "trace.queues") - expected).abs() < 1e-3);
         let udp = |rate: &str| {
             format!("transport = \"udp\"\nsource = {{ kind = \"cbr\", rate = \"{rate}\", packet_size = \"500B\" }}")
         };
         let paced = costs(&scenario("", "10Mbps", &udp("2Mbps"), "queues = true"));
-        assert_eq!(cost(&paced, "trace.queues"), 0.0);
+        assert!((cost(&paced, "trace.queues") - 1.8e6 * 2.0 * 36.0).abs() < 1e-3);
         assert_eq!(cost(&paced, "trace.sampling"), 0.0);
         let flood = costs(&scenario("", "10Mbps", &udp("20Mbps"), "queues = true"));
-        assert!((cost(&flood, "trace.queues") - 9e6 * 2.5 * 44.0).abs() < 1e-3);
+        let expected = 9e6 * 2.5 * 44.0 + 9e6 * 2.0 * 36.0;
+        assert!((cost(&flood, "trace.queues") - expected).abs() < 1e-3);
     }
 
     #[test]

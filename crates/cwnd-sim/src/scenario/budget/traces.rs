@@ -5,9 +5,9 @@ use std::collections::HashMap;
 
 use super::traffic::{FlowKind, FlowTraffic};
 use super::{
-    Cost, Parts, BIN, CC_METRIC_ROW, CONNECTION_ROW, PCAP_SCTP, PCAP_TCP, PCAP_UDP, QUEUE_ROW,
-    QUEUE_ROWS_PER_PACKET, SCTP_CHUNK_ROW, SCTP_SERIES_PER_PACKET, SEGMENT_ROW, SENDER_ROWS,
-    SERIES_ROW,
+    Cost, Parts, BIN, CC_METRIC_ROW, CONNECTION_ROW, PCAP_SCTP, PCAP_TCP, PCAP_UDP,
+    QUEUE_DEPARTURE, QUEUE_ROW, QUEUE_ROWS_PER_PACKET, SCTP_CHUNK_ROW, SCTP_SERIES_PER_PACKET,
+    SEGMENT_ROW, SENDER_ROWS, SERIES_ROW,
 };
 use crate::rng::stream;
 use crate::scenario::generator::GeneratorPlan;
@@ -107,7 +107,8 @@ fn series_rows(spec: &Scenario, parts: &Parts, flows: &[FlowTraffic]) -> (f64, f
 }
 
 /// The queue trace's rows: a flow's packets where it waits in queues, and the
-/// generators' packets.
+/// generators' packets; and its departures: every packet leaving every queue on
+/// its path, data and ACKs (a generator's packets counted once each).
 fn queue_rows(parts: &Parts, flows: &[FlowTraffic]) -> Cost {
     let generated: f64 = parts
         .generators
@@ -122,11 +123,17 @@ fn queue_rows(parts: &Parts, flows: &[FlowTraffic]) -> Cost {
     let waiting = flows.iter().filter(|f| f.window > 0.0);
     let packets = waiting.map(|f| f.packets).sum::<f64>() + generated;
     let rows = packets * QUEUE_ROWS_PER_PACKET;
+    let hops = |f: &FlowTraffic| f.nodes.len().saturating_sub(1) as f64;
+    let departures = flows
+        .iter()
+        .map(|f| (f.packets + f.acks) * hops(f))
+        .sum::<f64>()
+        + generated;
     Cost {
         field: "trace.queues".into(),
         value: "true".into(),
-        what: format!("{rows:.3e} queue-trace rows"),
-        bytes: rows * QUEUE_ROW,
+        what: format!("{rows:.3e} queue-trace rows and {departures:.3e} departures"),
+        bytes: rows * QUEUE_ROW + departures * QUEUE_DEPARTURE,
     }
 }
 

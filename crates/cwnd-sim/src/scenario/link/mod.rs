@@ -5,18 +5,23 @@
 //! A link's capacity (`bandwidth` today; a trace of it, `capacity = { … }`) is a
 //! field of `LinkSpec` checked into `LinkPlan::params` here.
 
+mod capacity;
 mod queue;
 
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use queue::{QueueSpec, RedSpec, DEFAULT_QUEUE_PACKETS};
+pub use capacity::CapacitySpec;
+pub use queue::{DisciplineName, DisciplinePlan, QueueSpec, RedSpec, DEFAULT_QUEUE_PACKETS};
 
 use super::checks::{FlowIds, NodeIds};
 use super::error::ScenarioError;
 use super::impairment::{self, Direction, ImpairmentSpec, StagePlan};
+use crate::net::capacity::Capacity;
 use crate::net::link::{LinkDirection, LinkParams};
+use crate::net::medium::AnyMedium;
+use crate::net::qdisc::{CoDelQueue, Discipline, DropTail, FqCoDel, FqPie, PieQueue};
 use crate::net::red::{Red, RedParams};
 use crate::packet::{FlowId, NodeId};
 use crate::rng;
@@ -35,6 +40,9 @@ pub struct LinkSpec {
     pub delay: Duration,
     #[serde(default)]
     pub queue: QueueSpec,
+    /// A capacity that moves (`capacity.rs`); without it, `bandwidth` both ways.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<CapacitySpec>,
     /// Link-layer bytes added to every packet (e.g. "14B" for Ethernet framing).
     #[serde(default)]
     pub overhead: Size,
@@ -73,6 +81,10 @@ pub struct LinkPlan {
     pub params: LinkParams,
     /// RED in front of each direction's queue (`net::red`), when configured.
     pub red: Option<RedParams>,
+    /// The queue discipline of each direction (`net::qdisc`); `None`: DropTail.
+    pub discipline: Option<DisciplinePlan>,
+    /// Each direction's capacity, forward then reverse (`Fixed`: `params.rate_bps`).
+    pub capacity: [Capacity; 2],
     /// Impairment stages of both directions (`StagePlan::direction`).
     pub stages: Vec<StagePlan>,
 }
@@ -118,7 +130,20 @@ pub fn check(
                 "must be positive, e.g. \"10Mbps\"",
             ));
         }
-        l.queue.check(&at("queue"))?;
+        let discipline = l.queue.check(&at("queue"))?;
+        let capacity = match &l.capacity {
+            Some(c) => c.check(&at("capacity"))?,
+            None => [Capacity::Fixed, Capacity::Fixed],
+        };
+        // A moving capacity puts RED on the dequeue path (`net/qdisc/drop_tail.rs`),
+        // which does not mark yet: refused rather than dropping what should be marked.
+        if l.capacity.is_some() && l.queue.red.as_ref().is_some_and(|r| r.ecn) {
+            return Err(ScenarioError::new(
+                at("queue.red.ecn"),
+                "true is not available with a `capacity` (RED marks only at a fixed rate \
+                 for now); set ecn = false or remove the capacity",
+            ));
+        }
         let stages =
             l.impairments.iter().enumerate().map(|(j, imp)| {
                 impairment::check(&format!("links[{i}].impairments[{j}]"), imp, flows)
@@ -133,16 +158,30 @@ pub fn check(
                 queue: l.queue.limit(),
             },
             red: l.queue.red.as_ref().map(RedSpec::params),
+            discipline,
+            capacity,
             stages: stages.collect::<Result<_, _>>()?,
         });
     }
     Ok(plans)
 }
 
-/// One direction of a link, built: the kernel's direction, its name in results
-/// ("forward", "reverse") and its stages' triggers as (flow, segment, stage index).
+/// Writes every parameter of each link's discipline into its spec (`plans`, the
+/// links checked), so that the canonical spec shows the defaults it ran with.
+pub fn write_queue_defaults(links: &mut [LinkSpec], plans: &[LinkPlan]) {
+    for (spec, plan) in links.iter_mut().zip(plans) {
+        if let Some(discipline) = &plan.discipline {
+            spec.queue.write_defaults(discipline);
+        }
+    }
+}
+
+/// One direction of a link, built: the medium that runs it (the kernel's direction
+/// on its fast path, or behind a discipline on its dequeue path), its name in
+/// results ("forward", "reverse") and its stages' triggers as (flow, segment, stage
+/// index).
 pub struct BuiltDirection {
-    pub link: LinkDirection,
+    pub medium: AnyMedium,
     pub name: &'static str,
     pub triggers: Vec<(FlowId, u64, usize)>,
 }
@@ -158,7 +197,8 @@ pub fn build(seed: u64, i: usize, l: &LinkPlan, trace_queue: bool) -> [BuiltDire
 }
 
 /// Direction `dir` (from `from` to `to`) of link `i`. RED draws from
-/// `links[i].queue.red.<direction>`.
+/// `links[i].queue.red.<direction>`, a discipline from `links[i].queue.<direction>`
+/// (FQ's hash key, PIE's drops).
 fn direction(
     seed: u64,
     i: usize,
@@ -181,11 +221,52 @@ fn direction(
     }
     let (chain, triggers) = impairment::chain(seed, &l.stages, &prefix, Some(dir));
     link.impairments = chain;
+    let capacity = l.capacity[(dir != Direction::Forward) as usize].clone();
+    let medium = match (l.discipline, capacity) {
+        (None, Capacity::Fixed) => AnyMedium::Link(link),
+        (None, capacity) => {
+            let mut fifo = DropTail::new(l.params.queue);
+            if let Some(red) = l.red {
+                let stream = rng::stream(seed, &format!("{prefix}.queue.red.{name}"));
+                fifo = fifo.with_red(Red::new(red, l.params.rate_bps, stream));
+            }
+            link.with_queue(Discipline::DropTail(fifo), capacity)
+        }
+        (Some(plan), capacity) => {
+            let stream = rng::stream(seed, &format!("{prefix}.queue.{name}"));
+            let discipline = match plan {
+                DisciplinePlan::CoDel(c) => Discipline::CoDel(CoDelQueue::new(c)),
+                DisciplinePlan::FqCoDel(c) => Discipline::FqCoDel(FqCoDel::new(c, stream)),
+                DisciplinePlan::Pie(c) => Discipline::Pie(PieQueue::new(c, stream)),
+                DisciplinePlan::FqPie(c) => Discipline::FqPie(FqPie::new(c, stream)),
+            };
+            link.with_queue(discipline, capacity)
+        }
+    };
     BuiltDirection {
-        link,
+        medium,
         name,
         triggers,
     }
+}
+
+/// One link a–b (10 Mb/s, 5 ms) with `table` (`queue = { … }`, `capacity = { … }`)
+/// and a flow a → b, for the tests of the link's tables.
+#[cfg(test)]
+fn one_link(table: &str) -> String {
+    format!(
+        r#"
+        duration = "1s"
+        [[links]]
+        between = ["a", "b"]
+        bandwidth = "10Mbps"
+        delay = "5ms"
+        {table}
+        [[flows]]
+        from = "a"
+        to = "b"
+        "#
+    )
 }
 
 #[cfg(test)]
@@ -212,6 +293,21 @@ mod tests {
         from = "a"
         to = "b"
     "#;
+
+    #[test]
+    fn red_marking_with_a_moving_capacity_is_refused_by_name() {
+        let table = r#"queue = { packets = 100, red = { ecn = true } }
+        capacity = { schedule = [["0s", "10Mbps"], ["1s", "2Mbps"]] }"#;
+        let e = load(&one_link(table), None).err().expect("refused");
+        assert_eq!(
+            e.to_string(),
+            "links[0].queue.red.ecn: true is not available with a `capacity` (RED marks \
+             only at a fixed rate for now); set ecn = false or remove the capacity"
+        );
+        let without = r#"queue = { packets = 100, red = { ecn = false } }
+        capacity = { schedule = [["0s", "10Mbps"], ["1s", "2Mbps"]] }"#;
+        assert!(load(&one_link(without), None).is_ok());
+    }
 
     #[test]
     fn a_link_plan_holds_its_ends_parameters_and_queue_discipline() {
