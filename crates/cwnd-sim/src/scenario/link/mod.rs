@@ -298,7 +298,7 @@ mod tests {
     fn red_marking_with_a_moving_capacity_is_refused_by_name() {
         let table = r#"queue = { packets = 100, red = { ecn = true } }
         capacity = { schedule = [["0s", "10Mbps"], ["1s", "2Mbps"]] }"#;
-        let e = load(&one_link(table), None).err().expect("refused");
+        let e = load(&one_link(table), None).expect_err("refused");
         assert_eq!(
             e.to_string(),
             "links[0].queue.red.ecn: true is not available with a `capacity` (RED marks \
